@@ -1,0 +1,15 @@
+// Native ESM in jest (the gateway and NATS clients are ESM-first); swc strips types only.
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: false }, target: 'es2022' }, module: { type: 'es6' } }];
+const base = {
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testEnvironment: 'node',
+};
+export default {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{lib,schema,subgraphs,agent,gateway}/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
+  ],
+  testTimeout: 60000,
+};

@@ -1,0 +1,2 @@
+export { oneOf, int, str, required, pairs, ConfigError } from './env.js';
+export type { Env } from './env.js';

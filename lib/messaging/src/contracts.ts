@@ -1,0 +1,89 @@
+/** Payloads between ICMS, agents and the status readers: defined once, here. */
+export type InstanceState = 'STARTING' | 'ACTIVE' | 'UPDATING' | 'FAILED' | 'TERMINATED';
+
+export interface HelmWorkload {
+  kind: 'helm';
+  chart: string;
+  serviceName: string;
+  servicePort?: number;
+  /** the complete Helm values of the revision; never a diff */
+  values: Record<string, unknown>;
+}
+export interface OperatorWorkload {
+  kind: 'operator';
+  operatorTypes: string[];
+  /** the base manifests with the revision's merge patches already applied */
+  manifests: Record<string, unknown>[];
+  serviceName: string;
+  servicePort: number;
+}
+export interface ContainerWorkload {
+  kind: 'container';
+  image: string;
+  args: string[];
+  environment: Record<string, string>;
+}
+export type Workload = HelmWorkload | OperatorWorkload | ContainerWorkload;
+
+export interface InstanceRef {
+  ncaId: string;
+  functionId: string;
+  versionId: string;
+  gpuSpecificationId: string;
+  clusterId: string;
+}
+
+export interface CreateInstanceMessage extends InstanceRef {
+  type: 'create';
+  instanceId: string;
+  gpu: string;
+  instanceType: string;
+  revisionId: string;
+  workload: Workload;
+}
+
+export interface UpdateInstancesMessage extends InstanceRef {
+  type: 'update';
+  updateActionId: string;
+  revisionId: string;
+  workload: Workload;
+  /** the instances of this cluster that must run the revision */
+  targets: string[];
+}
+
+export interface TerminateInstanceMessage {
+  type: 'terminate';
+  instanceId: string;
+  clusterId: string;
+  graceful: boolean;
+}
+
+export interface StatusEvent extends InstanceRef {
+  instanceId: string;
+  state: InstanceState;
+  previousState: InstanceState | null;
+  revisionId: string | null;
+  /** ISO-8601 time of the transition at the agent */
+  at: string;
+  /**
+   * Per-instance logical clock (monotonic at the agent, survives restarts because it is
+   * at least the wall clock in microseconds): readers drop an event whose clock is not
+   * newer than the last one they applied for that instance.
+   */
+  clock: number;
+  message?: string;
+  /** set on FAILED: permanent failures end the rollout for this revision */
+  permanent?: boolean;
+  /**
+   * An in-place update to this revision failed permanently; the instance stays ACTIVE on
+   * `revisionId`, its last applied revision (rule 9).
+   */
+  failedRevisionId?: string;
+}
+
+export const msgIds = {
+  create: (instanceId: string) => `create:${instanceId}`,
+  update: (updateActionId: string, clusterId: string) => `update:${updateActionId}:${clusterId}`,
+  terminate: (instanceId: string) => `terminate:${instanceId}`,
+  status: (e: Pick<StatusEvent, 'instanceId' | 'clock'>) => `status:${e.instanceId}:${e.clock}`,
+};

@@ -1,0 +1,30 @@
+import type { InstanceRef, Workload } from './contracts.js';
+
+/** The internal calls nvcf makes to ICMS (POST /internal/rpc/<method>); defined once, here. */
+export interface PlacementRequest {
+  gpu: string;
+  instanceType: string;
+  clusters: string[];
+  regions: string[];
+  /** every attribute a cluster must carry (spec attributes plus operator attributes) */
+  attributes: string[];
+  /** operator workloads make the chosen cluster single-tenant */
+  singleTenant: boolean;
+}
+
+export interface LaunchSpec {
+  ref: Omit<InstanceRef, 'clusterId'>;
+  placement: PlacementRequest;
+  count: number;
+  revisionId: string;
+  workload: Workload;
+}
+
+export interface IcmsRpc {
+  /** All-or-nothing: places every spec or refuses with NO_ELIGIBLE_CLUSTER and creates nothing. */
+  launch: { input: { specs: LaunchSpec[] }; output: { instances: Record<string, string[]> } };
+  /** Resolves the full current instance set, records the action, sends one message per cluster. */
+  update: { input: { ref: Omit<InstanceRef, 'clusterId'>; revisionId: string; workload: Workload }; output: { updateActionId: string; targets: string[] } };
+  accepted: { input: { gpuSpecificationId: string }; output: { accepted: boolean; liveInstances: number } };
+  terminate: { input: { versionId: string; graceful: boolean }; output: { terminated: number } };
+}

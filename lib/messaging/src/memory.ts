@@ -1,0 +1,159 @@
+import type { Bus, BusMessage, Consumer, ConsumerOptions, Delivery, PublishAck, StreamInfo, StreamSpec, TailOptions } from './types.js';
+import { subjectMatches } from './subjects.js';
+import { runDelivery } from './delivery.js';
+
+interface Stored { seq: number; subject: string; json: string; publishedAt: number }
+interface StreamState {
+  spec: StreamSpec;
+  messages: Stored[];
+  lastSeq: number;
+  dedup: Map<string, { seq: number; at: number }>;
+  tails: Set<(m: Stored) => void>;
+  wake: Set<() => void>;
+}
+/** Durable consumer state lives in the bus, so a restarted consumer sees its unacked messages again. */
+interface DurableState { nextSeq: number; unacked: Set<number>; deliveries: Map<number, number>; active: boolean }
+
+const decode = <T>(m: Stored): BusMessage<T> => ({ subject: m.subject, seq: m.seq, data: JSON.parse(m.json) as T, publishedAt: m.publishedAt });
+
+/** The in-process bus: JetStream's semantics (sequences, dedup, durables, redelivery) without a server. */
+export function createMemoryBus(): Bus {
+  const streams = new Map<string, StreamState>();
+  const durables = new Map<string, DurableState>();
+  const consumers = new Set<Consumer>();
+
+  const streamFor = (subject: string) => [...streams.values()].find((s) => s.spec.subjects.some((f) => subjectMatches(f, subject)));
+  const mustStream = (name: string) => {
+    const s = streams.get(name);
+    if (!s) throw new Error(`stream ${name} does not exist`);
+    return s;
+  };
+  const trim = (s: StreamState, now: number) => {
+    const { maxAgeMs, maxMsgs } = s.spec;
+    while (s.messages.length && ((maxMsgs && s.messages.length > maxMsgs) || (maxAgeMs && now - s.messages[0]!.publishedAt > maxAgeMs))) s.messages.shift();
+    for (const [id, d] of s.dedup) if (now - d.at > (s.spec.duplicateWindowMs ?? 120_000)) s.dedup.delete(id);
+  };
+  const find = (s: StreamState, seq: number) => {
+    // messages are ordered by seq; binary search keeps replay cheap on long streams
+    let lo = 0, hi = s.messages.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = s.messages[mid]!.seq;
+      if (v === seq) return s.messages[mid];
+      if (v < seq) lo = mid + 1; else hi = mid - 1;
+    }
+    return undefined;
+  };
+
+  const bus: Bus = {
+    async ensureStreams(specs) {
+      for (const spec of specs) {
+        const existing = streams.get(spec.name);
+        if (existing) existing.spec = spec;
+        else streams.set(spec.name, { spec, messages: [], lastSeq: 0, dedup: new Map(), tails: new Set(), wake: new Set() });
+      }
+    },
+
+    async publish(subject, data, opts): Promise<PublishAck> {
+      const s = streamFor(subject);
+      if (!s) throw new Error(`no stream listens on subject ${subject}`);
+      const now = Date.now();
+      trim(s, now);
+      if (opts?.msgId) {
+        const seen = s.dedup.get(opts.msgId);
+        if (seen) return { stream: s.spec.name, seq: seen.seq, duplicate: true };
+      }
+      const m: Stored = { seq: ++s.lastSeq, subject, json: JSON.stringify(data), publishedAt: now };
+      s.messages.push(m);
+      if (opts?.msgId) s.dedup.set(opts.msgId, { seq: m.seq, at: now });
+      for (const t of s.tails) t(m);
+      for (const w of s.wake) w();
+      return { stream: s.spec.name, seq: m.seq, duplicate: false };
+    },
+
+    async consume<T>(opts: ConsumerOptions, handler: (msg: Delivery<T>) => Promise<void>): Promise<Consumer> {
+      const s = mustStream(opts.stream);
+      const key = `${opts.stream}/${opts.durable}`;
+      const d = durables.get(key) ?? { nextSeq: 1, unacked: new Set<number>(), deliveries: new Map<number, number>(), active: false };
+      if (d.active) throw new Error(`durable ${opts.durable} already has an active consumer`);
+      d.active = true;
+      durables.set(key, d);
+      const { maxAckPending = 64, maxDeliver = 20, backoffMs = [500, 2000, 5000] } = opts;
+      // Everything unacked by a previous incarnation is due again: that is what a killed agent relies on.
+      const due: number[] = [...d.unacked].sort((a, b) => a - b);
+      const inFlight = new Set<number>();
+      const timers = new Set<NodeJS.Timeout>();
+      let stopped = false;
+
+      const pump = () => {
+        while (!stopped && inFlight.size < maxAckPending) {
+          let seq = due.shift();
+          if (seq === undefined) {
+            while (d.nextSeq <= s.lastSeq) {
+              const m = find(s, d.nextSeq++);
+              if (m && subjectMatches(opts.filterSubject, m.subject)) { seq = m.seq; d.unacked.add(m.seq); break; }
+            }
+          }
+          if (seq === undefined) return;
+          const m = find(s, seq);
+          if (!m) { d.unacked.delete(seq); continue; }
+          const count = (d.deliveries.get(seq) ?? 0) + 1;
+          d.deliveries.set(seq, count);
+          inFlight.add(seq);
+          const done = (outcome: 'ack' | 'term' | { nakMs: number }) => {
+            inFlight.delete(seq!);
+            if (outcome === 'ack' || outcome === 'term' || count >= maxDeliver) {
+              if (outcome !== 'ack' && outcome !== 'term') console.error(`[bus] ${opts.durable}: seq ${seq} reached maxDeliver ${maxDeliver}; dropped`);
+              d.unacked.delete(seq!);
+              d.deliveries.delete(seq!);
+              if (s.spec.retention === 'workqueue') s.messages = s.messages.filter((x) => x.seq !== seq);
+            } else if (!stopped) {
+              const t = setTimeout(() => { timers.delete(t); due.push(seq!); due.sort((a, b) => a - b); pump(); }, outcome.nakMs);
+              timers.add(t);
+            }
+            pump();
+          };
+          void runDelivery({ ...decode<T>(m), deliveryCount: count }, handler, backoffMs).then((o) => { if (!stopped) done(o); });
+        }
+      };
+      s.wake.add(pump);
+      queueMicrotask(pump);
+      const consumer: Consumer = {
+        async stop() {
+          stopped = true;
+          s.wake.delete(pump);
+          for (const t of timers) clearTimeout(t);
+          d.active = false;
+          consumers.delete(consumer);
+        },
+      };
+      consumers.add(consumer);
+      return consumer;
+    },
+
+    async tail<T>(opts: TailOptions, handler: (msg: BusMessage<T>) => void): Promise<Consumer> {
+      const s = mustStream(opts.stream);
+      trim(s, Date.now());
+      if (opts.fromSeq !== undefined) {
+        for (const m of s.messages) if (m.seq >= opts.fromSeq && subjectMatches(opts.filterSubject, m.subject)) handler(decode<T>(m));
+      }
+      const live = (m: Stored) => { if (subjectMatches(opts.filterSubject, m.subject)) handler(decode<T>(m)); };
+      s.tails.add(live);
+      const consumer: Consumer = { async stop() { s.tails.delete(live); consumers.delete(consumer); } };
+      consumers.add(consumer);
+      return consumer;
+    },
+
+    async streamInfo(name): Promise<StreamInfo> {
+      const s = mustStream(name);
+      trim(s, Date.now());
+      return { firstSeq: s.messages[0]?.seq ?? s.lastSeq + 1, lastSeq: s.lastSeq, messages: s.messages.length };
+    },
+
+    async dispose() {
+      await Promise.all([...consumers].map((c) => c.stop()));
+    },
+    async [Symbol.asyncDispose]() { await bus.dispose(); },
+  };
+  return bus;
+}

@@ -1,0 +1,78 @@
+export interface StreamSpec {
+  name: string;
+  subjects: string[];
+  /** workqueue: a message leaves once acked; limits: kept until maxAge/maxMsgs (replayable). */
+  retention: 'workqueue' | 'limits';
+  maxAgeMs?: number;
+  maxMsgs?: number;
+  duplicateWindowMs?: number;
+}
+
+export interface PublishAck {
+  stream: string;
+  seq: number;
+  /** true when the message id was seen inside the dedup window and nothing was stored */
+  duplicate: boolean;
+}
+
+export interface BusMessage<T = unknown> {
+  subject: string;
+  /** the stream sequence: the position resumable readers remember */
+  seq: number;
+  data: T;
+  publishedAt: number;
+}
+
+export interface Delivery<T = unknown> extends BusMessage<T> {
+  /** 1 on first delivery; higher on redelivery (at-least-once) */
+  deliveryCount: number;
+}
+
+export interface ConsumerOptions {
+  stream: string;
+  /** `<Stream>-<clusterId>` by convention; state survives consumer restarts */
+  durable: string;
+  filterSubject?: string;
+  ackWaitMs?: number;
+  maxDeliver?: number;
+  /** nak delays by delivery count; the last one repeats */
+  backoffMs?: number[];
+  /** messages handled at once */
+  maxAckPending?: number;
+}
+
+export interface TailOptions {
+  stream: string;
+  filterSubject?: string;
+  /** first sequence to deliver; default: only messages published after the tail starts */
+  fromSeq?: number;
+}
+
+export interface Consumer {
+  stop(): Promise<void>;
+}
+
+/** Thrown by a handler to stop redelivery of a message that can never succeed. */
+export class PoisonMessage extends Error {
+  override name = 'PoisonMessage';
+}
+
+export interface StreamInfo {
+  firstSeq: number;
+  lastSeq: number;
+  messages: number;
+}
+
+/**
+ * The messaging port. Handlers that resolve ack the message; handlers that throw nak it
+ * with backoff (PoisonMessage terminates it). Long handlers are kept alive automatically.
+ */
+export interface Bus extends AsyncDisposable {
+  ensureStreams(specs: StreamSpec[]): Promise<void>;
+  publish(subject: string, data: unknown, opts?: { msgId?: string }): Promise<PublishAck>;
+  consume<T>(opts: ConsumerOptions, handler: (msg: Delivery<T>) => Promise<void>): Promise<Consumer>;
+  /** An ordered, ephemeral read of a stream (for fan-out and resume); no acks. */
+  tail<T>(opts: TailOptions, handler: (msg: BusMessage<T>) => void): Promise<Consumer>;
+  streamInfo(stream: string): Promise<StreamInfo>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,98 @@
+import { waitUntil } from '@nvcf/testing';
+import { PoisonMessage, type Bus, type StreamSpec } from '../src/index.js';
+
+const work: StreamSpec = { name: 'ContractWork', subjects: ['CW.>'], retention: 'workqueue', duplicateWindowMs: 60_000 };
+const log: StreamSpec = { name: 'ContractLog', subjects: ['CL.>'], retention: 'limits', duplicateWindowMs: 60_000 };
+
+/** The bus contract: every implementation must pass it unchanged. */
+export function busContract(name: string, make: () => Promise<Bus>) {
+  describe(`${name}: bus`, () => {
+    let bus: Bus;
+    let n = 0;
+    const uniq = () => `${Date.now().toString(36)}${n++}`;
+    beforeEach(async () => {
+      bus = await make();
+      await bus.ensureStreams([work, log]);
+    });
+    afterEach(async () => bus.dispose());
+
+    it('delivers each message once to a durable and acks on success', async () => {
+      const id = uniq();
+      const seen: string[] = [];
+      await bus.consume<{ v: string }>({ stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}` }, async (m) => { seen.push(m.data.v); });
+      await bus.publish(`CW.${id}`, { v: 'a' });
+      await bus.publish(`CW.${id}`, { v: 'b' });
+      await bus.publish(`CW.other${id}`, { v: 'not mine' });
+      await waitUntil(() => seen.length >= 2);
+      expect(seen.sort()).toEqual(['a', 'b']);
+    });
+
+    it('redelivers after a handler failure, with a higher delivery count', async () => {
+      const id = uniq();
+      const counts: number[] = [];
+      await bus.consume({ stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, backoffMs: [50] }, async (m) => {
+        counts.push(m.deliveryCount);
+        if (m.deliveryCount < 3) throw new Error('temporary');
+      });
+      await bus.publish(`CW.${id}`, { v: 1 });
+      await waitUntil(() => counts.length >= 3);
+      expect(counts.slice(0, 3)).toEqual([1, 2, 3]);
+    });
+
+    it('does not redeliver a poison message', async () => {
+      const id = uniq();
+      const seen: number[] = [];
+      await bus.consume<{ v: number }>({ stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, backoffMs: [20] }, async (m) => {
+        seen.push(m.data.v);
+        if (m.data.v === 1) throw new PoisonMessage('bad payload');
+      });
+      await bus.publish(`CW.${id}`, { v: 1 });
+      await bus.publish(`CW.${id}`, { v: 2 });
+      await bus.publish(`CW.${id}`, { v: 3 });
+      await waitUntil(() => seen.includes(3));
+      // had the poison message been retried, it would show up again within the 20 ms backoff
+      await bus.publish(`CW.${id}`, { v: 4 });
+      await waitUntil(() => seen.includes(4));
+      expect(seen.filter((v) => v === 1)).toHaveLength(1);
+    });
+
+    it('drops a duplicate message id inside the window', async () => {
+      const id = uniq();
+      const a = await bus.publish(`CL.${id}`, { v: 1 }, { msgId: `m-${id}` });
+      const b = await bus.publish(`CL.${id}`, { v: 1 }, { msgId: `m-${id}` });
+      expect(a.duplicate).toBe(false);
+      expect(b.duplicate).toBe(true);
+      expect(b.seq).toBe(a.seq);
+    });
+
+    it('gives unacked messages to the next consumer of the same durable', async () => {
+      const id = uniq();
+      let release!: () => void;
+      const first = await bus.consume({ stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, ackWaitMs: 1000 }, () => new Promise<void>((r) => { release = r; }));
+      await bus.publish(`CW.${id}`, { v: 'kept' });
+      await waitUntil(() => release);
+      await first.stop(); // the agent dies holding the message
+      const seen: string[] = [];
+      await bus.consume<{ v: string }>({ stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, ackWaitMs: 1000 }, async (m) => { seen.push(m.data.v); });
+      await waitUntil(() => seen.length > 0, { timeoutMs: 20_000 });
+      expect(seen).toEqual(['kept']);
+      release();
+    });
+
+    it('tails a limits stream in order from a sequence, then live', async () => {
+      const id = uniq();
+      const acks = [];
+      for (let i = 0; i < 5; i++) acks.push(await bus.publish(`CL.${id}.x`, { i }));
+      const got: number[] = [];
+      const seqs: number[] = [];
+      const t = await bus.tail<{ i: number }>({ stream: log.name, filterSubject: `CL.${id}.*`, fromSeq: acks[2]!.seq }, (m) => { got.push(m.data.i); seqs.push(m.seq); });
+      await bus.publish(`CL.${id}.x`, { i: 5 });
+      await waitUntil(() => got.length >= 4);
+      expect(got).toEqual([2, 3, 4, 5]);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      const info = await bus.streamInfo(log.name);
+      expect(info.lastSeq).toBeGreaterThanOrEqual(seqs[3]!);
+      await t.stop();
+    });
+  });
+}

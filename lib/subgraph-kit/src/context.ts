@@ -1,0 +1,20 @@
+import { verifyTenant, TENANT_HEADER, TenantAssertionError } from '@nvcf/auth';
+import { fail } from '@nvcf/errors';
+
+/** Every resolver sees the tenant the gateway vouched for, and nothing the client claimed. */
+export interface TenantContext {
+  tenant: string;
+}
+
+export function tenantFrom(secret: string, header: string | null | undefined): string {
+  try {
+    return verifyTenant(secret, header);
+  } catch (err) {
+    if (err instanceof TenantAssertionError) {
+      throw fail('UNAUTHENTICATED', `subgraph refused the request: ${err.message}`, { http: { status: 401 } });
+    }
+    throw err;
+  }
+}
+
+export { TENANT_HEADER };

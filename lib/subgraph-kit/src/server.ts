@@ -1,0 +1,132 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { fail, maskError } from '@nvcf/errors';
+import { GraphQLError } from 'graphql';
+import { tenantFrom, TENANT_HEADER, type TenantContext } from './context.js';
+import { readBody, sendJson, graphqlError, BodyTooLarge } from './http.js';
+import { listen, closeServer } from './listen.js';
+
+export type RpcHandler = (tenant: string, input: any) => Promise<unknown>;
+
+export interface SubgraphOptions<C extends TenantContext> {
+  name: string;
+  schema: GraphQLSchema;
+  /** shared with the gateway; requests without a valid assertion are refused */
+  secret: string;
+  /** builds per-request context (dataloaders) for a verified tenant */
+  context: (tenant: string) => C;
+  port?: number;
+  host?: string;
+  /** serve subscriptions over graphql-ws on the same path */
+  subscriptions?: boolean;
+  /** internal service-to-service calls, POST /internal/rpc/<name> */
+  rpc?: Record<string, RpcHandler>;
+  maxBodyBytes?: number;
+  /** readiness beyond "listening" (store reachable, consumers running) */
+  ready?: () => boolean;
+}
+
+export interface RunningSubgraph extends AsyncDisposable {
+  name: string;
+  url: string;
+  graphqlUrl: string;
+  dispose(): Promise<void>;
+}
+
+export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptions<C>): Promise<RunningSubgraph> {
+  const { maxBodyBytes = 2 * 1024 * 1024 } = opts;
+  const apollo = new ApolloServer<BaseContext>({
+    schema: opts.schema,
+    includeStacktraceInErrorResponses: false,
+    formatError: (formatted) => maskError(formatted, (e) => console.error(`[${opts.name}]`, e)) as any,
+  });
+  await apollo.start();
+
+  const handleGraphql = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = req.method === 'POST' ? await readBody(req, maxBodyBytes) : '';
+    const headers = new HeaderMap();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+    let parsed: unknown;
+    try { parsed = body ? JSON.parse(body) : undefined; } catch { return sendJson(res, 400, graphqlError('BAD_USER_INPUT', 'request body is not JSON')); }
+    const result = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: new URL(req.url ?? '/', 'http://x').search, body: parsed },
+      context: async () => opts.context(tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined)),
+    });
+    const out: Record<string, string> = {};
+    for (const [k, v] of result.headers) out[k] = v;
+    res.writeHead(result.status ?? 200, out);
+    if (result.body.kind === 'complete') res.end(result.body.string);
+    else { for await (const chunk of result.body.asyncIterator) res.write(chunk); res.end(); }
+  };
+
+  const handleRpc = async (req: IncomingMessage, res: ServerResponse, method: string) => {
+    const handler = opts.rpc?.[method];
+    if (!handler) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no internal method ${method}` } });
+    try {
+      const tenant = tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined);
+      const input = JSON.parse((await readBody(req, maxBodyBytes)) || '{}');
+      sendJson(res, 200, { result: (await handler(tenant, input)) ?? null });
+    } catch (err) {
+      const code = err instanceof GraphQLError ? String(err.extensions.code ?? 'INTERNAL_SERVER_ERROR') : 'INTERNAL_SERVER_ERROR';
+      if (code === 'INTERNAL_SERVER_ERROR') console.error(`[${opts.name}] rpc ${method}`, err);
+      sendJson(res, code === 'UNAUTHENTICATED' ? 401 : code === 'INTERNAL_SERVER_ERROR' ? 500 : 422, {
+        error: { code, message: code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : (err as Error).message, extensions: err instanceof GraphQLError ? err.extensions : {} },
+      });
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const run = async () => {
+      if (path === '/health') return sendJson(res, 200, { status: 'ok' });
+      if (path === '/ready') return (opts.ready?.() ?? true) ? sendJson(res, 200, { status: 'ready' }) : sendJson(res, 503, { status: 'starting' });
+      if (path === '/graphql') return handleGraphql(req, res);
+      if (path.startsWith('/internal/rpc/') && req.method === 'POST') return handleRpc(req, res, path.slice('/internal/rpc/'.length));
+      sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}`));
+    };
+    run().catch((err) => {
+      if (err instanceof BodyTooLarge) return sendJson(res, 413, graphqlError('LIMIT_EXCEEDED', err.message));
+      console.error(`[${opts.name}]`, err);
+      if (!res.headersSent) sendJson(res, 500, graphqlError('INTERNAL_SERVER_ERROR', 'Internal server error'));
+    });
+  });
+
+  let wss: WebSocketServer | undefined;
+  let wsCleanup: { dispose(): void | Promise<void> } | undefined;
+  if (opts.subscriptions) {
+    wss = new WebSocketServer({ server, path: '/graphql' });
+    wsCleanup = useServer<Record<string, unknown>, { tenant?: string }>({
+      schema: opts.schema,
+      onConnect: (ctx) => {
+        try {
+          ctx.extra.tenant = tenantFrom(opts.secret, ctx.connectionParams?.[TENANT_HEADER] as string | undefined);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      context: (ctx) => opts.context(ctx.extra.tenant!),
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e) as GraphQLError),
+    }, wss);
+  }
+
+  const url = await listen(server, opts.port ?? 0, opts.host);
+  const running: RunningSubgraph = {
+    name: opts.name,
+    url,
+    graphqlUrl: `${url}/graphql`,
+    async dispose() {
+      await wsCleanup?.dispose();
+      wss?.close();
+      await apollo.stop();
+      await closeServer(server);
+    },
+    [Symbol.asyncDispose]: () => running.dispose(),
+  };
+  return running;
+}
+
+export { fail };

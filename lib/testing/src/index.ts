@@ -1,0 +1,1 @@
+export { waitUntil, WaitTimeout } from './wait.js';

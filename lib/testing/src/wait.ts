@@ -1,0 +1,21 @@
+export class WaitTimeout extends Error {
+  override name = 'WaitTimeout';
+}
+
+/** Polls until `check` returns a truthy value (or stops throwing); never a blind sleep. */
+export async function waitUntil<T>(check: () => T | Promise<T>, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+  const { timeoutMs = 15_000, intervalMs = 25, what = 'condition' } = opts;
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v as NonNullable<T>;
+      last = v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new WaitTimeout(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`, { cause: last });
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { parse, print, buildASTSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { composeServices, transformSupergraphToPublicSchema } from '@theguild/federation-composition';
+
+export const subgraphNames = ['nvcf', 'icms', 'nvca-status'] as const;
+export type SubgraphName = (typeof subgraphNames)[number];
+
+const here = (file: string) => new URL(`../${file}`, import.meta.url);
+
+/** The committed SDL of one subgraph: the contract its server is built from. */
+export const subgraphSdl = (name: SubgraphName): string => readFileSync(here(`${name}.graphql`), 'utf8');
+
+/** Placeholder routing URL; the gateway substitutes the real address at start. */
+export const placeholderUrl = (name: SubgraphName) => `http://${name}.subgraph.invalid/graphql`;
+
+export class CompositionError extends Error {
+  override name = 'CompositionError';
+}
+
+export function composeSupergraph(): { supergraph: string; publicSchema: string } {
+  const result = composeServices(
+    subgraphNames.map((name) => ({ name, typeDefs: parse(subgraphSdl(name)), url: placeholderUrl(name) })),
+  );
+  if (result.errors?.length) {
+    throw new CompositionError(`composition failed:\n${result.errors.map((e) => `- ${e.message}`).join('\n')}`);
+  }
+  const supergraph = result.supergraphSdl!;
+  const publicAst = transformSupergraphToPublicSchema(parse(supergraph));
+  const publicSchema = printSchema(lexicographicSortSchema(buildASTSchema(publicAst)));
+  return { supergraph, publicSchema: `${publicSchema}\n` };
+}
+
+export const readSupergraph = (): string => readFileSync(here('supergraph.graphql'), 'utf8');
+export const readPublicSchema = (): string => readFileSync(here('public.graphql'), 'utf8');
+
+/** Points the supergraph's subgraphs at real addresses. */
+export function withSubgraphUrls(supergraph: string, urls: Record<SubgraphName, string>): string {
+  let out = supergraph;
+  for (const name of subgraphNames) out = out.split(placeholderUrl(name)).join(urls[name]);
+  return out;
+}
+
+export { print };

@@ -1,0 +1,2 @@
+export { subgraphNames, subgraphSdl, composeSupergraph, readSupergraph, readPublicSchema, withSubgraphUrls, placeholderUrl, CompositionError } from './compose.js';
+export type { SubgraphName } from './compose.js';

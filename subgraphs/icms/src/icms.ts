@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { fail } from '@nvcf/errors';
+import { msgIds, subjects, type Bus, type CreateInstanceMessage, type IcmsRpc, type TerminateInstanceMessage, type UpdateInstancesMessage } from '@nvcf/messaging';
+import type { IcmsStore } from './store/index.js';
+import { isLive, type ClusterRecord, type InstanceRecord } from './model.js';
+import { eligibleClusters } from './placement.js';
+
+type Handlers = { [K in keyof IcmsRpc]: (tenant: string, input: IcmsRpc[K]['input']) => Promise<IcmsRpc[K]['output']> };
+
+/** ICMS's internal operations, called by nvcf over RPC. */
+export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
+  const liveByCluster = async (clusters: ClusterRecord[]) =>
+    new Map(await Promise.all(clusters.map(async (c) => [c.id, (await store.listInstancesByCluster(c.id)).filter(isLive)] as const)));
+
+  return {
+    async launch(tenant, { specs }) {
+      const clusters = await store.listClusters();
+      const live = await liveByCluster(clusters);
+      // place everything first: a refusal of any spec creates nothing
+      const plans = specs.map((s, i) => {
+        if (s.ref.ncaId !== tenant) throw fail('FORBIDDEN', 'launch for another tenant');
+        return { s, targets: s.count > 0 ? eligibleClusters(clusters, live, tenant, s.placement, `gpuSpecifications[${i}]`) : [] };
+      });
+      for (const { s, targets } of plans) {
+        if (!s.placement.singleTenant) continue;
+        for (const c of targets.slice(0, s.count)) {
+          if (c.dedicatedTo !== tenant && !(await store.setDedication(c.id, null, tenant))) {
+            throw fail('NO_ELIGIBLE_CLUSTER', `cluster ${c.name} was taken by another tenant's operator workload meanwhile; retry`);
+          }
+        }
+      }
+      const now = new Date().toISOString();
+      const out: Record<string, string[]> = {};
+      for (const { s, targets } of plans) {
+        const created: InstanceRecord[] = Array.from({ length: s.count }, (_, n) => ({
+          id: randomUUID(), ...s.ref, clusterId: targets[n % targets.length]!.id, launchRevisionId: s.revisionId,
+          state: 'REQUESTED', revisionId: null, clock: 0, singleTenant: s.placement.singleTenant, createdAt: now, updatedAt: now,
+        }));
+        await store.putInstances(created);
+        if (s.count > 0) await store.markAccepted(s.ref.gpuSpecificationId);
+        for (const inst of created) {
+          const msg: CreateInstanceMessage = {
+            type: 'create', instanceId: inst.id, ...s.ref, clusterId: inst.clusterId, gpu: s.placement.gpu, instanceType: s.placement.instanceType,
+            revisionId: s.revisionId, workload: s.workload,
+          };
+          await bus.publish(subjects.create(inst.clusterId), msg, { msgId: msgIds.create(inst.id) });
+        }
+        out[s.ref.gpuSpecificationId] = created.map((i) => i.id);
+      }
+      return { instances: out };
+    },
+
+    async update(tenant, { ref, revisionId, workload }) {
+      if (ref.ncaId !== tenant) throw fail('FORBIDDEN', 'update for another tenant');
+      const [all] = await store.listInstancesBySpec([ref.gpuSpecificationId]);
+      // the full current set: never a subset, never a canary (rule 6); an update creates nothing (rule 7)
+      const targets = all!.filter((i) => i.ncaId === tenant && isLive(i));
+      const action = { id: randomUUID(), ncaId: tenant, gpuSpecificationId: ref.gpuSpecificationId, revisionId, targets: targets.map((t) => t.id), createdAt: new Date().toISOString() };
+      await store.putUpdateAction(action);
+      const byCluster = new Map<string, string[]>();
+      for (const t of targets) byCluster.set(t.clusterId, [...(byCluster.get(t.clusterId) ?? []), t.id]);
+      for (const [clusterId, ids] of byCluster) {
+        const msg: UpdateInstancesMessage = { type: 'update', updateActionId: action.id, ...ref, clusterId, revisionId, workload, targets: ids };
+        await bus.publish(subjects.update(clusterId), msg, { msgId: msgIds.update(action.id, clusterId) });
+      }
+      return { updateActionId: action.id, targets: action.targets };
+    },
+
+    async accepted(tenant, { gpuSpecificationId }) {
+      const [all] = await store.listInstancesBySpec([gpuSpecificationId]);
+      const mine = all!.filter((i) => i.ncaId === tenant);
+      return { accepted: mine.length > 0 && (await store.isAccepted(gpuSpecificationId)), liveInstances: mine.filter(isLive).length };
+    },
+
+    async terminate(tenant, { versionId, graceful }) {
+      const live = (await store.listInstancesByVersion(versionId)).filter((i) => i.ncaId === tenant && isLive(i));
+      for (const i of live) {
+        const msg: TerminateInstanceMessage = { type: 'terminate', instanceId: i.id, clusterId: i.clusterId, graceful };
+        await bus.publish(subjects.terminate(i.clusterId), msg, { msgId: msgIds.terminate(i.id) });
+      }
+      return { terminated: live.length };
+    },
+  };
+}

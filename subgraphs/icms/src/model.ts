@@ -1,0 +1,43 @@
+import type { InstanceState } from '@nvcf/messaging';
+
+export interface ClusterRecord {
+  id: string;
+  name: string;
+  /** the owning account */
+  ncaId: string;
+  /** tenants allowed to place workloads here */
+  authorizedNcaIds: string[];
+  attributes: string[];
+  gpus: { name: string; instanceTypes: string[] }[];
+  regions: string[];
+  /** set while the cluster hosts an operator workload: it is single-tenant then */
+  dedicatedTo?: string | null;
+}
+
+export interface InstanceRecord {
+  id: string;
+  ncaId: string;
+  functionId: string;
+  versionId: string;
+  gpuSpecificationId: string;
+  clusterId: string;
+  /** the revision the instance was launched with */
+  launchRevisionId: string;
+  state: InstanceState | 'REQUESTED';
+  revisionId: string | null;
+  clock: number;
+  singleTenant: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UpdateActionRecord {
+  id: string;
+  ncaId: string;
+  gpuSpecificationId: string;
+  revisionId: string;
+  targets: string[];
+  createdAt: string;
+}
+
+export const isLive = (i: Pick<InstanceRecord, 'state'>) => i.state !== 'TERMINATED' && i.state !== 'FAILED';

@@ -1,0 +1,38 @@
+import { parse } from 'graphql';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { subgraphSdl } from '@nvcf/schema';
+import { startSubgraph, type RunningSubgraph } from '@nvcf/subgraph-kit';
+import type { Bus } from '@nvcf/messaging';
+import type { IcmsStore } from './store/index.js';
+import type { ClusterRecord } from './model.js';
+import { resolvers, createLoaders } from './resolvers.js';
+import { icmsHandlers } from './icms.js';
+import { consumeStatus } from './status-consumer.js';
+
+export interface IcmsServerOptions {
+  store: IcmsStore;
+  bus: Bus;
+  secret: string;
+  /** clusters registered at start (idempotent upsert) */
+  clusters?: ClusterRecord[];
+  port?: number;
+  host?: string;
+}
+
+export const buildIcmsSchema = (store: IcmsStore) => buildSubgraphSchema({ typeDefs: parse(subgraphSdl('icms')), resolvers: resolvers(store) as any });
+
+export async function createIcmsServer(opts: IcmsServerOptions): Promise<RunningSubgraph> {
+  const existing = new Map((await opts.store.listClusters()).map((c) => [c.id, c]));
+  for (const c of opts.clusters ?? []) await opts.store.putCluster({ ...c, dedicatedTo: existing.get(c.id)?.dedicatedTo ?? null });
+  const consumer = await consumeStatus(opts.store, opts.bus);
+  const server = await startSubgraph({
+    name: 'icms', schema: buildIcmsSchema(opts.store), secret: opts.secret, port: opts.port, host: opts.host,
+    context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
+    rpc: icmsHandlers(opts.store, opts.bus) as any,
+  });
+  const dispose = async () => {
+    await consumer.stop();
+    await server.dispose();
+  };
+  return { ...server, dispose, [Symbol.asyncDispose]: dispose };
+}

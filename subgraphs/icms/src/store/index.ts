@@ -1,0 +1,2 @@
+export { createMemoryIcmsStore } from './memory.js';
+export type { IcmsStore } from './types.js';

@@ -1,0 +1,44 @@
+import type { IcmsStore } from './types.js';
+import type { ClusterRecord, InstanceRecord, UpdateActionRecord } from '../model.js';
+
+const copy = <T>(v: T): T => (v === null || v === undefined ? v : structuredClone(v));
+
+export function createMemoryIcmsStore(): IcmsStore {
+  const clusters = new Map<string, ClusterRecord>();
+  const instances = new Map<string, InstanceRecord>();
+  const accepted = new Set<string>();
+  const actions: UpdateActionRecord[] = [];
+  const by = (pred: (i: InstanceRecord) => boolean) => [...instances.values()].filter(pred).map(copy);
+
+  const store: IcmsStore = {
+    async putCluster(c) { clusters.set(c.id, copy(c)); },
+    async listClusters() { return [...clusters.values()].map(copy); },
+    async getClusters(ids) { return ids.map((id) => copy(clusters.get(id) ?? null)); },
+    async setDedication(clusterId, expected, next) {
+      const c = clusters.get(clusterId);
+      if (!c || (c.dedicatedTo ?? null) !== expected) return false;
+      c.dedicatedTo = next;
+      return true;
+    },
+    async putInstances(list) { for (const i of list) instances.set(i.id, copy(i)); },
+    async getInstances(ids) { return ids.map((id) => copy(instances.get(id) ?? null)); },
+    async listInstancesBySpec(specIds) { return specIds.map((s) => by((i) => i.gpuSpecificationId === s)); },
+    async listInstancesByVersion(versionId) { return by((i) => i.versionId === versionId); },
+    async listInstancesByCluster(clusterId) { return by((i) => i.clusterId === clusterId); },
+    async recordState(id, state, revisionId, clock, at) {
+      const i = instances.get(id);
+      if (!i || i.clock >= clock) return false;
+      Object.assign(i, { state, revisionId, clock, updatedAt: at });
+      return true;
+    },
+    async markAccepted(specId) { accepted.add(specId); },
+    async isAccepted(specId) { return accepted.has(specId); },
+    async putUpdateAction(a) { actions.push(copy(a)); },
+    async listUpdateActions(specIds) {
+      return specIds.map((s) => actions.filter((a) => a.gpuSpecificationId === s).map(copy).reverse());
+    },
+    async dispose() {},
+    async [Symbol.asyncDispose]() {},
+  };
+  return store;
+}

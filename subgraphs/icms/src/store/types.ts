@@ -1,0 +1,24 @@
+import type { ClusterRecord, InstanceRecord, UpdateActionRecord } from '../model.js';
+
+/** ICMS's persistence port: memory (embedded default) and Cassandra implement it. */
+export interface IcmsStore extends AsyncDisposable {
+  putCluster(c: ClusterRecord): Promise<void>;
+  listClusters(): Promise<ClusterRecord[]>;
+  getClusters(ids: readonly string[]): Promise<(ClusterRecord | null)[]>;
+  /** compare-and-set of the single-tenant lock */
+  setDedication(clusterId: string, expected: string | null, next: string | null): Promise<boolean>;
+
+  putInstances(instances: InstanceRecord[]): Promise<void>;
+  getInstances(ids: readonly string[]): Promise<(InstanceRecord | null)[]>;
+  listInstancesBySpec(specIds: readonly string[]): Promise<InstanceRecord[][]>;
+  listInstancesByVersion(versionId: string): Promise<InstanceRecord[]>;
+  listInstancesByCluster(clusterId: string): Promise<InstanceRecord[]>;
+  /** newest by clock wins; false when stale or unknown */
+  recordState(instanceId: string, state: InstanceRecord['state'], revisionId: string | null, clock: number, at: string): Promise<boolean>;
+
+  markAccepted(specId: string): Promise<void>;
+  isAccepted(specId: string): Promise<boolean>;
+  putUpdateAction(a: UpdateActionRecord): Promise<void>;
+  listUpdateActions(specIds: readonly string[]): Promise<UpdateActionRecord[][]>;
+  dispose(): Promise<void>;
+}

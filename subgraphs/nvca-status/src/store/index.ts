@@ -1,0 +1,2 @@
+export { createMemoryStatusStore } from './memory.js';
+export type { StatusStore, InstanceStatus, StatusFilter } from './types.js';

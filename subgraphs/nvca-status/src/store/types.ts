@@ -1,0 +1,33 @@
+import type { StatusEvent } from '@nvcf/messaging';
+
+export interface InstanceStatus {
+  instanceId: string;
+  ncaId: string;
+  functionId: string;
+  versionId: string;
+  gpuSpecificationId: string;
+  clusterId: string;
+  state: StatusEvent['state'];
+  revisionId: string | null;
+  updatedAt: string;
+  clock: number;
+  /** stream sequence of the event this row reflects */
+  seq: number;
+}
+
+/** nvca-status's persistence port: the latest status of every instance. */
+export interface StatusStore extends AsyncDisposable {
+  /** newest by clock wins; false when the event was stale */
+  record(s: InstanceStatus): Promise<boolean>;
+  get(ids: readonly string[]): Promise<(InstanceStatus | null)[]>;
+  /** current status of a tenant's instances matching the filter (snapshots) */
+  list(ncaId: string, filter: StatusFilter): Promise<InstanceStatus[]>;
+  dispose(): Promise<void>;
+}
+
+export interface StatusFilter {
+  functionId?: string | null;
+  versionId?: string | null;
+  gpuSpecificationId?: string | null;
+  instanceId?: string | null;
+}

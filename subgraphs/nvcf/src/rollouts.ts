@@ -1,0 +1,84 @@
+import type { FunctionStatus, InstanceObservation, Revision, RevisionPair } from './model.js';
+import type { NvcfStore } from './store/index.js';
+
+const RUNNING = new Set(['ACTIVE', 'UPDATING']); // UPDATING counts as ACTIVE everywhere
+
+/** Decides revision outcomes and function status from what instances report. */
+export class Rollouts {
+  constructor(private readonly store: NvcfStore) {}
+
+  /** The latest revision's outcome from the targets' states; a CAS keeps it race-free. */
+  async evaluate(specId: string): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const [pair] = await this.store.getRevisions([specId]);
+      const rev = pair?.latest;
+      if (!pair || !rev || rev.status !== 'ROLLING_OUT' || !rev.targets) return;
+      const states = new Map((await this.store.instanceStates(specId)).map((o) => [o.instanceId, o]));
+      const next = outcome(pair, rev, states);
+      if (!next) return;
+      if (await this.store.casRevisions(specId, rev.id, next)) return;
+    }
+  }
+
+  async fail(pair: RevisionPair, reason: string): Promise<boolean> {
+    const rev = pair.latest!;
+    return this.store.casRevisions(pair.specId, rev.id, { latest: { ...rev, status: 'FAILED', failureReason: reason }, lastApplied: pair.lastApplied });
+  }
+
+  /** Revisions past their deadline become FAILED; the instances keep serving lastApplied. */
+  async sweepDeadlines(nowMs = Date.now()): Promise<number> {
+    let failed = 0;
+    for (const pair of await this.store.inFlightRevisions()) {
+      const rev = pair.latest!;
+      if (!rev.deadline || Date.parse(rev.deadline) > nowMs) continue;
+      const states = await this.store.instanceStates(pair.specId);
+      const done = (rev.targets ?? []).filter((t) => states.some((s) => s.instanceId === t && s.revisionId === rev.id && RUNNING.has(s.state))).length;
+      if (await this.fail(pair, `deadline ${rev.deadline} passed with ${done} of ${rev.targets?.length ?? 0} instances on this revision`)) failed++;
+    }
+    return failed;
+  }
+
+  /** Function version status from its specs' instances (DOMAIN.md state machine). */
+  async evaluateVersion(versionId: string): Promise<void> {
+    const [v] = await this.store.getVersions([versionId]);
+    if (!v?.deploymentId || v.status === 'INACTIVE' || v.status === 'DELETED') return;
+    const [d] = await this.store.getDeployments([v.deploymentId]);
+    if (!d) return;
+    const specs = await this.store.getSpecs(d.specIds);
+    let allMet = true, anyRunning = false, anySpecAllFailed = false;
+    for (const s of specs) {
+      if (!s) continue;
+      const states = await this.store.instanceStates(s.id);
+      const running = states.filter((o) => RUNNING.has(o.state)).length;
+      const failed = states.filter((o) => o.state === 'FAILED').length;
+      if (running < s.minInstances) allMet = false;
+      if (running > 0) anyRunning = true;
+      if (s.minInstances > 0 && failed >= s.minInstances && running === 0) anySpecAllFailed = true;
+    }
+    const next = nextStatus(v.status, allMet, anyRunning, anySpecAllFailed);
+    if (next !== v.status) await this.store.setVersionStatus(versionId, next, [v.status]);
+  }
+}
+
+function outcome(pair: RevisionPair, rev: Revision, states: Map<string, InstanceObservation>): Omit<RevisionPair, 'specId'> | null {
+  let pending = 0;
+  for (const id of rev.targets ?? []) {
+    const s = states.get(id);
+    if (!s) { pending++; continue; }
+    if (s.failedRevisionId === rev.id || (s.state === 'FAILED' && (s.revisionId === rev.id || s.revisionId === null))) {
+      return { latest: { ...rev, status: 'FAILED', failureReason: `instance ${id}: ${s.message ?? 'failed permanently'}` }, lastApplied: pair.lastApplied };
+    }
+    if (s.state === 'TERMINATED') continue; // gone instances are no longer targets
+    if (!(s.state === 'ACTIVE' && s.revisionId === rev.id)) pending++;
+  }
+  if (pending) return null;
+  const applied: Revision = { ...rev, status: 'APPLIED', appliedAt: new Date().toISOString() };
+  return { latest: applied, lastApplied: applied };
+}
+
+function nextStatus(cur: FunctionStatus, allMet: boolean, anyRunning: boolean, anySpecAllFailed: boolean): FunctionStatus {
+  if (cur === 'DEPLOYING') return allMet ? 'ACTIVE' : anySpecAllFailed ? 'ERROR' : 'DEPLOYING';
+  if (cur === 'ERROR') return allMet ? 'ACTIVE' : 'ERROR';
+  if (allMet) return 'ACTIVE';
+  return anyRunning ? 'DEGRADING' : 'DEGRADED';
+}

@@ -1,0 +1,44 @@
+import { parse } from 'graphql';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { subgraphSdl } from '@nvcf/schema';
+import { startSubgraph, type RunningSubgraph } from '@nvcf/subgraph-kit';
+import type { Bus } from '@nvcf/messaging';
+import { Nvcf, type NvcfLimits } from './nvcf.js';
+import { resolvers } from './resolvers.js';
+import { createLoaders } from './loaders.js';
+import type { NvcfStore } from './store/index.js';
+import type { IcmsClient } from './icms-client.js';
+import type { OperatorRegistry } from './operators/registry.js';
+import { consumeStatus, sweepDeadlines } from './status-consumer.js';
+
+export interface NvcfServerOptions {
+  store: NvcfStore;
+  bus: Bus;
+  icms: IcmsClient;
+  registry: OperatorRegistry;
+  secret: string;
+  port?: number;
+  host?: string;
+  limits?: Partial<NvcfLimits>;
+  /** a rollout not finished by then is FAILED; default 10 minutes */
+  revisionDeadlineMs?: number;
+  deadlineSweepMs?: number;
+}
+
+export const buildNvcfSchema = (nvcf: Nvcf) => buildSubgraphSchema({ typeDefs: parse(subgraphSdl('nvcf')), resolvers: resolvers(nvcf) as any });
+
+export async function createNvcfServer(opts: NvcfServerOptions): Promise<RunningSubgraph & { nvcf: Nvcf }> {
+  const nvcf = new Nvcf(opts.store, opts.icms, opts.registry, { maxConfigurationBytes: 64 * 1024, ...opts.limits }, opts.revisionDeadlineMs ?? 600_000);
+  const consumer = await consumeStatus(nvcf, opts.bus);
+  const sweeper = sweepDeadlines(nvcf, opts.deadlineSweepMs ?? 1000);
+  const server = await startSubgraph({
+    name: 'nvcf', schema: buildNvcfSchema(nvcf), secret: opts.secret, port: opts.port, host: opts.host,
+    context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
+  });
+  const dispose = async () => {
+    sweeper.stop();
+    await consumer.stop();
+    await server.dispose();
+  };
+  return { ...server, nvcf, dispose, [Symbol.asyncDispose]: dispose };
+}

@@ -1,0 +1,27 @@
+import { Streams, durableName, type Bus, type Consumer, type StatusEvent } from '@nvcf/messaging';
+import type { Nvcf } from './nvcf.js';
+
+/**
+ * nvcf's own durable reader of the status stream: records each instance's newest state
+ * and moves revisions and function status. Idempotent, so redelivery is harmless.
+ */
+export async function consumeStatus(nvcf: Nvcf, bus: Bus): Promise<Consumer> {
+  return bus.consume<StatusEvent>(
+    { stream: Streams.status.name, durable: durableName(Streams.status.name, 'nvcf'), ackWaitMs: 30_000, maxAckPending: 256 },
+    async ({ data: e }) => {
+      await nvcf.store.recordInstance(e.gpuSpecificationId, {
+        instanceId: e.instanceId, state: e.state, revisionId: e.revisionId, clock: e.clock,
+        failedRevisionId: e.failedRevisionId ?? null, message: e.message ?? null,
+      });
+      await nvcf.rollouts.evaluate(e.gpuSpecificationId);
+      await nvcf.rollouts.evaluateVersion(e.versionId);
+    },
+  );
+}
+
+/** Periodically fails revisions past their deadline. */
+export function sweepDeadlines(nvcf: Nvcf, everyMs: number): { stop(): void } {
+  const t = setInterval(() => { nvcf.rollouts.sweepDeadlines().catch((err) => console.error('[nvcf] deadline sweep', err)); }, everyMs);
+  t.unref();
+  return { stop: () => clearInterval(t) };
+}

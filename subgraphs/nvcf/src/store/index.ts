@@ -1,0 +1,2 @@
+export { createMemoryNvcfStore } from './memory.js';
+export type { NvcfStore } from './types.js';

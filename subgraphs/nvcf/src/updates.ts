@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { fail } from '@nvcf/errors';
+import type { JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
+import type { Nvcf } from './nvcf.js';
+import { checkBounds, checkConfiguration } from './validate.js';
+import { checkSidecarContract } from './contract.js';
+import { workloadFor } from './workload.js';
+import { mergeManifests } from './operators/merge.js';
+import { requiredAttributes } from './deploy.js';
+import { checkServiceUnchanged } from './operators/service.js';
+
+export interface UpdateInput {
+  revision?: { configuration?: unknown; manifestMergePatches?: unknown[] | null } | null;
+  minInstances?: number | null;
+  maxInstances?: number | null;
+}
+
+async function load(nvcf: Nvcf, tenant: string, specId: string): Promise<{ spec: SpecRecord; version: VersionRecord }> {
+  const [spec] = await nvcf.store.getSpecs([specId]);
+  if (!spec || spec.ncaId !== tenant) throw fail('NOT_FOUND', `GPU specification ${specId} does not exist`, { field: 'id' });
+  const [version] = await nvcf.store.getVersions([spec.versionId]);
+  if (!version) throw fail('NOT_FOUND', `GPU specification ${specId} has no function version`);
+  return { spec, version };
+}
+
+/** Validates the revision body for the workload type; returns what the new revision stores. */
+async function revisionBody(nvcf: Nvcf, version: VersionRecord, spec: SpecRecord, input: NonNullable<UpdateInput['revision']>) {
+  if (version.workloadType === 'CONTAINER') {
+    throw fail('UPDATE_NOT_ALLOWED', 'container functions cannot be updated in place; create and deploy a new function version', { field: 'input.revision' });
+  }
+  if (version.workloadType === 'HELM') {
+    if (input.manifestMergePatches != null) throw fail('BAD_USER_INPUT', 'revision.manifestMergePatches applies to operator workloads only; send revision.configuration', { field: 'input.revision.manifestMergePatches' });
+    const configuration = checkConfiguration('revision.configuration', input.configuration, nvcf.limits.maxConfigurationBytes);
+    checkSidecarContract(version, configuration);
+    return { configuration, manifestMergePatches: null };
+  }
+  if (input.configuration != null) throw fail('BAD_USER_INPUT', 'revision.configuration holds Helm values; operator workloads take revision.manifestMergePatches', { field: 'input.revision.configuration' });
+  const patches = input.manifestMergePatches;
+  if (!patches?.length) throw fail('BAD_USER_INPUT', 'revision.manifestMergePatches must contain at least one patch', { field: 'input.revision.manifestMergePatches' });
+  const size = Buffer.byteLength(JSON.stringify(patches));
+  if (size > nvcf.limits.maxConfigurationBytes) throw fail('LIMIT_EXCEEDED', `revision.manifestMergePatches is ${size} bytes; the limit is ${nvcf.limits.maxConfigurationBytes}`, { field: 'input.revision.manifestMergePatches' });
+  const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
+  const base = mergeManifests(version.manifests ?? [], d?.manifestMergePatches ?? [], nvcf.registry, 'manifestMergePatches', version.operatorTypes ?? []);
+  const merged = mergeManifests(base, patches, nvcf.registry, 'revision.manifestMergePatches', version.operatorTypes ?? []);
+  checkServiceUnchanged(base, merged, d?.serviceName ?? '', d?.servicePort ?? 0);
+  return { configuration: null, manifestMergePatches: patches as JsonObject[] };
+}
+
+/** Stores a new latest revision by compare-and-set and hands it to ICMS (rules 1-7). */
+export async function submitRevision(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: VersionRecord, body: Pick<Revision, 'configuration' | 'manifestMergePatches'>, expected: RevisionPair): Promise<void> {
+  const { accepted } = await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id });
+  if (!accepted) {
+    throw fail('UPDATE_NOT_ALLOWED', `GPU specification ${spec.id} has no instance request accepted by ICMS yet; deploy it with minInstances ≥ 1 and retry`, { field: 'id' });
+  }
+  const prev = expected.latest;
+  const inFlight = prev && (prev.status === 'PENDING' || prev.status === 'ROLLING_OUT');
+  const rev: Revision = {
+    id: randomUUID(), specId: spec.id, status: 'PENDING', ...body, createdAt: new Date().toISOString(),
+    deadline: nvcf.deadlineFrom(Date.now()), supersedes: inFlight ? prev.id : null,
+  };
+  if (!(await nvcf.store.casRevisions(spec.id, prev?.id ?? null, { latest: rev, lastApplied: expected.lastApplied }))) {
+    throw fail('CONFLICT', `another revision of GPU specification ${spec.id} was submitted at the same time; read latestRevision and retry`, { field: 'id' });
+  }
+  const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
+  let next: Revision;
+  try {
+    const { updateActionId, targets } = await nvcf.icms.update(tenant, {
+      ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
+      revisionId: rev.id, workload: workloadFor(version, d ?? null, rev, nvcf.registry),
+    });
+    next = { ...rev, status: 'ROLLING_OUT', targets, updateActionId };
+  } catch (err) {
+    next = { ...rev, status: 'FAILED', failureReason: `ICMS did not accept the update: ${(err as Error).message}` };
+  }
+  // a newer revision may have replaced this one meanwhile; then it is not ours to move
+  await nvcf.store.casRevisions(spec.id, rev.id, { latest: next, lastApplied: expected.lastApplied });
+  await nvcf.rollouts.evaluate(spec.id);
+}
+
+export async function updateGpuSpecification(nvcf: Nvcf, tenant: string, specId: string, input: UpdateInput): Promise<SpecRecord> {
+  const { spec, version } = await load(nvcf, tenant, specId);
+  if (input.revision == null && input.minInstances == null && input.maxInstances == null) {
+    throw fail('BAD_USER_INPUT', 'nothing to update: give revision, minInstances or maxInstances', { field: 'input' });
+  }
+  const min = input.minInstances ?? spec.minInstances;
+  const max = input.maxInstances ?? spec.maxInstances;
+  checkBounds('input', min, max);
+  const body = input.revision ? await revisionBody(nvcf, version, spec, input.revision) : null;
+  const [pair] = await nvcf.store.getRevisions([specId]);
+  if (body) await submitRevision(nvcf, tenant, spec, version, body, pair!);
+  if (min !== spec.minInstances || max !== spec.maxInstances) await scale(nvcf, tenant, spec, version, min, max);
+  return (await nvcf.store.getSpecs([specId]))[0]!;
+}
+
+/** A higher minInstances launches the missing instances on the latest revision (rule 7). */
+async function scale(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: VersionRecord, min: number, max: number) {
+  await nvcf.store.setSpecBounds(spec.id, min, max);
+  if (version.status === 'INACTIVE' || version.status === 'DELETED') return;
+  const { liveInstances } = await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id });
+  if (min <= liveInstances) return;
+  const [pair] = await nvcf.store.getRevisions([spec.id]);
+  const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
+  const rev = pair!.latest;
+  await nvcf.icms.launch(tenant, {
+    specs: [{
+      ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
+      placement: { gpu: spec.gpu, instanceType: spec.instanceType, clusters: spec.clusters, regions: spec.regions, attributes: requiredAttributes(nvcf, version, spec), singleTenant: version.workloadType === 'OPERATOR' },
+      count: min - liveInstances, revisionId: rev?.id ?? 'none', workload: workloadFor(version, d ?? null, rev, nvcf.registry),
+    }],
+  });
+  await nvcf.rollouts.evaluateVersion(version.id);
+}
+
+/** Rollback is a roll-forward to the last applied configuration (rule 10). */
+export async function rollbackGpuSpecification(nvcf: Nvcf, tenant: string, specId: string): Promise<SpecRecord> {
+  const { spec, version } = await load(nvcf, tenant, specId);
+  const [pair] = await nvcf.store.getRevisions([specId]);
+  const last = pair!.lastApplied;
+  if (!last) throw fail('UPDATE_NOT_ALLOWED', `nothing to roll back to: no revision of GPU specification ${specId} has been applied yet`, { field: 'id' });
+  if (pair!.latest?.id === last.id) throw fail('UPDATE_NOT_ALLOWED', `nothing to roll back to: GPU specification ${specId} already runs its last applied revision ${last.id}`, { field: 'id' });
+  if (version.workloadType === 'CONTAINER') throw fail('UPDATE_NOT_ALLOWED', 'container functions have no revisions to roll back');
+  await submitRevision(nvcf, tenant, spec, version, { configuration: last.configuration ?? null, manifestMergePatches: last.manifestMergePatches ?? null }, pair!);
+  return spec;
+}

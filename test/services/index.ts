@@ -1,0 +1,170 @@
+/**
+ * Programmatic API for local NATS JetStream + Cassandra used by tests and the demo.
+ * The only module (besides cli.ts) that reads process.env.
+ */
+import fs from 'node:fs';
+import { isOurCassandra, startCassandra } from './cassandra.js';
+import { cqlLocalDc, cqlSupported } from './cql.js';
+import { ServiceStartError, ServiceStopError } from './errors.js';
+import { natsHealthy, natsReachable, isOurNats, startNats } from './nats.js';
+import { parseHostPort } from './ports.js';
+import { cmdlineOf, isAlive, log, stopProcess } from './process.js';
+import {
+  ensureDirs, readEnvFile, readPid, readPidEnv, removePid, type ServiceName, type ServicePaths, servicePaths, withLock,
+  writeEnvFile,
+} from './state.js';
+
+export { ServiceProvisionError, ServiceStartError, ServiceStopError, ProtocolError } from './errors.js';
+export { NATS_SERVER_VERSION } from './nats.js';
+export { CASSANDRA_VERSION } from './cassandra.js';
+
+export type ServicesEnv = Record<string, string>;
+export interface ServicesUpOptions { nats?: boolean; cassandra?: boolean; root?: string }
+export interface ServicesDownOptions { root?: string; purge?: boolean }
+
+const KEYS: Record<ServiceName, string[]> = {
+  nats: ['NATS_URL', 'NATS_MONITOR_URL'],
+  cassandra: ['CASSANDRA_CONTACT_POINTS', 'CASSANDRA_LOCAL_DC'],
+};
+const IS_OURS: Record<ServiceName, (p: ServicePaths, cmdline: string) => boolean> = {
+  nats: isOurNats,
+  cassandra: isOurCassandra,
+};
+
+/** pid from .services/pids/<name>.pid when that process is alive and is the one we started. */
+function ourLivePid(p: ServicePaths, name: ServiceName): number | undefined {
+  const pid = readPid(p, name);
+  if (pid === undefined) return undefined;
+  if (isAlive(pid) && IS_OURS[name](p, cmdlineOf(pid))) return pid;
+  removePid(p, name); // stale: process gone or pid reused by something else
+  return undefined;
+}
+
+const pick = (env: ServicesEnv, keys: string[]) =>
+  Object.fromEntries(keys.filter((k) => env[k] !== undefined).map((k) => [k, env[k] as string]));
+
+async function upNats(p: ServicePaths): Promise<ServicesEnv> {
+  const url = process.env.NATS_URL;
+  if (url) {
+    if (await natsReachable(url)) {
+      log(`using NATS from environment: ${url}`);
+      return { NATS_URL: url, ...pick(process.env as ServicesEnv, ['NATS_MONITOR_URL']) };
+    }
+    log(`NATS_URL=${url} is not reachable; starting a local nats-server instead`);
+  }
+  const pid = ourLivePid(p, 'nats');
+  if (pid !== undefined) {
+    const prev = readPidEnv(p, 'nats');
+    if (prev.NATS_URL && prev.NATS_MONITOR_URL && (await natsHealthy(prev.NATS_MONITOR_URL))) {
+      log(`reusing nats-server pid ${pid} at ${prev.NATS_URL}`);
+      return pick(prev, KEYS.nats);
+    }
+    log(`nats-server pid ${pid} is not healthy; restarting it`);
+    await stopProcess(pid);
+    removePid(p, 'nats');
+  }
+  return (await startNats(p, process.env)).env;
+}
+
+async function upCassandra(p: ServicePaths): Promise<ServicesEnv> {
+  const points = process.env.CASSANDRA_CONTACT_POINTS;
+  if (points) {
+    const { host, port } = parseHostPort(points.split(',')[0] ?? '', 9042);
+    if (await cqlSupported(host, port)) {
+      log(`using Cassandra from environment: ${points}`);
+      const dc = process.env.CASSANDRA_LOCAL_DC ?? (await cqlLocalDc(host, port).catch(() => 'datacenter1'));
+      return { CASSANDRA_CONTACT_POINTS: points, CASSANDRA_LOCAL_DC: dc };
+    }
+    log(`CASSANDRA_CONTACT_POINTS=${points} is not reachable; starting a local Cassandra instead`);
+  }
+  const pid = ourLivePid(p, 'cassandra');
+  const prev = readPidEnv(p, 'cassandra');
+  if (pid !== undefined && prev.CASSANDRA_CONTACT_POINTS && prev.CASSANDRA_LOCAL_DC) {
+    const { host, port } = parseHostPort(prev.CASSANDRA_CONTACT_POINTS, 9042);
+    if (await cqlSupported(host, port)) {
+      log(`reusing cassandra pid ${pid} at ${prev.CASSANDRA_CONTACT_POINTS}`);
+      return pick(prev, KEYS.cassandra);
+    }
+  }
+  if (pid !== undefined) {
+    log(`cassandra pid ${pid} does not answer CQL; restarting it`);
+    await stopProcess(pid);
+    removePid(p, 'cassandra');
+  }
+  return (await startCassandra(p, process.env)).env;
+}
+
+/** `entries` (from .services/env) when the service they name still answers, else {}. */
+async function stillValid(name: ServiceName, entries: ServicesEnv): Promise<ServicesEnv> {
+  if (name === 'nats' && entries.NATS_URL) return (await natsReachable(entries.NATS_URL)) ? entries : {};
+  if (name === 'cassandra' && entries.CASSANDRA_CONTACT_POINTS) {
+    const { host, port } = parseHostPort(entries.CASSANDRA_CONTACT_POINTS.split(',')[0] ?? '', 9042);
+    return (await cqlSupported(host, port)) ? entries : {};
+  }
+  return {};
+}
+
+/**
+ * Ensures the requested services (default: both) are running and returns the
+ * env map also written to .services/env. Idempotent; safe to call concurrently.
+ */
+export async function servicesUp(opts: ServicesUpOptions = {}): Promise<ServicesEnv> {
+  const p = servicePaths(opts.root);
+  ensureDirs(p);
+  const want: ServiceName[] = [];
+  if (opts.nats ?? true) want.push('nats');
+  if (opts.cassandra ?? true) want.push('cassandra');
+  return withLock(p, async () => {
+    const t0 = Date.now();
+    const prev = readEnvFile(p.envFile);
+    const env: ServicesEnv = {};
+    // Keep entries of services not asked for this time, as long as they still hold.
+    for (const name of ['nats', 'cassandra'] as const)
+      if (!want.includes(name)) Object.assign(env, await stillValid(name, pick(prev, KEYS[name])));
+    const results = await Promise.allSettled(want.map((name) => (name === 'nats' ? upNats : upCassandra)(p)));
+    for (const r of results) if (r.status === 'fulfilled') Object.assign(env, r.value);
+    writeEnvFile(p.envFile, env);
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length > 0) {
+      const first = failed[0]?.reason;
+      if (failed.length === 1 && first instanceof Error) throw first;
+      throw new ServiceStartError(failed.map((f) => String(f.reason)).join('\n\n'), { cause: first });
+    }
+    log(`services up in ${((Date.now() - t0) / 1000).toFixed(1)}s; env in ${p.envFile}`);
+    return env;
+  });
+}
+
+/** Stops exactly the processes recorded in .services/pids/ and removes .services/env. Caches stay. */
+export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void> {
+  const p = servicePaths(opts.root);
+  if (!fs.existsSync(p.servicesDir)) return;
+  await withLock(p, async () => {
+    const stuck: string[] = [];
+    await Promise.all(
+      (['nats', 'cassandra'] as const).map(async (name) => {
+        const pid = readPid(p, name);
+        if (pid === undefined) return;
+        if (isAlive(pid) && !IS_OURS[name](p, cmdlineOf(pid))) {
+          log(`pid ${pid} in ${name}.pid is no longer our ${name}; not signalling it`);
+        } else if (isAlive(pid)) {
+          log(`stopping ${name} (pid ${pid})...`);
+          if (!(await stopProcess(pid, name === 'cassandra' ? 30_000 : 10_000))) stuck.push(`${name} pid ${pid}`);
+          else log(`${name} stopped`);
+        }
+        removePid(p, name);
+      }),
+    );
+    fs.rmSync(p.envFile, { force: true });
+    if (opts.purge) {
+      for (const d of [p.natsData, p.cassandraHome]) fs.rmSync(d, { recursive: true, force: true });
+      log('removed nats and cassandra data directories');
+    }
+    if (stuck.length > 0) throw new ServiceStopError(`could not stop: ${stuck.join(', ')}`);
+  });
+}
+
+/** The KEY=VALUE map last written by servicesUp ({} when services are down). */
+export function readServicesEnv(root?: string): ServicesEnv {
+  return readEnvFile(servicePaths(root).envFile);
+}
