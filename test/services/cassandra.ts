@@ -42,7 +42,7 @@ export async function ensureCassandraLib(p: ServicePaths, env: NodeJS.ProcessEnv
   const t0 = Date.now();
   const tmp = `${lib}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
-  const args = ['-B', '-q', '-f', p.cassandraPom, 'dependency:copy-dependencies'];
+  const args = ['-B', '-q', '-Dstyle.color=never', '-f', p.cassandraPom, 'dependency:copy-dependencies'];
   args.push(`-DoutputDirectory=${tmp}`, `-Dcassandra.version=${CASSANDRA_VERSION}`);
   try {
     await runCommand('mvn', args, { cwd: p.root, env });
@@ -101,7 +101,9 @@ export async function startCassandra(p: ServicePaths, env: NodeJS.ProcessEnv): P
   const jamm = fs.readdirSync(lib).find((f) => /^jamm-.*\.jar$/.test(f));
   const args = cassandraJvmArgs(layout, lib, jamm && path.join(lib, jamm));
   const java = env.JAVA_HOME ? path.join(env.JAVA_HOME, 'bin', 'java') : 'java';
-  fs.appendFileSync(layout.logFile, `\n=== services: starting cassandra ${new Date().toISOString()} ===\n`);
+  const marker = `\n=== services: starting cassandra ${new Date().toISOString()} ===\n`;
+  fs.appendFileSync(layout.logFile, marker);
+  fs.appendFileSync(stdoutLogFile(p), marker);
   const pid = spawnDetached(java, args, { cwd: layout.home, env, logFile: stdoutLogFile(p) });
   const contactPoints = `${LOOPBACK}:${nativePort}`;
   writePid(p, 'cassandra', pid, { CASSANDRA_CONTACT_POINTS: contactPoints });

@@ -22,8 +22,9 @@ export function runCommand(
     let tail = '';
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const onData = (buf: Buffer) => {
-      process.stderr.write(buf);
-      tail = (tail + buf.toString()).slice(-4000);
+      const text = buf.toString().replace(/\x1b\[[0-9;]*m/g, ''); // mvn -q still emits colour resets
+      if (text) process.stderr.write(text);
+      tail = (tail + text).slice(-4000);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);

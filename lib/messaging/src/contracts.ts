@@ -39,6 +39,8 @@ export interface CreateInstanceMessage extends InstanceRef {
   gpu: string;
   instanceType: string;
   revisionId: string;
+  /** orders revisions: an agent never replaces a newer revision with an older one */
+  revisionCreatedAt: string;
   workload: Workload;
 }
 
@@ -46,6 +48,7 @@ export interface UpdateInstancesMessage extends InstanceRef {
   type: 'update';
   updateActionId: string;
   revisionId: string;
+  revisionCreatedAt: string;
   workload: Workload;
   /** the instances of this cluster that must run the revision */
   targets: string[];

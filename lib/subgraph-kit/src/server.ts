@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -27,6 +28,8 @@ export interface SubgraphOptions<C extends TenantContext> {
   maxBodyBytes?: number;
   /** readiness beyond "listening" (store reachable, consumers running) */
   ready?: () => boolean;
+  /** Prometheus text exposition for GET /metrics */
+  metrics?: () => string;
 }
 
 export interface RunningSubgraph extends AsyncDisposable {
@@ -41,6 +44,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
   const apollo = new ApolloServer<BaseContext>({
     schema: opts.schema,
     includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
     formatError: (formatted) => maskError(formatted, (e) => console.error(`[${opts.name}]`, e)) as any,
   });
   await apollo.start();
@@ -83,6 +87,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     const run = async () => {
       if (path === '/health') return sendJson(res, 200, { status: 'ok' });
       if (path === '/ready') return (opts.ready?.() ?? true) ? sendJson(res, 200, { status: 'ready' }) : sendJson(res, 503, { status: 'starting' });
+      if (path === '/metrics' && opts.metrics) { res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }); return res.end(opts.metrics()); }
       if (path === '/graphql') return handleGraphql(req, res);
       if (path.startsWith('/internal/rpc/') && req.method === 'POST') return handleRpc(req, res, path.slice('/internal/rpc/'.length));
       sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}`));

@@ -3,14 +3,16 @@ export class WaitTimeout extends Error {
 }
 
 /** Polls until `check` returns a truthy value (or stops throwing); never a blind sleep. */
-export async function waitUntil<T>(check: () => T | Promise<T>, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
+
+export async function waitUntil<T>(check: () => T | Promise<T>, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<Truthy<T>> {
   const { timeoutMs = 15_000, intervalMs = 25, what = 'condition' } = opts;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
       const v = await check();
-      if (v) return v as NonNullable<T>;
+      if (v) return v as Truthy<T>;
       last = v;
     } catch (err) {
       last = err;

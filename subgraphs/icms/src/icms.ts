@@ -41,7 +41,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
         for (const inst of created) {
           const msg: CreateInstanceMessage = {
             type: 'create', instanceId: inst.id, ...s.ref, clusterId: inst.clusterId, gpu: s.placement.gpu, instanceType: s.placement.instanceType,
-            revisionId: s.revisionId, workload: s.workload,
+            revisionId: s.revisionId, revisionCreatedAt: s.revisionCreatedAt, workload: s.workload,
           };
           await bus.publish(subjects.create(inst.clusterId), msg, { msgId: msgIds.create(inst.id) });
         }
@@ -50,7 +50,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       return { instances: out };
     },
 
-    async update(tenant, { ref, revisionId, workload }) {
+    async update(tenant, { ref, revisionId, revisionCreatedAt, workload }) {
       if (ref.ncaId !== tenant) throw fail('FORBIDDEN', 'update for another tenant');
       const [all] = await store.listInstancesBySpec([ref.gpuSpecificationId]);
       // the full current set: never a subset, never a canary (rule 6); an update creates nothing (rule 7)
@@ -60,7 +60,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       const byCluster = new Map<string, string[]>();
       for (const t of targets) byCluster.set(t.clusterId, [...(byCluster.get(t.clusterId) ?? []), t.id]);
       for (const [clusterId, ids] of byCluster) {
-        const msg: UpdateInstancesMessage = { type: 'update', updateActionId: action.id, ...ref, clusterId, revisionId, workload, targets: ids };
+        const msg: UpdateInstancesMessage = { type: 'update', updateActionId: action.id, ...ref, clusterId, revisionId, revisionCreatedAt, workload, targets: ids };
         await bus.publish(subjects.update(clusterId), msg, { msgId: msgIds.update(action.id, clusterId) });
       }
       return { updateActionId: action.id, targets: action.targets };

@@ -7,7 +7,8 @@ import { pushQueue } from './queue.js';
 
 export interface StatusEventPayload {
   cursor: string;
-  instance: { id: string };
+  /** the instance as of this event; other subgraphs' fields are resolved by the gateway */
+  instance: { id: string; state: StatusEvent['state']; revisionId: string | null; updatedAt: string };
   state: StatusEvent['state'];
   previousState: StatusEvent['previousState'];
   revisionId: string | null;
@@ -37,6 +38,19 @@ export class StatusHub {
 
   async stop() {
     await this.live?.stop();
+  }
+
+  /** open subscriptions per tenant (resuming ones included) */
+  readonly open = new Map<string, number>();
+  private count(tenant: string, by: number) {
+    const n = (this.open.get(tenant) ?? 0) + by;
+    if (n) this.open.set(tenant, n); else this.open.delete(tenant);
+  }
+
+  metrics(): string {
+    const lines = ['# HELP nvcf_status_subscriptions_open Open instanceStatusChanged subscriptions.', '# TYPE nvcf_status_subscriptions_open gauge'];
+    for (const [tenant, n] of this.open) lines.push(`nvcf_status_subscriptions_open{tenant="${tenant}"} ${n}`);
+    return `${lines.join('\n')}\n`;
   }
 
   async subscribe(tenant: string, filter: StatusFilter, after?: string | null): Promise<AsyncIterableIterator<{ instanceStatusChanged: StatusEventPayload }>> {
@@ -69,18 +83,20 @@ export class StatusHub {
       if ((lastClock.get(e.instanceId) ?? -1) >= e.clock) return;
       lastClock.set(e.instanceId, e.clock);
       q.push({ instanceStatusChanged: {
-        cursor: encodeCursor(this.secret, tenant, m.seq), instance: { id: e.instanceId }, state: e.state,
+        cursor: encodeCursor(this.secret, tenant, m.seq), instance: { id: e.instanceId, state: e.state, revisionId: e.revisionId, updatedAt: e.at }, state: e.state,
         previousState: e.previousState, revisionId: e.revisionId, at: e.at, message: e.message ?? null,
       } });
     };
+    this.count(tenant, 1);
+    const release = () => this.count(tenant, -1);
     if (fromSeq !== undefined) {
       const tail = await this.bus.tail<StatusEvent>({ stream: Streams.status.name, filterSubject: subjects.statusOfTenant(tenant), fromSeq }, deliver);
-      stop = () => void tail.stop();
+      stop = () => { release(); void tail.stop(); };
     } else {
       const sub: Sub = { filter, deliver };
       const set = this.byTenant.get(tenant) ?? new Set();
       this.byTenant.set(tenant, set.add(sub));
-      stop = () => { set.delete(sub); if (!set.size) this.byTenant.delete(tenant); };
+      stop = () => { release(); set.delete(sub); if (!set.size) this.byTenant.delete(tenant); };
     }
     return q;
   }

@@ -24,7 +24,7 @@ export async function createStatusServer(opts: StatusServerOptions): Promise<Run
   const consumer = await consumeStatus(opts.store, opts.bus);
   const schema = buildSubgraphSchema({ typeDefs: parse(subgraphSdl('nvca-status')), resolvers: resolvers(opts.store, hub) as any });
   const server = await startSubgraph({
-    name: 'nvca-status', schema, secret: opts.secret, port: opts.port, host: opts.host, subscriptions: true,
+    name: 'nvca-status', schema, secret: opts.secret, port: opts.port, host: opts.host, subscriptions: true, metrics: () => hub.metrics(),
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
   });
   const dispose = async () => {

@@ -72,7 +72,7 @@ export async function deployFunctionVersion(nvcf: Nvcf, tenant: string, versionI
     launches.push({
       ref: { ncaId: tenant, functionId: v.functionId, versionId, gpuSpecificationId: spec.id },
       placement: { gpu: s.gpu, instanceType: s.instanceType, clusters: spec.clusters, regions: spec.regions, attributes: requiredAttributes(nvcf, v, spec), singleTenant: v.workloadType === 'OPERATOR' },
-      count: s.minInstances, revisionId: revision.id, workload: workloadFor(v, deployment, revision, nvcf.registry),
+      count: s.minInstances, revisionId: revision.id, revisionCreatedAt: revision.createdAt, workload: workloadFor(v, deployment, revision, nvcf.registry),
     });
   });
   deployment.specIds = specs.map((s) => s.id);

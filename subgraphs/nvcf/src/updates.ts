@@ -66,7 +66,7 @@ export async function submitRevision(nvcf: Nvcf, tenant: string, spec: SpecRecor
   try {
     const { updateActionId, targets } = await nvcf.icms.update(tenant, {
       ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
-      revisionId: rev.id, workload: workloadFor(version, d ?? null, rev, nvcf.registry),
+      revisionId: rev.id, revisionCreatedAt: rev.createdAt, workload: workloadFor(version, d ?? null, rev, nvcf.registry),
     });
     next = { ...rev, status: 'ROLLING_OUT', targets, updateActionId };
   } catch (err) {
@@ -105,7 +105,7 @@ async function scale(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: Vers
     specs: [{
       ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
       placement: { gpu: spec.gpu, instanceType: spec.instanceType, clusters: spec.clusters, regions: spec.regions, attributes: requiredAttributes(nvcf, version, spec), singleTenant: version.workloadType === 'OPERATOR' },
-      count: min - liveInstances, revisionId: rev?.id ?? 'none', workload: workloadFor(version, d ?? null, rev, nvcf.registry),
+      count: min - liveInstances, revisionId: rev?.id ?? 'none', revisionCreatedAt: rev?.createdAt ?? new Date(0).toISOString(), workload: workloadFor(version, d ?? null, rev, nvcf.registry),
     }],
   });
   await nvcf.rollouts.evaluateVersion(version.id);

@@ -1,0 +1,105 @@
+import { Streams, durableName, subjects, PoisonMessage, type Bus, type Consumer, type CreateInstanceMessage, type TerminateInstanceMessage, type UpdateInstancesMessage } from '@nvcf/messaging';
+import { PermanentFailure, type ClusterDriver, type DesiredInstance } from './driver.js';
+import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.js';
+import { keyedLock } from './keyed-lock.js';
+import { report, type Last } from './reporter.js';
+
+export interface AgentOptions {
+  bus: Bus;
+  driver: ClusterDriver;
+  backoff?: BackoffOptions;
+  /** messages worked on at once */
+  concurrency?: number;
+  log?: (msg: string) => void;
+}
+
+export interface Agent extends AsyncDisposable {
+  clusterId: string;
+  /** stops consuming and abandons work in flight (its messages are redelivered) */
+  stop(): Promise<void>;
+}
+
+type Outcome = { ok: true } | { ok: false; reason: string };
+
+/** The NVCA agent: consumes its cluster's work, applies it in place, reports every transition. */
+export async function startAgent(opts: AgentOptions): Promise<Agent> {
+  const { bus, driver } = opts;
+  const clusterId = driver.clusterId;
+  const backoff = opts.backoff ?? defaultBackoff;
+  const log = opts.log ?? ((m: string) => console.error(`[agent ${clusterId}] ${m}`));
+  const lock = keyedLock();
+  const abort = new AbortController();
+
+  /** Applies until ready; temporary failures retry with capped backoff and jitter. */
+  const applyUntilReady = async (d: DesiredInstance): Promise<Outcome> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await driver.apply(d, abort.signal);
+        return { ok: true };
+      } catch (err) {
+        if (abort.signal.aborted) throw err;
+        if (err instanceof PermanentFailure) return { ok: false, reason: err.message };
+        const delay = backoffDelay(attempt, backoff);
+        log(`apply ${d.instanceId}@${d.revisionId} failed (attempt ${attempt}), retrying in ${delay} ms: ${(err as Error).message}`);
+        await new Promise((r) => setTimeout(r, delay));
+        if (abort.signal.aborted) throw abort.signal.reason;
+      }
+    }
+  };
+
+  const onCreate = async (m: CreateInstanceMessage) => lock(m.instanceId, async () => {
+    const obs = await driver.observe(m.instanceId);
+    if (obs && (obs.readyRevisionId === m.revisionId || obs.desired.revisionCreatedAt > m.revisionCreatedAt)) return; // redelivered or overtaken
+    if (obs?.reportedState === 'FAILED' || obs?.reportedState === 'TERMINATED') return;
+    const d: DesiredInstance = { ...m, instanceId: m.instanceId };
+    let last: Last = obs;
+    if (last?.reportedState !== 'STARTING') last = await report(bus, driver, d, last, { state: 'STARTING', revisionId: null });
+    const out = await applyUntilReady(d);
+    if (out.ok) await report(bus, driver, d, last, { state: 'ACTIVE', revisionId: m.revisionId });
+    else await report(bus, driver, d, last, { state: 'FAILED', revisionId: null, message: out.reason, permanent: true });
+  });
+
+  const updateOne = async (m: UpdateInstancesMessage, instanceId: string) => lock(instanceId, async () => {
+    const obs = await driver.observe(instanceId);
+    // at-least-once delivery: targets this agent does not manage are not ours to touch
+    if (!obs || obs.desired.clusterId !== clusterId) { log(`ignoring update of ${instanceId}: not managed by this agent`); return; }
+    if (obs.readyRevisionId === m.revisionId) return; // already applied: a redelivery is a no-op
+    if (obs.desired.revisionCreatedAt > m.revisionCreatedAt) return; // a newer revision already won
+    if (obs.reportedState === 'FAILED' || obs.reportedState === 'TERMINATED') return;
+    const d: DesiredInstance = { ...obs.desired, revisionId: m.revisionId, revisionCreatedAt: m.revisionCreatedAt, workload: m.workload };
+    const starting = obs.readyRevisionId === null;
+    let last: Last = obs;
+    if (!starting && last.reportedState !== 'UPDATING') last = await report(bus, driver, d, last, { state: 'UPDATING', revisionId: obs.readyRevisionId });
+    const out = await applyUntilReady(d);
+    if (out.ok) await report(bus, driver, d, last, { state: 'ACTIVE', revisionId: m.revisionId });
+    else if (starting) await report(bus, driver, d, last, { state: 'FAILED', revisionId: null, message: out.reason, permanent: true });
+    // the instance keeps serving its last applied revision (rule 9)
+    else await report(bus, driver, obs.desired, last, { state: 'ACTIVE', revisionId: obs.readyRevisionId, message: `update to revision ${m.revisionId} failed: ${out.reason}`, failedRevisionId: m.revisionId, permanent: true });
+  });
+
+  const onTerminate = async (m: TerminateInstanceMessage) => lock(m.instanceId, async () => {
+    const obs = await driver.observe(m.instanceId);
+    if (!obs || obs.reportedState === 'TERMINATED') return;
+    await driver.remove(m.instanceId, m.graceful);
+    await report(bus, driver, obs.desired, obs, { state: 'TERMINATED', revisionId: obs.readyRevisionId });
+  });
+
+  const guard = <T extends { clusterId: string }>(fn: (m: T) => Promise<unknown>) => async ({ data }: { data: T }) => {
+    if (!data || typeof data !== 'object') throw new PoisonMessage('payload is not an object');
+    if (data.clusterId !== clusterId) { log(`ignoring a message for cluster ${data.clusterId}`); return; }
+    await fn(data);
+  };
+  const common = { ackWaitMs: 30_000, maxDeliver: 50, maxAckPending: opts.concurrency ?? 64, backoffMs: [1000, 5000, 15000] };
+  const consumers: Consumer[] = [
+    await bus.consume<CreateInstanceMessage>({ ...common, stream: Streams.create.name, durable: durableName(Streams.create.name, clusterId), filterSubject: subjects.create(clusterId) }, guard(onCreate)),
+    await bus.consume<UpdateInstancesMessage>({ ...common, stream: Streams.update.name, durable: durableName(Streams.update.name, clusterId), filterSubject: subjects.update(clusterId) },
+      guard((m: UpdateInstancesMessage) => Promise.all(m.targets.map((t) => updateOne(m, t))))),
+    await bus.consume<TerminateInstanceMessage>({ ...common, stream: Streams.terminate.name, durable: durableName(Streams.terminate.name, clusterId), filterSubject: subjects.terminate(clusterId) }, guard(onTerminate)),
+  ];
+
+  const stop = async () => {
+    abort.abort(new Error('agent stopping'));
+    await Promise.all(consumers.map((c) => c.stop()));
+  };
+  return { clusterId, stop, [Symbol.asyncDispose]: stop };
+}

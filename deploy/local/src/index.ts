@@ -1,0 +1,3 @@
+export { startSystem, memoryBackends } from './system.js';
+export type { System, SystemOptions, Backends } from './system.js';
+export { demoClusters } from './seed.js';

@@ -1,0 +1,35 @@
+import { staticTokens } from '@nvcf/auth';
+import { ConfigError } from '@nvcf/config';
+import { readConfig } from './config.js';
+import { startSystem } from './system.js';
+
+async function main() {
+  const config = readConfig(process.env);
+  if (config.backend !== 'memory' || config.clusterDriver !== 'simulated') {
+    throw new ConfigError(`NVCF_BACKEND=${config.backend} CLUSTER_DRIVER=${config.clusterDriver} is not available in this build; use NVCF_BACKEND=memory CLUSTER_DRIVER=simulated`);
+  }
+  const system = await startSystem({
+    port: config.port, host: config.host, verify: staticTokens(config.tokens), graphiql: true, secret: config.secret,
+    sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs }, revisionDeadlineMs: config.revisionDeadlineMs,
+  });
+  console.log(`NVCF control plane (embedded backends) at ${system.url}`);
+  console.log(`  GraphQL IDE: open ${system.url} in a browser`);
+  console.log(`  WebSocket subscriptions: ${system.gateway.wsUrl}`);
+  for (const [token, tenant] of Object.entries(config.tokens)) console.log(`  token for tenant ${tenant}: Authorization: Bearer ${token}`);
+  console.log('Press Ctrl-C to stop.');
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    await system.dispose();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  process.exit(1);
+});

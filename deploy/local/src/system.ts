@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { createMemoryBus, allStreams, type Bus } from '@nvcf/messaging';
+import { createNvcfServer, createMemoryNvcfStore, httpIcmsClient, loadRegistry, defaultRegistryPath, type NvcfStore } from '@nvcf/subgraph-nvcf';
+import { createIcmsServer, createMemoryIcmsStore, type ClusterRecord, type IcmsStore } from '@nvcf/subgraph-icms';
+import { createStatusServer, createMemoryStatusStore, type StatusStore } from '@nvcf/subgraph-nvca-status';
+import { startAgent, createSimulatedCluster, type Agent, type ClusterDriver } from '@nvcf/agent';
+import { startGateway, type RunningGateway } from '@nvcf/gateway';
+import { staticTokens, DEV_TOKENS, type TokenVerifier } from '@nvcf/auth';
+import { DisposalStack } from '@nvcf/lifecycle';
+import { demoClusters } from './seed.js';
+
+export interface Backends {
+  bus: Bus;
+  nvcfStore: NvcfStore;
+  icmsStore: IcmsStore;
+  statusStore: StatusStore;
+}
+
+export interface SystemOptions {
+  port?: number;
+  host?: string;
+  clusters?: ClusterRecord[];
+  verify?: TokenVerifier;
+  /** ports to plug in; default: the embedded in-memory implementations */
+  backends?: Backends;
+  driver?: (clusterId: string) => ClusterDriver;
+  sim?: { startDelayMs?: number; updateDelayMs?: number };
+  revisionDeadlineMs?: number;
+  deadlineSweepMs?: number;
+  agentBackoff?: { initialMs: number; maxMs: number; factor: number };
+  graphiql?: boolean;
+  secret?: string;
+}
+
+export interface System extends AsyncDisposable {
+  gateway: RunningGateway;
+  url: string;
+  backends: Backends;
+  agents: Map<string, Agent>;
+  drivers: Map<string, ClusterDriver>;
+  subgraphs: { nvcf: string; icms: string; 'nvca-status': string };
+  /** base URLs (health, metrics) */
+  services: { nvcf: string; icms: string; 'nvca-status': string };
+  secret: string;
+  /** kills a cluster's agent (work in flight is redelivered to the next one) */
+  stopAgent(clusterId: string): Promise<void>;
+  startAgent(clusterId: string): Promise<Agent>;
+  dispose(): Promise<void>;
+}
+
+export const memoryBackends = (): Backends => ({
+  bus: createMemoryBus(), nvcfStore: createMemoryNvcfStore(), icmsStore: createMemoryIcmsStore(), statusStore: createMemoryStatusStore(),
+});
+
+/** The whole control plane in one process: three subgraphs, the gateway, one agent per cluster. */
+export async function startSystem(opts: SystemOptions = {}): Promise<System> {
+  const stack = new DisposalStack();
+  try {
+    const secret = opts.secret ?? randomBytes(32).toString('base64url');
+    const backends = opts.backends ?? memoryBackends();
+    const { bus } = backends;
+    await bus.ensureStreams(allStreams);
+    const clusters = opts.clusters ?? demoClusters;
+    const host = opts.host ?? '127.0.0.1';
+
+    const icms = stack.use(await createIcmsServer({ store: backends.icmsStore, bus, secret, clusters, host }));
+    const status = stack.use(await createStatusServer({ store: backends.statusStore, bus, secret, cursorSecret: secret, host }));
+    const nvcf = stack.use(await createNvcfServer({
+      store: backends.nvcfStore, bus, secret, host, registry: loadRegistry(defaultRegistryPath()),
+      icms: httpIcmsClient(() => icms.url, secret), revisionDeadlineMs: opts.revisionDeadlineMs, deadlineSweepMs: opts.deadlineSweepMs,
+    }));
+
+    const drivers = new Map<string, ClusterDriver>();
+    const agents = new Map<string, Agent>();
+    const makeDriver = opts.driver ?? ((clusterId: string) => createSimulatedCluster({ clusterId, ...opts.sim }));
+    const launchAgent = async (clusterId: string) => {
+      let driver = drivers.get(clusterId);
+      if (!driver) drivers.set(clusterId, (driver = makeDriver(clusterId)));
+      const agent = await startAgent({ bus, driver, backoff: opts.agentBackoff });
+      agents.set(clusterId, agent);
+      return agent;
+    };
+    for (const c of clusters) await launchAgent(c.id);
+    stack.defer(async () => { for (const a of agents.values()) await a.stop(); for (const d of drivers.values()) await d.dispose(); });
+
+    const subgraphs = { nvcf: nvcf.graphqlUrl, icms: icms.graphqlUrl, 'nvca-status': status.graphqlUrl };
+    const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, port: opts.port ?? 0, host, graphiql: opts.graphiql });
+    stack.use(gateway);
+    // the gateway goes first on dispose (stack order), the bus last
+    const moved = stack.move();
+    const dispose = async () => { await moved.disposeAsync(); await bus.dispose(); };
+    return {
+      gateway, url: gateway.graphqlUrl, backends, agents, drivers, subgraphs, secret, services: { nvcf: nvcf.url, icms: icms.url, 'nvca-status': status.url },
+      stopAgent: async (id) => { await agents.get(id)?.stop(); agents.delete(id); },
+      startAgent: launchAgent,
+      dispose, [Symbol.asyncDispose]: dispose,
+    };
+  } catch (err) {
+    await stack.disposeAsync();
+    throw err;
+  }
+}

@@ -1,0 +1,2 @@
+export { startGateway } from './server.js';
+export type { GatewayOptions, RunningGateway } from './server.js';

@@ -1,0 +1,57 @@
+import { createGatewayRuntime, type GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
+import { tenantSigner, TENANT_HEADER, type TokenVerifier } from '@nvcf/auth';
+import { maskError } from '@nvcf/errors';
+import { authenticate } from './auth.js';
+
+export interface RuntimeOptions {
+  supergraph: string;
+  verify: TokenVerifier;
+  /** signs the tenant for subgraphs */
+  secret: string;
+  /** subgraphs whose subscriptions go over graphql-ws */
+  wsSubgraphs: string[];
+  graphiql?: boolean;
+}
+
+/**
+ * Authenticates once per operation (HTTP, SSE and WebSocket alike) and puts a short-lived,
+ * signed tenant assertion in the context; transports interpolate it into subgraph calls.
+ */
+function tenantPlugin(verify: TokenVerifier, sign: (tenant: string) => string): GatewayPlugin {
+  return {
+    async onContextBuilding({ context, extendContext }: any) {
+      const authorization = context.connectionParams
+        ? context.connectionParams.authorization ?? context.connectionParams.Authorization
+        : context.request?.headers.get('authorization');
+      const tenant: string = context.tenant ?? (await authenticate(verify, authorization));
+      extendContext({ tenant, tenantAssertion: sign(tenant) });
+    },
+  } as GatewayPlugin;
+}
+
+export function createRuntime(opts: RuntimeOptions) {
+  const sign = tenantSigner(opts.secret, 60);
+  const subscriptionsOverWs = Object.fromEntries(opts.wsSubgraphs.map((name) => [name, {
+    options: {
+      subscriptions: {
+        kind: 'ws',
+        options: { connectionParams: { [TENANT_HEADER]: '{context.tenantAssertion}' } },
+      },
+    },
+  }]));
+  return createGatewayRuntime({
+    supergraph: opts.supergraph,
+    unifiedGraphHandler,
+    transportEntries: {
+      '*.http': { headers: [[TENANT_HEADER, '{context.tenantAssertion}']] },
+      ...subscriptionsOverWs,
+    } as any,
+    graphiql: opts.graphiql ?? false,
+    landingPage: false,
+    logging: 'error',
+    maskedErrors: { maskError: (err: any) => maskError(err?.originalError?.extensions?.code ? err.originalError : err, (e) => console.error('[gateway]', e)) as Error },
+    plugins: () => [tenantPlugin(opts.verify, sign)],
+  } as any);
+}
+export type Runtime = ReturnType<typeof createRuntime>;

@@ -1,0 +1,1 @@
+export { DisposalStack } from './stack.js';

@@ -1,0 +1,33 @@
+import { print, type ExecutionResult } from 'graphql';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+
+export interface GraphQLResponse<T> {
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string; [k: string]: unknown } }[];
+  status: number;
+}
+
+/** A real HTTP client against the gateway: what any client that knows only API.md does. */
+export function httpClient(url: string, token?: string) {
+  return async <T, V>(doc: TypedDocumentNode<T, V>, variables?: V): Promise<GraphQLResponse<T>> => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query: print(doc), variables }),
+    });
+    const body = (await res.json()) as ExecutionResult<T>;
+    return { ...(body as any), status: res.status };
+  };
+}
+export type HttpClient = ReturnType<typeof httpClient>;
+
+/** The data of a response that must have succeeded; the errors otherwise, in the failure. */
+export function ok<T>(r: GraphQLResponse<T>): T {
+  if (r.errors?.length || !r.data) throw new Error(`expected data, got ${JSON.stringify(r.errors ?? r)}`);
+  return r.data;
+}
+
+/** The registry code of a response that must have failed. */
+export function errorCode(r: GraphQLResponse<unknown>): string | undefined {
+  return r.errors?.[0]?.extensions?.code;
+}

@@ -1,0 +1,6 @@
+export { httpClient, ok, errorCode } from './client.js';
+export type { HttpClient, GraphQLResponse } from './client.js';
+export { wsSubscribe, sseSubscribe } from './subscriptions.js';
+export type { Collected } from './subscriptions.js';
+export { helmFunction, deployHelm, l40s } from './fixtures.js';
+export { gauge, subscriptionsOpen } from './metrics.js';
