@@ -5,6 +5,7 @@ const base = {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/jest.setup.ts'],
 };
 export default {
   projects: [

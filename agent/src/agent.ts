@@ -3,6 +3,7 @@ import { PermanentFailure, type ClusterDriver, type DesiredInstance } from './dr
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.js';
 import { keyedLock } from './keyed-lock.js';
 import { report, type Last } from './reporter.js';
+import { createLogger } from '@nvcf/logging';
 
 export interface AgentOptions {
   bus: Bus;
@@ -26,7 +27,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const { bus, driver } = opts;
   const clusterId = driver.clusterId;
   const backoff = opts.backoff ?? defaultBackoff;
-  const log = opts.log ?? ((m: string) => console.error(`[agent ${clusterId}] ${m}`));
+  const logger = createLogger(`agent ${clusterId}`);
+  const log = opts.log ?? ((m: string) => logger.info(m));
   const lock = keyedLock();
   const abort = new AbortController();
 

@@ -3,6 +3,9 @@ import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import { tenantSigner, TENANT_HEADER, type TokenVerifier } from '@nvcf/auth';
 import { maskError } from '@nvcf/errors';
 import { authenticate } from './auth.js';
+import { createLogger } from '@nvcf/logging';
+
+const log = createLogger('gateway');
 
 export interface RuntimeOptions {
   supergraph: string;
@@ -50,7 +53,7 @@ export function createRuntime(opts: RuntimeOptions) {
     graphiql: opts.graphiql ?? false,
     landingPage: false,
     logging: 'error',
-    maskedErrors: { maskError: (err: any) => maskError(err?.originalError?.extensions?.code ? err.originalError : err, (e) => console.error('[gateway]', e)) as Error },
+    maskedErrors: { maskError: (err: any) => maskError(err?.originalError?.extensions?.code ? err.originalError : err, (e) => log.error('unexpected error', e)) as Error },
     plugins: () => [tenantPlugin(opts.verify, sign)],
   } as any);
 }

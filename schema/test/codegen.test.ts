@@ -1,23 +1,26 @@
-import { readFileSync } from 'node:fs';
-import { generate } from '@graphql-codegen/cli';
-import { parse } from 'yaml';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 // @ts-expect-error plain .mjs helper shared with `npm run codegen`
 import { fixImports } from '../scripts/fix-generated.mjs';
 
 describe('generated client', () => {
-  it('is current with the public schema and the operations (npm run codegen)', async () => {
+  it('is current with the public schema and the operations (npm run codegen)', () => {
     const root = new URL('../../', import.meta.url).pathname;
-    const config = parse(readFileSync(new URL('../codegen.yml', import.meta.url), 'utf8'));
-    const prev = process.cwd();
-    process.chdir(root);
+    const out = mkdtempSync(join(tmpdir(), 'codegen-'));
     try {
-      const outputs = await generate({ ...config, silent: true }, false);
-      expect(outputs.length).toBeGreaterThan(0);
-      for (const o of outputs) {
-        expect(readFileSync(new URL(o.filename, `file://${root}`), 'utf8')).toBe(fixImports(o.content));
+      // the same config, written elsewhere: the CLI runs out of process (it loads CommonJS presets)
+      const config = readFileSync(join(root, 'schema/codegen.yml'), 'utf8').replace('schema/generated/:', `${out}/:`);
+      writeFileSync(join(out, 'codegen.yml'), config);
+      execFileSync(join(root, 'node_modules/.bin/graphql-codegen'), ['--config', join(out, 'codegen.yml'), '--silent'], { cwd: root, stdio: 'pipe' });
+      const files = readdirSync(out).filter((f) => f.endsWith('.ts'));
+      expect(files.sort()).toEqual(readdirSync(join(root, 'schema/generated')).filter((f) => f.endsWith('.ts')).sort());
+      for (const f of files) {
+        expect(readFileSync(join(root, 'schema/generated', f), 'utf8')).toBe(fixImports(readFileSync(join(out, f), 'utf8')));
       }
     } finally {
-      process.chdir(prev);
+      rmSync(out, { recursive: true, force: true });
     }
   }, 60_000);
 });

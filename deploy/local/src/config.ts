@@ -1,5 +1,6 @@
 import { int, oneOf, pairs, str, type Env } from '@nvcf/config';
 import { DEV_TOKENS } from '@nvcf/auth';
+import { levels } from '@nvcf/logging';
 
 /** Everything `npm start` reads from the environment, validated once. */
 export function readConfig(env: Env) {
@@ -13,6 +14,7 @@ export function readConfig(env: Env) {
     updateDelayMs: int(env, 'SIM_UPDATE_DELAY_MS', 1500, { min: 0, max: 600_000 }),
     revisionDeadlineMs: int(env, 'REVISION_DEADLINE_MS', 600_000, { min: 1000 }),
     secret: env.NVCF_INTERNAL_SECRET || undefined,
+    logLevel: oneOf(env, 'LOG_LEVEL', levels, 'info'),
   };
 }
 export type LocalConfig = ReturnType<typeof readConfig>;

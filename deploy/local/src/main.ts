@@ -1,10 +1,12 @@
 import { staticTokens } from '@nvcf/auth';
 import { ConfigError } from '@nvcf/config';
+import { setLogLevel } from '@nvcf/logging';
 import { readConfig } from './config.js';
 import { startSystem } from './system.js';
 
 async function main() {
   const config = readConfig(process.env);
+  setLogLevel(config.logLevel);
   if (config.backend !== 'memory' || config.clusterDriver !== 'simulated') {
     throw new ConfigError(`NVCF_BACKEND=${config.backend} CLUSTER_DRIVER=${config.clusterDriver} is not available in this build; use NVCF_BACKEND=memory CLUSTER_DRIVER=simulated`);
   }

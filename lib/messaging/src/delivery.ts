@@ -1,4 +1,7 @@
 import { PoisonMessage, type Delivery } from './types.js';
+import { createLogger } from '@nvcf/logging';
+
+const log = createLogger('bus');
 
 export type Outcome = 'ack' | 'term' | { nakMs: number };
 
@@ -15,10 +18,10 @@ export async function runDelivery<T>(msg: Delivery<T>, handler: (m: Delivery<T>)
     return 'ack';
   } catch (err) {
     if (err instanceof PoisonMessage) {
-      console.error(`[bus] terminating ${msg.subject}#${msg.seq}: ${err.message}`);
+      log.error(`terminating ${msg.subject}#${msg.seq}: ${err.message}`);
       return 'term';
     }
-    console.error(`[bus] handler failed for ${msg.subject}#${msg.seq} (delivery ${msg.deliveryCount}); will redeliver`, err);
+    log.warn(`handler failed for ${msg.subject}#${msg.seq} (delivery ${msg.deliveryCount}); will redeliver`, err);
     return { nakMs: backoffFor(msg.deliveryCount, backoffMs) };
   }
 }

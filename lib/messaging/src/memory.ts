@@ -1,6 +1,9 @@
 import type { Bus, BusMessage, Consumer, ConsumerOptions, Delivery, PublishAck, StreamInfo, StreamSpec, TailOptions } from './types.js';
 import { subjectMatches } from './subjects.js';
 import { runDelivery } from './delivery.js';
+import { createLogger } from '@nvcf/logging';
+
+const log = createLogger('bus');
 
 interface Stored { seq: number; subject: string; json: string; publishedAt: number }
 interface StreamState {
@@ -103,7 +106,7 @@ export function createMemoryBus(): Bus {
           const done = (outcome: 'ack' | 'term' | { nakMs: number }) => {
             inFlight.delete(seq!);
             if (outcome === 'ack' || outcome === 'term' || count >= maxDeliver) {
-              if (outcome !== 'ack' && outcome !== 'term') console.error(`[bus] ${opts.durable}: seq ${seq} reached maxDeliver ${maxDeliver}; dropped`);
+              if (outcome !== 'ack' && outcome !== 'term') log.error(`${opts.durable}: seq ${seq} reached maxDeliver ${maxDeliver}; dropped`);
               d.unacked.delete(seq!);
               d.deliveries.delete(seq!);
               if (s.spec.retention === 'workqueue') s.messages = s.messages.filter((x) => x.seq !== seq);

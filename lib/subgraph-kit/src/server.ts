@@ -9,6 +9,7 @@ import { GraphQLError } from 'graphql';
 import { tenantFrom, TENANT_HEADER, type TenantContext } from './context.js';
 import { readBody, sendJson, graphqlError, BodyTooLarge } from './http.js';
 import { listen, closeServer } from './listen.js';
+import { createLogger } from '@nvcf/logging';
 
 export type RpcHandler = (tenant: string, input: any) => Promise<unknown>;
 
@@ -41,11 +42,12 @@ export interface RunningSubgraph extends AsyncDisposable {
 
 export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptions<C>): Promise<RunningSubgraph> {
   const { maxBodyBytes = 2 * 1024 * 1024 } = opts;
+  const log = createLogger(opts.name);
   const apollo = new ApolloServer<BaseContext>({
     schema: opts.schema,
     includeStacktraceInErrorResponses: false,
     plugins: [ApolloServerPluginInlineTraceDisabled()],
-    formatError: (formatted) => maskError(formatted, (e) => console.error(`[${opts.name}]`, e)) as any,
+    formatError: (formatted) => maskError(formatted, (e) => log.error('unexpected error', e)) as any,
   });
   await apollo.start();
 
@@ -75,7 +77,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
       sendJson(res, 200, { result: (await handler(tenant, input)) ?? null });
     } catch (err) {
       const code = err instanceof GraphQLError ? String(err.extensions.code ?? 'INTERNAL_SERVER_ERROR') : 'INTERNAL_SERVER_ERROR';
-      if (code === 'INTERNAL_SERVER_ERROR') console.error(`[${opts.name}] rpc ${method}`, err);
+      if (code === 'INTERNAL_SERVER_ERROR') log.error(`rpc ${method} failed`, err);
       sendJson(res, code === 'UNAUTHENTICATED' ? 401 : code === 'INTERNAL_SERVER_ERROR' ? 500 : 422, {
         error: { code, message: code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : (err as Error).message, extensions: err instanceof GraphQLError ? err.extensions : {} },
       });
@@ -94,7 +96,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     };
     run().catch((err) => {
       if (err instanceof BodyTooLarge) return sendJson(res, 413, graphqlError('LIMIT_EXCEEDED', err.message));
-      console.error(`[${opts.name}]`, err);
+      log.error('request failed', err);
       if (!res.headersSent) sendJson(res, 500, graphqlError('INTERNAL_SERVER_ERROR', 'Internal server error'));
     });
   });

@@ -1,5 +1,8 @@
 import { Streams, durableName, type Bus, type Consumer, type StatusEvent } from '@nvcf/messaging';
 import type { Nvcf } from './nvcf.js';
+import { createLogger } from '@nvcf/logging';
+
+const log = createLogger('nvcf');
 
 /**
  * nvcf's own durable reader of the status stream: records each instance's newest state
@@ -21,7 +24,7 @@ export async function consumeStatus(nvcf: Nvcf, bus: Bus): Promise<Consumer> {
 
 /** Periodically fails revisions past their deadline. */
 export function sweepDeadlines(nvcf: Nvcf, everyMs: number): { stop(): void } {
-  const t = setInterval(() => { nvcf.rollouts.sweepDeadlines().catch((err) => console.error('[nvcf] deadline sweep', err)); }, everyMs);
+  const t = setInterval(() => { nvcf.rollouts.sweepDeadlines().catch((err) => log.error('deadline sweep failed', err)); }, everyMs);
   t.unref();
   return { stop: () => clearInterval(t) };
 }
