@@ -1,1 +1,1 @@
-export { waitUntil, WaitTimeout } from './wait.js';
+export { waitUntil, WaitTimeout, GiveUp } from './wait.js';

@@ -2,6 +2,11 @@ export class WaitTimeout extends Error {
   override name = 'WaitTimeout';
 }
 
+/** Thrown from a check to stop waiting at once: the condition can no longer come true. */
+export class GiveUp extends Error {
+  override name = 'GiveUp';
+}
+
 /** Polls until `check` returns a truthy value (or stops throwing); never a blind sleep. */
 type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
 
@@ -15,6 +20,7 @@ export async function waitUntil<T>(check: () => T | Promise<T>, opts: { timeoutM
       if (v) return v as Truthy<T>;
       last = v;
     } catch (err) {
+      if (err instanceof GiveUp) throw err;
       last = err;
     }
     if (Date.now() > deadline) throw new WaitTimeout(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`, { cause: last });
