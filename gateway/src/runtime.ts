@@ -54,7 +54,7 @@ export function createRuntime(opts: RuntimeOptions) {
     landingPage: false,
     // Hive's logger reports every user error as ERR; ours logs only unexpected ones (maskError)
     logging: false,
-    maskedErrors: { maskError: (err: any) => maskError(err?.originalError?.extensions?.code ? err.originalError : err, (e) => log.error('unexpected error', e)) as Error },
+    maskedErrors: { maskError: (err: any) => maskError(err, (e) => log.error('unexpected error', e)) as Error },
     plugins: () => [tenantPlugin(opts.verify, sign)],
   } as any);
 }

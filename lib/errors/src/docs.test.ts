@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { GraphQLError } from 'graphql';
 import { renderErrorDocs, Codes, fail, maskError } from './index.js';
 
 describe('error registry', () => {
@@ -15,12 +16,17 @@ describe('error registry', () => {
 
   it('masks unregistered errors and strips stack traces from registered ones', () => {
     const logged: unknown[] = [];
-    const masked = maskError({ message: 'db password wrong', extensions: {} }, (e) => logged.push(e));
+    const masked = maskError({ message: 'db password wrong', extensions: {} }, (e) => logged.push(e), new Error('db password wrong'));
     expect(masked.message).toBe('Internal server error');
     expect((masked.extensions as { code?: string })?.code).toBe('INTERNAL_SERVER_ERROR');
     expect(logged).toHaveLength(1);
     const kept = maskError({ message: 'x', extensions: { code: 'CONFLICT', stacktrace: ['a'] } });
     expect(kept.extensions).toEqual({ code: 'CONFLICT' });
     expect(fail('NOT_FOUND', 'gone').extensions.code).toBe('NOT_FOUND');
+    const request = maskError(new GraphQLError('Variable "$id" of required type "ID!" was not provided.'));
+    expect(request.extensions.code).toBe('BAD_USER_INPUT');
+    expect(request.message).toContain('$id');
+    const wrapped = maskError(new GraphQLError('boom', { originalError: new Error('secret detail') }));
+    expect(wrapped.message).toBe('Internal server error');
   });
 });

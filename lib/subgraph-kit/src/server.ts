@@ -47,7 +47,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     schema: opts.schema,
     includeStacktraceInErrorResponses: false,
     plugins: [ApolloServerPluginInlineTraceDisabled()],
-    formatError: (formatted) => maskError(formatted, (e) => log.error('unexpected error', e)) as any,
+    formatError: (formatted, error) => maskError(formatted, (e) => log.error('unexpected error', e), error) as any,
   });
   await apollo.start();
 

@@ -1,0 +1,87 @@
+import WebSocket from 'ws';
+import { FunctionsDocument, FunctionVersionDocument, InstanceStatusChangedDocument, InstanceDocument, ClustersDocument, UndeployFunctionVersionDocument } from '@nvcf/schema/generated';
+import { signTenant, TENANT_HEADER } from '@nvcf/auth';
+import type { System } from '@nvcf/local';
+import { httpClient, ok, errorCode, deployedHelm, wsSubscribe, sseSubscribe, subscriptionsOpen, submit, waitRevision } from '@nvcf/test';
+import { fast, type MakeSystem } from './system.js';
+
+/** Tenants never see each other; unauthenticated callers see nothing; subgraphs trust only the gateway. */
+export function tenancySuite(name: string, make: MakeSystem) {
+  describe(`${name}: tenancy and authentication`, () => {
+    let system: System;
+    let d: Awaited<ReturnType<typeof deployedHelm>>;
+    const a = () => httpClient(system.url, 'dev-token-a');
+    const b = () => httpClient(system.url, 'dev-token-b');
+    beforeAll(async () => {
+      system = await make(fast);
+      d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
+    });
+    afterAll(async () => system?.dispose());
+
+    it('queries return only the caller\'s objects', async () => {
+      expect(ok(await a()(FunctionsDocument, {})).functions.map((f) => f.id)).toContain(d.functionId);
+      expect(ok(await b()(FunctionsDocument, {})).functions.map((f) => f.id)).not.toContain(d.functionId);
+      expect(ok(await b()(FunctionVersionDocument, { id: d.versionId })).functionVersion).toBeNull();
+      expect(ok(await b()(InstanceDocument, { id: d.instanceIds[0]! })).instance).toBeNull();
+      expect(ok(await a()(InstanceDocument, { id: d.instanceIds[0]! })).instance!.state).toBe('ACTIVE');
+    });
+
+    it('mutations on another tenant\'s objects are NOT_FOUND and change nothing', async () => {
+      expect(errorCode(await b()(UndeployFunctionVersionDocument, { versionId: d.versionId }))).toBe('NOT_FOUND');
+      expect(ok(await a()(FunctionVersionDocument, { id: d.versionId })).functionVersion!.status).toBe('ACTIVE');
+    });
+
+    it('a subscription to another tenant\'s function receives none of its events', async () => {
+      await using theirs = wsSubscribe(system.gateway.wsUrl, 'dev-token-b', InstanceStatusChangedDocument, { functionId: d.functionId });
+      await using sse = sseSubscribe(system.url, 'dev-token-b', InstanceStatusChangedDocument, { instanceId: d.instanceIds[0]! });
+      await using mine = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { functionId: d.functionId });
+      await subscriptionsOpen(system.services['nvca-status'], 'nca-b', 2);
+      await subscriptionsOpen(system.services['nvca-status'], 'nca-a', 1);
+      ok(await submit(a(), d.specId, { model: 'v2' }));
+      await waitRevision(a(), d.specId, 'APPLIED');
+      await mine.until((e) => e.some((x) => x.instanceStatusChanged.state === 'ACTIVE'));
+      // the tenant-a events went out after tenant b subscribed; b's streams saw none of them
+      expect(theirs.events).toEqual([]);
+      expect(sse.events).toEqual([]);
+    });
+
+    it('without a valid token: UNAUTHENTICATED over HTTP and SSE, a closed socket over WebSocket', async () => {
+      for (const token of [undefined, 'not-a-token']) {
+        const r = await httpClient(system.url, token)(ClustersDocument, {});
+        expect(r.status).toBe(401);
+        expect(errorCode(r)).toBe('UNAUTHENTICATED');
+        expect(r.data ?? null).toBeNull();
+      }
+      const sse = await fetch(system.url, {
+        method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: 'subscription($f: ID) { instanceStatusChanged(functionId: $f) { state } }', variables: { f: d.functionId } }),
+      });
+      expect(sse.status).toBe(401);
+      expect(await sse.text()).toContain('UNAUTHENTICATED');
+      const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
+        const ws = new WebSocket(system.gateway.wsUrl, 'graphql-transport-ws');
+        ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer wrong' } })));
+        ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+      });
+      expect(closed.code).toBe(4401);
+      expect(closed.reason).toContain('UNAUTHENTICATED');
+    });
+
+    it('a subgraph refuses requests that did not come through the gateway', async () => {
+      const query = JSON.stringify({ query: '{ functions { id } }' });
+      const direct = async (headers: Record<string, string>) => {
+        const res = await fetch(system.subgraphs.nvcf, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: query });
+        return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] } };
+      };
+      for (const headers of [{} as Record<string, string>, { [TENANT_HEADER]: 'nca-a' }, { [TENANT_HEADER]: signTenant('not-the-secret', 'nca-a') }, { authorization: 'Bearer dev-token-a' }]) {
+        const r = await direct(headers);
+        expect(r.status).toBe(401);
+        expect(r.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+        expect(r.body.data ?? null).toBeNull();
+      }
+      const rpc = await fetch(`${system.services.icms}/internal/rpc/terminate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ versionId: d.versionId, graceful: false }) });
+      expect(rpc.status).toBe(401);
+      expect(ok(await a()(FunctionVersionDocument, { id: d.versionId })).functionVersion!.status).toBe('ACTIVE');
+    });
+  });
+}
