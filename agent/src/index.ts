@@ -1,7 +1,8 @@
 export { startAgent } from './agent.js';
 export type { Agent, AgentOptions } from './agent.js';
 export { createSimulatedCluster } from './drivers/simulated.js';
-export type { SimulatedClusterOptions } from './drivers/simulated.js';
+export type { SimulatedClusterOptions, SimulatedCluster } from './drivers/simulated.js';
+export type { SimObject } from './drivers/sim-operator.js';
 export { TemporaryFailure, PermanentFailure } from './driver.js';
 export type { ClusterDriver, DesiredInstance, ObservedInstance } from './driver.js';
 export { backoffDelay, defaultBackoff } from './backoff.js';

@@ -1,10 +1,16 @@
 import type { InstanceState } from '@nvcf/messaging';
+import type { OperatorRegistry } from '@nvcf/operators';
 import { PermanentFailure, TemporaryFailure, type ClusterDriver, type DesiredInstance, type ObservedInstance } from '../driver.js';
+import { SimulatedOperators, type SimObject } from './sim-operator.js';
 
 export interface SimulatedClusterOptions {
   clusterId: string;
   startDelayMs?: number;
   updateDelayMs?: number;
+  /** operator workloads: the status mapping and what each operator creates */
+  registry?: OperatorRegistry;
+  /** how long an operator takes to make its secondary objects ready */
+  operatorDelayMs?: number;
 }
 
 interface Simulate {
@@ -30,14 +36,22 @@ const wait = (ms: number, signal: AbortSignal) => new Promise<void>((resolve, re
  * The embedded cluster: start and update delays, and failures on demand through the
  * Helm values `nvcfSimulate: { failure: "permanent" | "temporary", failTimes: N }`.
  */
-export function createSimulatedCluster(opts: SimulatedClusterOptions): ClusterDriver & { attempts(instanceId: string, revisionId: string): number } {
+export type SimulatedCluster = ClusterDriver & {
+  attempts(instanceId: string, revisionId: string): number;
+  /** the Kubernetes objects of an operator instance, secondary ones included */
+  objects(instanceId: string): SimObject[];
+};
+
+export function createSimulatedCluster(opts: SimulatedClusterOptions): SimulatedCluster {
   const { startDelayMs = 50, updateDelayMs = 50 } = opts;
+  const operators = opts.registry ? new SimulatedOperators(opts.registry, { primaryMs: startDelayMs, secondaryMs: opts.operatorDelayMs ?? startDelayMs * 2 }) : undefined;
   const objects = new Map<string, ObservedInstance>();
   const attempts = new Map<string, number>();
 
   const driver = {
     clusterId: opts.clusterId,
     attempts: (instanceId: string, revisionId: string) => attempts.get(`${instanceId}/${revisionId}`) ?? 0,
+    objects: (instanceId: string) => structuredClone(operators?.byInstance(instanceId) ?? []),
     async observe(instanceId: string) {
       const o = objects.get(instanceId);
       return o ? structuredClone(o) : null;
@@ -53,7 +67,12 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): ClusterDr
       if (sim.failure === 'temporary' && n <= (sim.failTimes ?? 1)) throw new TemporaryFailure(`worker not ready yet (nvcfSimulate temporary failure ${n} of ${sim.failTimes ?? 1})`);
       // the object exists from the first apply on; readiness follows after the delay
       objects.set(desired.instanceId, { desired, readyRevisionId: cur?.readyRevisionId ?? null, reportedState: cur?.reportedState ?? null, lastClock: cur?.lastClock ?? 0 });
-      await wait(sim.delayMs ?? (cur ? updateDelayMs : startDelayMs), signal);
+      if (desired.workload.kind === 'operator') {
+        if (!operators) throw new PermanentFailure('this cluster runs no operators');
+        operators.apply(desired, desired.workload);
+        // ready only when every applied object and every object its operator created is
+        while (operators.pending(desired.instanceId).length) await wait(10, signal);
+      } else await wait(sim.delayMs ?? (cur ? updateDelayMs : startDelayMs), signal);
       const o = objects.get(desired.instanceId);
       if (o) { o.desired = desired; o.readyRevisionId = desired.revisionId; }
     },
@@ -63,6 +82,7 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): ClusterDr
     },
     async remove(instanceId: string) {
       objects.delete(instanceId);
+      operators?.remove(instanceId);
     },
     async dispose() {},
     async [Symbol.asyncDispose]() {},

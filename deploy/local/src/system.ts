@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createMemoryBus, allStreams, type Bus } from '@nvcf/messaging';
-import { createNvcfServer, createMemoryNvcfStore, httpIcmsClient, loadRegistry, defaultRegistryPath, type NvcfStore } from '@nvcf/subgraph-nvcf';
+import { createNvcfServer, createMemoryNvcfStore, httpIcmsClient, type NvcfStore } from '@nvcf/subgraph-nvcf';
+import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { createIcmsServer, createMemoryIcmsStore, type ClusterRecord, type IcmsStore } from '@nvcf/subgraph-icms';
 import { createStatusServer, createMemoryStatusStore, type StatusStore } from '@nvcf/subgraph-nvca-status';
 import { startAgent, createSimulatedCluster, type Agent, type ClusterDriver } from '@nvcf/agent';
@@ -24,12 +25,14 @@ export interface SystemOptions {
   /** ports to plug in; default: the embedded in-memory implementations */
   backends?: Backends;
   driver?: (clusterId: string) => ClusterDriver;
-  sim?: { startDelayMs?: number; updateDelayMs?: number };
+  sim?: { startDelayMs?: number; updateDelayMs?: number; operatorDelayMs?: number };
   revisionDeadlineMs?: number;
   deadlineSweepMs?: number;
   agentBackoff?: { initialMs: number; maxMs: number; factor: number };
   graphiql?: boolean;
   secret?: string;
+  /** the operator-type registry file; default deploy/operators.yaml */
+  registryPath?: string;
 }
 
 export interface System extends AsyncDisposable {
@@ -65,14 +68,15 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
 
     const icms = stack.use(await createIcmsServer({ store: backends.icmsStore, bus, secret, clusters, host }));
     const status = stack.use(await createStatusServer({ store: backends.statusStore, bus, secret, cursorSecret: secret, host }));
+    const registry = loadRegistry(opts.registryPath ?? defaultRegistryPath());
     const nvcf = stack.use(await createNvcfServer({
-      store: backends.nvcfStore, bus, secret, host, registry: loadRegistry(defaultRegistryPath()),
+      store: backends.nvcfStore, bus, secret, host, registry,
       icms: httpIcmsClient(() => icms.url, secret), revisionDeadlineMs: opts.revisionDeadlineMs, deadlineSweepMs: opts.deadlineSweepMs,
     }));
 
     const drivers = new Map<string, ClusterDriver>();
     const agents = new Map<string, Agent>();
-    const makeDriver = opts.driver ?? ((clusterId: string) => createSimulatedCluster({ clusterId, ...opts.sim }));
+    const makeDriver = opts.driver ?? ((clusterId: string) => createSimulatedCluster({ clusterId, registry, ...opts.sim }));
     const launchAgent = async (clusterId: string) => {
       let driver = drivers.get(clusterId);
       if (!driver) drivers.set(clusterId, (driver = makeDriver(clusterId)));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
 import type { FunctionRecord, VersionRecord } from './model.js';
 import type { NvcfStore } from './store/index.js';
-import type { OperatorRegistry } from './operators/registry.js';
+import type { OperatorRegistry } from '@nvcf/operators';
 import { validateManifests } from './operators/validate.js';
 import { checkHealth, checkHelm, checkName, checkPort } from './validate.js';
 

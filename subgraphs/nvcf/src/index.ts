@@ -1,10 +1,7 @@
 export { createNvcfServer, buildNvcfSchema } from './server.js';
 export type { NvcfServerOptions } from './server.js';
-export { createMemoryNvcfStore } from './store/index.js';
-export type { NvcfStore } from './store/index.js';
+export { createMemoryNvcfStore, createCassandraNvcfStore } from './store/index.js';
+export type { NvcfStore, CassandraNvcfStoreOptions } from './store/index.js';
 export { httpIcmsClient } from './icms-client.js';
 export type { IcmsClient } from './icms-client.js';
-export { loadRegistry, checkRegistryFile, rbacFindings, defaultRegistryPath, RegistryRejected } from './operators/registry.js';
-export type { OperatorRegistry, OperatorType } from './operators/registry.js';
-export { mergePatch } from './operators/merge-patch.js';
 export type * from './model.js';

@@ -1,6 +1,6 @@
 import type { NvcfStore } from './store/index.js';
 import type { IcmsClient } from './icms-client.js';
-import type { OperatorRegistry } from './operators/registry.js';
+import type { OperatorRegistry } from '@nvcf/operators';
 import { Rollouts } from './rollouts.js';
 
 export interface NvcfLimits {

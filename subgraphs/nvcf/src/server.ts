@@ -8,7 +8,7 @@ import { resolvers } from './resolvers.js';
 import { createLoaders } from './loaders.js';
 import type { NvcfStore } from './store/index.js';
 import type { IcmsClient } from './icms-client.js';
-import type { OperatorRegistry } from './operators/registry.js';
+import type { OperatorRegistry } from '@nvcf/operators';
 import { consumeStatus, sweepDeadlines } from './status-consumer.js';
 
 export interface NvcfServerOptions {

@@ -1,6 +1,6 @@
 import type { Workload } from '@nvcf/messaging';
 import type { DeploymentRecord, Revision, VersionRecord } from './model.js';
-import type { OperatorRegistry } from './operators/registry.js';
+import type { OperatorRegistry } from '@nvcf/operators';
 import { mergeManifests } from './operators/merge.js';
 
 /** What the agent applies for one revision: always complete, never a diff. */

@@ -1,6 +1,6 @@
 import { fail } from '@nvcf/errors';
-import type { OperatorRegistry } from './registry.js';
-import { mergePatch } from './merge-patch.js';
+import type { OperatorRegistry } from '@nvcf/operators';
+import { mergePatch } from '@nvcf/operators';
 import { validateManifests } from './validate.js';
 
 type Obj = Record<string, any>;

@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { fail } from '@nvcf/errors';
-import type { KindSpec, OperatorRegistry } from './registry.js';
+import type { KindSpec, OperatorRegistry } from '@nvcf/operators';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const ajv = new Ajv({ allErrors: false, strict: false });

@@ -4,14 +4,17 @@ import { parse } from 'yaml';
 export interface ReadyRule {
   /** dotted path into the object, e.g. status.state */
   path: string;
+  /** ready when the value is one of these; an empty list means "exists" */
   values: (string | boolean | number)[];
+  /** ready when the number is at least this (e.g. status.readyReplicas ≥ 1) */
+  atLeast?: number;
 }
 
 export interface KindSpec {
   apiVersion: string;
   kind: string;
   ready: ReadyRule;
-  /** dotted paths of pod templates, where NVCF labels are injected too */
+  /** dotted paths (`*` for every key) of pod metadata objects that get NVCF labels too */
   podTemplates?: string[];
   /** JSON Schema (ajv) of the fields we rely on */
   schema?: Record<string, unknown>;
@@ -73,7 +76,10 @@ function shapeFindings(raw: unknown): string[] {
     if (typeof t?.name !== 'string' || !t.name) out.push(`operatorTypes[${i}]: name is required`);
     if (typeof t?.clusterAttribute !== 'string' || !t.clusterAttribute) out.push(`operatorTypes[${i}] (${t?.name}): clusterAttribute is required`);
     if (!Array.isArray(t?.kinds) || !t.kinds.length) out.push(`operatorTypes[${i}] (${t?.name}): kinds must list at least one apiVersion/kind`);
-    for (const k of t?.kinds ?? []) if (!k?.ready?.path) out.push(`operator type '${t?.name}', kind ${k?.kind}: ready.path is required (the status mapping)`);
+    for (const k of [...(t?.kinds ?? []), ...(t?.extraTypes ?? []), ...(t?.secondary ?? [])]) {
+      if (!k?.ready?.path) out.push(`operator type '${t?.name}', kind ${k?.kind}: ready.path is required (the status mapping)`);
+      else if (!Array.isArray(k.ready.values) && k.ready.atLeast === undefined) out.push(`operator type '${t?.name}', kind ${k?.kind}: ready needs values (a list) or atLeast (a number)`);
+    }
     if (!Array.isArray(t?.rbac)) out.push(`operatorTypes[${i}] (${t?.name}): rbac must list the operator's roles`);
   });
   return out;
@@ -111,4 +117,4 @@ export function loadRegistry(path: string): OperatorRegistry {
   };
 }
 
-export const defaultRegistryPath = () => new URL('../../../../deploy/operators.yaml', import.meta.url).pathname;
+export const defaultRegistryPath = () => new URL('../../../deploy/operators.yaml', import.meta.url).pathname;

@@ -1,0 +1,65 @@
+import { injectIdentity, notReady, LABEL, type OperatorRegistry, type ReadyRule } from '@nvcf/operators';
+import type { OperatorWorkload } from '@nvcf/messaging';
+import type { DesiredInstance } from '../driver.js';
+
+type Obj = Record<string, any>;
+export interface SimObject { object: Obj; readyAt: number | null }
+
+function setPath(o: Obj, path: string, value: unknown) {
+  const segs = path.split('.');
+  let cur = o;
+  for (const s of segs.slice(0, -1)) cur = (cur[s] ??= {});
+  cur[segs.at(-1)!] = value;
+}
+const readyValue = (r: ReadyRule) => (r.atLeast !== undefined ? r.atLeast : r.values[0]);
+
+/**
+ * A simulated Kubernetes namespace with the operators we do not own: applied objects
+ * become ready after a delay; each operator then creates its secondary objects (labelled
+ * like their owner), which become ready later still.
+ */
+export class SimulatedOperators {
+  private readonly objects: SimObject[] = [];
+  constructor(private readonly registry: OperatorRegistry, private readonly delays: { primaryMs: number; secondaryMs: number }) {}
+
+  /** Objects carrying the instance's NVCF label: how the agent finds what operators created. */
+  byInstance(instanceId: string): SimObject[] {
+    return this.objects.filter((o) => o.object.metadata?.labels?.[LABEL.instanceId] === instanceId);
+  }
+
+  remove(instanceId: string) {
+    for (const o of this.byInstance(instanceId)) this.objects.splice(this.objects.indexOf(o), 1);
+  }
+
+  /** Applies (server-side-apply style: replace by kind/name) and schedules the operators' work. */
+  apply(d: DesiredInstance, w: OperatorWorkload): void {
+    const labelled = injectIdentity(w.manifests, { ncaId: d.ncaId, functionId: d.functionId, versionId: d.versionId, instanceId: d.instanceId, revisionId: d.revisionId }, this.registry);
+    const mine = this.byInstance(d.instanceId);
+    for (const m of labelled) {
+      const existing = mine.find((o) => o.object.kind === m.kind && o.object.metadata.name === m.metadata.name);
+      const entry = { object: m, readyAt: null };
+      if (existing) this.objects[this.objects.indexOf(existing)] = entry; else this.objects.push(entry);
+      setTimeout(() => this.becomeReady(entry, d, w), this.delays.primaryMs).unref();
+    }
+  }
+
+  private becomeReady(entry: SimObject, d: DesiredInstance, w: OperatorWorkload) {
+    if (!this.objects.includes(entry)) return; // replaced meanwhile
+    const type = this.registry.types.find((t) => w.operatorTypes.includes(t.name) && t.kinds.some((k) => k.kind === entry.object.kind));
+    const spec = type && [...type.kinds, ...type.extraTypes].find((k) => k.kind === entry.object.kind);
+    if (spec) setPath(entry.object, spec.ready.path, readyValue(spec.ready));
+    entry.readyAt = Date.now();
+    for (const sec of type?.secondary ?? []) {
+      const name = `${entry.object.metadata.name}-${sec.kind.toLowerCase()}`;
+      if (this.byInstance(d.instanceId).some((o) => o.object.kind === sec.kind && o.object.metadata.name === name)) continue;
+      const child: SimObject = { object: { apiVersion: sec.apiVersion, kind: sec.kind, metadata: { name, labels: { ...entry.object.metadata.labels } }, status: {} }, readyAt: null };
+      this.objects.push(child);
+      setTimeout(() => { setPath(child.object, sec.ready.path, readyValue(sec.ready)); child.readyAt = Date.now(); }, this.delays.secondaryMs).unref();
+    }
+  }
+
+  /** What is not ready yet among the instance's objects, by the registry's status mapping. */
+  pending(instanceId: string): string[] {
+    return notReady(this.byInstance(instanceId).map((o) => o.object), this.registry);
+  }
+}

@@ -1,0 +1,4 @@
+import { startSystem } from '@nvcf/local';
+import { operatorsSuite } from './suites/operators.suite.js';
+
+operatorsSuite('embedded', (o) => startSystem(o));

@@ -1,0 +1,139 @@
+import { ClustersDocument, CreateFunctionDocument, DeployFunctionVersionDocument, OperatorTypesDocument, UpdateGpuSpecificationDocument, UndeployFunctionVersionDocument, InstanceStatusChangedDocument } from '@nvcf/schema/generated';
+import { LABEL, REVISION_ANNOTATION } from '@nvcf/operators';
+import type { SimulatedCluster } from '@nvcf/agent';
+import type { System } from '@nvcf/local';
+import { waitUntil } from '@nvcf/testing';
+import { httpClient, ok, errorCode, waitRevision, readSpec, versionStatus, wsSubscribe, subscriptionsOpen, l40s, type HttpClient } from '@nvcf/test';
+import { fast, type MakeSystem } from './system.js';
+
+const nimService = (over: Record<string, unknown> = {}) => ({ apiVersion: 'apps.nvidia.com/v1alpha1', kind: 'NIMService', metadata: { name: 'llama' }, spec: { image: { repository: 'nvcr.io/nim/llama', tag: '1.0' }, replicas: 1, expose: { service: { port: 8000 } } }, ...over });
+const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'llama-svc' }, spec: { ports: [{ port: 8000 }] } };
+const nimSpec = (over = {}) => l40s({ minInstances: 1, maxInstances: 2, configuration: null, ...over });
+
+async function nimFunction(client: HttpClient, manifests: unknown[] = [nimService(), service], operatorTypes = ['nim']) {
+  return client(CreateFunctionDocument, { input: { name: 'nim-llama', operator: { operatorTypes, manifests } } });
+}
+async function deployNim(client: HttpClient, versionId: string, input: Record<string, unknown> = {}) {
+  return client(DeployFunctionVersionDocument, { versionId, input: { gpuSpecifications: [nimSpec()], serviceName: 'llama-svc', servicePort: 8000, ...input } as any });
+}
+
+/** DOMAIN.md "Operator workloads", through the gateway. */
+export function operatorsSuite(name: string, make: MakeSystem) {
+  const options = { ...fast, sim: { ...fast.sim, operatorDelayMs: 150 } };
+  describe(`${name}: operator workloads`, () => {
+    let system: System;
+    const a = () => httpClient(system.url, 'dev-token-a');
+    const b = () => httpClient(system.url, 'dev-token-b');
+    const sim = (clusterId: string) => system.drivers.get(clusterId) as unknown as SimulatedCluster;
+    beforeEach(async () => { system = await make(options); });
+    afterEach(async () => system?.dispose());
+
+    it('lists the registry\'s operator types', async () => {
+      const types = ok(await a()(OperatorTypesDocument, {})).operatorTypes;
+      expect(types.map((t) => [t.name, t.clusterAttribute])).toEqual([['dynamo', 'DynamoOperatorSupport'], ['nim', 'NIMOperatorSupport']]);
+      expect(types[1]!.kinds).toEqual(['NIMService', 'NIMCache', 'NIMPipeline']);
+    });
+
+    it.each([
+      ['a disallowed kind', [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } }], ['nim'], 'INVALID_MANIFEST', 'manifests[0] (kind Pod): v1/Pod is not on the allowlist'],
+      ['a kind of an undeclared type', [nimService()], ['dynamo'], 'INVALID_MANIFEST', "belongs to operator type 'nim', which is not declared"],
+      ['a namespace', [nimService({ metadata: { name: 'llama', namespace: 'prod' } })], ['nim'], 'INVALID_MANIFEST', 'metadata.namespace must not be set'],
+      ['a bad name', [service, nimService({ metadata: { name: 'Llama_3' } })], ['nim'], 'INVALID_MANIFEST', 'manifests[1] (kind NIMService): metadata.name must be a DNS-1123 label'],
+      ['a structural error', [nimService({ spec: { replicas: 1 } })], ['nim'], 'INVALID_MANIFEST', "schema: /spec must have required property 'image'"],
+      ['an unknown operator type', [nimService()], ['kserve'], 'BAD_USER_INPUT', "unknown operator type 'kserve'"],
+    ])('create with %s is refused', async (_what, manifests, types, code, message) => {
+      const r = await nimFunction(a(), manifests, types);
+      expect(errorCode(r)).toBe(code);
+      expect(r.errors![0]!.message).toContain(message);
+    });
+
+    it('an operator workload is exclusive with container and helm', async () => {
+      const r = await a()(CreateFunctionDocument, { input: { name: 'x', operator: { operatorTypes: ['nim'], manifests: [nimService()] }, helm: { chart: 'oci://r/c-1.0.0.tgz', serviceName: 's' } } });
+      expect(errorCode(r)).toBe('BAD_USER_INPUT');
+      expect(r.errors![0]!.message).toContain('exactly one of container, helm or operator');
+    });
+
+    it('deploys on a cluster with the attribute, labels every object, and is ACTIVE only once secondary objects are ready', async () => {
+      const v = ok(await nimFunction(a())).createFunction;
+      await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { versionId: v.id });
+      await subscriptionsOpen(system.services['nvca-status'], 'nca-a');
+      const dep = ok(await deployNim(a(), v.id, { manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 2 } }] }));
+      const specId = dep.deployFunctionVersion.gpuSpecifications[0]!.id;
+      const s = await waitRevision(a(), specId, 'APPLIED');
+      expect(s.instances.map((i) => i.cluster.id)).toEqual(['cluster-b']); // both clusters offer L40S; only cluster-b runs NIM
+      const id = s.instances[0]!.id;
+      const active = (await sub.until((e) => e.some((x) => x.instanceStatusChanged.state === 'ACTIVE'))).find((x) => x.instanceStatusChanged.state === 'ACTIVE')!;
+      const objects = sim('cluster-b').objects(id);
+      expect(objects.map((o) => o.object.kind).sort()).toEqual(['Deployment', 'NIMService', 'Service']);
+      const secondary = objects.find((o) => o.object.kind === 'Deployment')!;
+      const nim = objects.find((o) => o.object.kind === 'NIMService')!;
+      expect(secondary.readyAt! - nim.readyAt!).toBeGreaterThanOrEqual(100); // the operator is slower than the apply
+      expect(Date.parse(active.instanceStatusChanged.at)).toBeGreaterThanOrEqual(secondary.readyAt! - 1);
+      for (const o of objects) expect(o.object.metadata.labels).toMatchObject({ [LABEL.instanceId]: id, [LABEL.ncaId]: 'nca-a', [LABEL.versionId]: v.id });
+      expect(nim.object.spec.replicas).toBe(2);
+      expect(nim.object.spec.labels[LABEL.functionId]).toBe(v.function.id); // the pod template path of NIMService
+      expect(await versionStatus(a(), v.id)).toBe('ACTIVE');
+    });
+
+    it.each([
+      ['no serviceName', { serviceName: null }, 'BAD_USER_INPUT', 'serviceName and servicePort are required'],
+      ['a patch that renames', { manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'llama' }, apiVersion: 'apps.nvidia.com/v1beta9' }] }, 'INVALID_MANIFEST', 'would change apiVersion'],
+      ['a patch with a namespace', { manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'llama', namespace: 'x' } }] }, 'INVALID_MANIFEST', 'would change metadata.namespace'],
+      ['a patch to an unknown target', { manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'other' } }] }, 'INVALID_MANIFEST', "targets NIMService 'other'"],
+      ['a patch that breaks the schema', { manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: -1 } }] }, 'INVALID_MANIFEST', 'schema: /spec/replicas must be >= 0'],
+    ])('deploy with %s is refused and nothing is placed', async (_what, input, code, message) => {
+      const v = ok(await nimFunction(a())).createFunction;
+      const r = await deployNim(a(), v.id, input);
+      expect(errorCode(r)).toBe(code);
+      expect(r.errors![0]!.message).toContain(message);
+      expect(await versionStatus(a(), v.id)).toBe('INACTIVE');
+    });
+
+    it('updates with merge patches under the revision rules; a patch of the service port needs a redeploy', async () => {
+      const v = ok(await nimFunction(a())).createFunction;
+      const specId = ok(await deployNim(a(), v.id)).deployFunctionVersion.gpuSpecifications[0]!.id;
+      const first = await waitRevision(a(), specId, 'APPLIED');
+      const port = await a()(UpdateGpuSpecificationDocument, { id: specId, input: { revision: { manifestMergePatches: [{ kind: 'Service', metadata: { name: 'llama-svc' }, spec: { ports: [{ port: 9000 }] } }] } } });
+      expect(errorCode(port)).toBe('REDEPLOY_REQUIRED');
+      const helmy = await a()(UpdateGpuSpecificationDocument, { id: specId, input: { revision: { configuration: { replicas: 3 } } } });
+      expect(errorCode(helmy)).toBe('BAD_USER_INPUT');
+      expect((await readSpec(a(), specId))!.latestRevision!.id).toBe(first.latestRevision!.id);
+      const rev = ok(await a()(UpdateGpuSpecificationDocument, { id: specId, input: { revision: { manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 3 } }] } } })).updateGpuSpecification.latestRevision!;
+      const s = await waitRevision(a(), specId, 'APPLIED');
+      expect(s.lastAppliedRevision!.manifestMergePatches).toEqual([{ kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 3 } }]);
+      const nim = sim('cluster-b').objects(s.instances[0]!.id).find((o) => o.object.kind === 'NIMService')!;
+      expect(nim.object.spec.replicas).toBe(3);
+      expect(nim.object.metadata.annotations[REVISION_ANNOTATION]).toBe(rev.id);
+    });
+
+    it('places only on clusters that carry the attribute, and says so when none does', async () => {
+      const v = ok(await nimFunction(a())).createFunction;
+      const r = await a()(DeployFunctionVersionDocument, { versionId: v.id, input: { gpuSpecifications: [nimSpec({ clusters: ['cluster-a'] })], serviceName: 'llama-svc', servicePort: 8000 } });
+      expect(errorCode(r)).toBe('NO_ELIGIBLE_CLUSTER');
+      expect(r.errors![0]!.message).toContain('missing attribute NIMOperatorSupport');
+    });
+
+    it('a cluster hosting an operator workload is single-tenant until it is gone', async () => {
+      const v = ok(await nimFunction(a())).createFunction;
+      const specId = ok(await deployNim(a(), v.id)).deployFunctionVersion.gpuSpecifications[0]!.id;
+      await waitRevision(a(), specId, 'APPLIED');
+      expect(ok(await b()(ClustersDocument, {})).clusters.map((c) => c.id)).toEqual(['cluster-a']);
+      const other = ok(await b()(CreateFunctionDocument, { input: { name: 'b-fn', helm: { chart: 'oci://r/echo-1.0.0.tgz', serviceName: 'echo' } } })).createFunction;
+      const refused = await b()(DeployFunctionVersionDocument, { versionId: other.id, input: { gpuSpecifications: [l40s({ clusters: ['cluster-b'] })] } });
+      expect(errorCode(refused)).toBe('NO_ELIGIBLE_CLUSTER');
+      expect(refused.errors![0]!.message).toContain('no eligible cluster'); // cluster-b is not even offered to tenant b
+      ok(await a()(UndeployFunctionVersionDocument, { versionId: v.id }));
+      await waitUntil(async () => ok(await b()(ClustersDocument, {})).clusters.length === 2, { what: 'cluster-b released' });
+      ok(await b()(DeployFunctionVersionDocument, { versionId: other.id, input: { gpuSpecifications: [l40s({ clusters: ['cluster-b'] })] } }));
+    });
+
+    it('an operator workload is not placed where another tenant already runs', async () => {
+      const other = ok(await b()(CreateFunctionDocument, { input: { name: 'b-fn', helm: { chart: 'oci://r/echo-1.0.0.tgz', serviceName: 'echo' } } })).createFunction;
+      ok(await b()(DeployFunctionVersionDocument, { versionId: other.id, input: { gpuSpecifications: [l40s({ minInstances: 1, clusters: ['cluster-b'] })] } }));
+      const v = ok(await nimFunction(a())).createFunction;
+      const r = await deployNim(a(), v.id);
+      expect(errorCode(r)).toBe('NO_ELIGIBLE_CLUSTER');
+      expect(r.errors![0]!.message).toContain("hosts other tenants' workloads");
+    });
+  });
+}
