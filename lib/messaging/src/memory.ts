@@ -137,11 +137,16 @@ export function createMemoryBus(): Bus {
     async tail<T>(opts: TailOptions, handler: (msg: BusMessage<T>) => void): Promise<Consumer> {
       const s = mustStream(opts.stream);
       trim(s, Date.now());
-      if (opts.fromSeq !== undefined) {
+      if (opts.deliver === 'lastPerSubject') {
+        const last = new Map<string, Stored>();
+        for (const m of s.messages) if (subjectMatches(opts.filterSubject, m.subject)) last.set(m.subject, m);
+        for (const m of [...last.values()].sort((x, y) => x.seq - y.seq)) handler(decode<T>(m));
+      } else if (opts.fromSeq !== undefined) {
         for (const m of s.messages) if (m.seq >= opts.fromSeq && subjectMatches(opts.filterSubject, m.subject)) handler(decode<T>(m));
       }
       const live = (m: Stored) => { if (subjectMatches(opts.filterSubject, m.subject)) handler(decode<T>(m)); };
       s.tails.add(live);
+      opts.onCaughtUp?.();
       const consumer: Consumer = { async stop() { s.tails.delete(live); consumers.delete(consumer); } };
       consumers.add(consumer);
       return consumer;

@@ -46,6 +46,14 @@ export interface TailOptions {
   filterSubject?: string;
   /** first sequence to deliver; default: only messages published after the tail starts */
   fromSeq?: number;
+  /**
+   * `lastPerSubject`: first the newest stored message of every matching subject (in stream
+   * order), then live ones. With one subject per instance this is "current state, then
+   * deltas" from one consistent position.
+   */
+  deliver?: 'lastPerSubject';
+  /** called once, after every message stored when the tail started has been delivered */
+  onCaughtUp?: () => void;
 }
 
 export interface Consumer {

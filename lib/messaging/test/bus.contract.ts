@@ -85,13 +85,31 @@ export function busContract(name: string, make: () => Promise<Bus>) {
       for (let i = 0; i < 5; i++) acks.push(await bus.publish(`CL.${id}.x`, { i }));
       const got: number[] = [];
       const seqs: number[] = [];
-      const t = await bus.tail<{ i: number }>({ stream: log.name, filterSubject: `CL.${id}.*`, fromSeq: acks[2]!.seq }, (m) => { got.push(m.data.i); seqs.push(m.seq); });
+      let caughtUp = false;
+      const t = await bus.tail<{ i: number }>({ stream: log.name, filterSubject: `CL.${id}.*`, fromSeq: acks[2]!.seq, onCaughtUp: () => { caughtUp = got.length === 3; } }, (m) => { got.push(m.data.i); seqs.push(m.seq); });
+      await waitUntil(() => caughtUp, { what: 'caught up after the 3 stored messages' });
       await bus.publish(`CL.${id}.x`, { i: 5 });
       await waitUntil(() => got.length >= 4);
       expect(got).toEqual([2, 3, 4, 5]);
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
       const info = await bus.streamInfo(log.name);
       expect(info.lastSeq).toBeGreaterThanOrEqual(seqs[3]!);
+      await t.stop();
+    });
+
+    it('tails the last message of every subject, then live ones', async () => {
+      const id = uniq();
+      await bus.publish(`CL.${id}.a`, { v: 'a1' });
+      await bus.publish(`CL.${id}.b`, { v: 'b1' });
+      await bus.publish(`CL.${id}.a`, { v: 'a2' });
+      const got: string[] = [];
+      let caughtUpAfter = -1;
+      const t = await bus.tail<{ v: string }>({ stream: log.name, filterSubject: `CL.${id}.*`, deliver: 'lastPerSubject', onCaughtUp: () => { caughtUpAfter = got.length; } }, (m) => got.push(m.data.v));
+      await waitUntil(() => got.length >= 2 && caughtUpAfter >= 0);
+      expect(caughtUpAfter).toBe(2);
+      await bus.publish(`CL.${id}.b`, { v: 'b2' });
+      await waitUntil(() => got.length >= 3);
+      expect(got).toEqual(['b1', 'a2', 'b2']);
       await t.stop();
     });
   });

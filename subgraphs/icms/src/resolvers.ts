@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { fail } from '@nvcf/errors';
 import { DateTimeScalar, type TenantContext } from '@nvcf/subgraph-kit';
 import type { IcmsStore } from './store/index.js';
 import { isLive, type ClusterRecord, type InstanceRecord, type UpdateActionRecord } from './model.js';
@@ -29,6 +30,10 @@ export function resolvers(store: IcmsStore) {
     Query: {
       clusters: async (_: unknown, __: unknown, ctx: IcmsContext) => (await store.listClusters()).filter((c) => mayUse(c, ctx.tenant)),
       instance: async (_: unknown, { id }: Ref, ctx: IcmsContext) => own(ctx, await ctx.loaders.instances.load(id)),
+      instances: async (_: unknown, { ids }: { ids: string[] }, ctx: IcmsContext) => {
+        if (ids.length > 1000) throw fail('LIMIT_EXCEEDED', `instances takes at most 1000 ids (got ${ids.length}); ask in pages`, { field: 'ids' });
+        return (await ctx.loaders.instances.loadMany(ids)).map((i) => (i instanceof Error ? null : own(ctx, i)));
+      },
     },
     Instance: {
       __resolveReference: async ({ id }: Ref, ctx: IcmsContext) => own(ctx, await ctx.loaders.instances.load(id)),

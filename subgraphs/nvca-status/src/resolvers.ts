@@ -1,9 +1,8 @@
 import DataLoader from 'dataloader';
-import { fail } from '@nvcf/errors';
 import { DateTimeScalar, type TenantContext } from '@nvcf/subgraph-kit';
 import type { StatusStore, StatusFilter } from './store/index.js';
-import type { StatusHub } from './hub.js';
-import { hasFilter } from './filter.js';
+import type { StatusStream, Feed } from '@nvcf/status-stream';
+import { toPayload } from './payload.js';
 
 export const createLoaders = (store: StatusStore) => ({ status: new DataLoader((ids: readonly string[]) => store.get(ids)) });
 
@@ -11,9 +10,19 @@ export interface StatusContext extends TenantContext {
   loaders: ReturnType<typeof createLoaders>;
 }
 
-type Args = StatusFilter & { after?: string | null };
+type Args = StatusFilter & { after?: string | null; snapshot?: boolean | null };
 
-export function resolvers(store: StatusStore, hub: StatusHub) {
+/** Maps feed events to subscription payloads; return() releases the feed at once. */
+function payloads(feed: Feed): AsyncIterableIterator<unknown> {
+  const it: AsyncIterableIterator<unknown> = {
+    next: async () => { const r = await feed.next(); return r.done ? r : { done: false, value: { instanceStatusChanged: toPayload(r.value) } }; },
+    return: async () => { await feed.return!(); return { done: true, value: undefined }; },
+    [Symbol.asyncIterator]: () => it,
+  };
+  return it;
+}
+
+export function resolvers(store: StatusStore, stream: StatusStream) {
   return {
     DateTime: DateTimeScalar,
     Instance: {
@@ -27,9 +36,8 @@ export function resolvers(store: StatusStore, hub: StatusHub) {
     Subscription: {
       instanceStatusChanged: {
         subscribe: async (_: unknown, args: Args, ctx: StatusContext) => {
-          const { after, ...filter } = args;
-          if (!hasFilter(filter)) throw fail('BAD_USER_INPUT', 'instanceStatusChanged needs at least one of functionId, versionId, gpuSpecificationId, instanceId', { field: 'functionId' });
-          return hub.subscribe(ctx.tenant, filter, after);
+          const { after, snapshot, ...filter } = args;
+          return payloads(await stream.open(ctx.tenant, filter, { after, snapshot }));
         },
       },
     },

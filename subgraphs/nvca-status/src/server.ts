@@ -6,7 +6,7 @@ import type { Bus } from '@nvcf/messaging';
 import type { StatusStore } from './store/index.js';
 import { resolvers, createLoaders } from './resolvers.js';
 import { consumeStatus } from './status-consumer.js';
-import { StatusHub } from './hub.js';
+import { StatusStream } from '@nvcf/status-stream';
 
 export interface StatusServerOptions {
   store: StatusStore;
@@ -19,18 +19,19 @@ export interface StatusServerOptions {
 }
 
 export async function createStatusServer(opts: StatusServerOptions): Promise<RunningSubgraph> {
-  const hub = new StatusHub(opts.bus, opts.cursorSecret);
-  await hub.start();
+  // the conventional federated path: the gateway forwards subscriptions here over graphql-ws
+  const stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret });
+  await stream.start();
   const consumer = await consumeStatus(opts.store, opts.bus);
-  const schema = buildSubgraphSchema({ typeDefs: parse(subgraphSdl('nvca-status')), resolvers: resolvers(opts.store, hub) as any });
+  const schema = buildSubgraphSchema({ typeDefs: parse(subgraphSdl('nvca-status')), resolvers: resolvers(opts.store, stream) as any });
   const server = await startSubgraph({
-    name: 'nvca-status', schema, secret: opts.secret, port: opts.port, host: opts.host, subscriptions: true, metrics: () => hub.metrics(),
+    name: 'nvca-status', schema, secret: opts.secret, port: opts.port, host: opts.host, subscriptions: true, metrics: () => stream.metrics.render(),
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
   });
   const dispose = async () => {
     await server.dispose();
     await consumer.stop();
-    await hub.stop();
+    await stream.stop();
   };
   return { ...server, dispose, [Symbol.asyncDispose]: dispose };
 }

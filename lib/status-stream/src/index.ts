@@ -1,0 +1,6 @@
+export { StatusStream } from './stream.js';
+export type { StatusStreamOptions } from './stream.js';
+export { StreamMetrics } from './metrics.js';
+export { SubscriberFeed } from './feed.js';
+export { matches, hasFilter, defaultLimits } from './types.js';
+export type { StatusFilter, FeedEvent, Feed, Lag, StreamLimits } from './types.js';

@@ -1,0 +1,114 @@
+import { fail } from '@nvcf/errors';
+import { encodeCursor, decodeCursor, CursorError } from '@nvcf/auth';
+import { Streams, subjects, type Bus, type BusMessage, type Consumer, type StatusEvent } from '@nvcf/messaging';
+import { SubscriberFeed } from './feed.js';
+import { StreamMetrics } from './metrics.js';
+import { defaultLimits, hasFilter, type Feed, type StatusFilter, type StreamLimits } from './types.js';
+
+const FIELDS = ['instanceId', 'gpuSpecificationId', 'versionId', 'functionId'] as const;
+const key = (tenant: string, field: string, value: string) => `${tenant}\u0000${field}\u0000${value}`;
+
+export interface StatusStreamOptions {
+  bus: Bus;
+  /** signs cursors; every replica must share it */
+  cursorSecret: string;
+  limits?: Partial<StreamLimits>;
+  metrics?: StreamMetrics;
+}
+
+/**
+ * The status stream as subscribers see it. One live read of the JetStream status stream per
+ * process, fanned out through an index on the most selective filter of each subscription.
+ * Resume and snapshot read their own ordered catch-up, then join the shared read without a
+ * gap or a duplicate at the seam.
+ */
+export class StatusStream {
+  private readonly index = new Map<string, Set<SubscriberFeed>>();
+  private readonly limits: StreamLimits;
+  readonly metrics: StreamMetrics;
+  private live?: Consumer;
+  private readonly feeds = new Set<SubscriberFeed>();
+
+  constructor(private readonly opts: StatusStreamOptions) {
+    this.limits = { ...defaultLimits, ...opts.limits };
+    this.metrics = opts.metrics ?? new StreamMetrics();
+  }
+
+  async start() {
+    this.live = await this.opts.bus.tail<StatusEvent>({ stream: Streams.status.name }, (m) => this.dispatch(m));
+  }
+
+  /** Ends every feed (clients resume elsewhere from their cursor) and the shared read. */
+  async stop(reason?: Error) {
+    for (const f of [...this.feeds]) f.end(reason);
+    await this.live?.stop();
+  }
+
+  private dispatch(m: BusMessage<StatusEvent>) {
+    const e = m.data;
+    for (const field of FIELDS) {
+      for (const f of this.index.get(key(e.ncaId, field, e[field])) ?? []) f.offer(m);
+    }
+  }
+
+  async open(tenant: string, filter: StatusFilter, opts: { after?: string | null; snapshot?: boolean | null } = {}): Promise<Feed> {
+    if (!hasFilter(filter)) throw fail('BAD_USER_INPUT', 'instanceStatusChanged needs at least one of functionId, versionId, gpuSpecificationId, instanceId', { field: 'functionId' });
+    if (opts.after && opts.snapshot) throw fail('BAD_USER_INPUT', 'give either after (resume) or snapshot: true, not both', { field: 'snapshot' });
+    if (this.metrics.open(tenant) >= this.limits.perTenant) {
+      throw fail('LIMIT_EXCEEDED', `tenant ${tenant} has ${this.limits.perTenant} open status subscriptions on this gateway, the limit; close some first`, { limit: this.limits.perTenant });
+    }
+    const fromSeq = opts.after ? await this.resumePoint(tenant, opts.after) : undefined;
+    const field = FIELDS.find((f) => filter[f])!;
+    const k = key(tenant, field, filter[field]!);
+    const feed: SubscriberFeed = new SubscriberFeed(tenant, filter, this.limits, {
+      cursor: (seq) => encodeCursor(this.opts.cursorSecret, tenant, seq),
+      onDelivered: (fe) => this.metrics.delivered(tenant, Date.parse(fe.event.at), !!fe.lag),
+      onClose: () => { this.metrics.closed(tenant); this.feeds.delete(feed); const s = this.index.get(k); s?.delete(feed); if (s && !s.size) this.index.delete(k); },
+      overflow: (last) => fail('LIMIT_EXCEEDED', `the subscriber fell too far behind (more than ${this.limits.maxConflated} instances pending); resubscribe with after: ${last ?? '<your last cursor>'}`, { resumeAfter: last }),
+    });
+    this.metrics.opened(tenant);
+    this.feeds.add(feed);
+    if (fromSeq !== undefined || opts.snapshot) feed.buffering = [];
+    // registered before the catch-up starts: nothing published from now on can be missed
+    this.index.set(k, (this.index.get(k) ?? new Set()).add(feed));
+    if (fromSeq !== undefined || opts.snapshot) await this.catchUp(feed, tenant, fromSeq, !!opts.snapshot);
+    return feed;
+  }
+
+  private async resumePoint(tenant: string, after: string): Promise<number> {
+    let seq: number;
+    try { seq = decodeCursor(this.opts.cursorSecret, tenant, after); } catch (err) {
+      if (err instanceof CursorError) throw fail('CURSOR_INVALID', err.message, { field: 'after' });
+      throw err;
+    }
+    const info = await this.opts.bus.streamInfo(Streams.status.name);
+    if (seq + 1 < info.firstSeq) {
+      throw fail('CURSOR_EXPIRED', 'the cursor is older than the status stream retains; resume from oldestCursor (events before it are gone) or subscribe with snapshot: true', {
+        field: 'after', oldestCursor: encodeCursor(this.opts.cursorSecret, tenant, info.firstSeq - 1),
+      });
+    }
+    return seq + 1;
+  }
+
+  private async catchUp(feed: SubscriberFeed, tenant: string, fromSeq: number | undefined, snapshot: boolean) {
+    let tail: Consumer | undefined;
+    let caughtUp = false;
+    const done = new Promise<void>((resolve, reject) => {
+      this.opts.bus.tail<StatusEvent>({
+        stream: Streams.status.name, filterSubject: subjects.statusOfTenant(tenant),
+        ...(snapshot ? { deliver: 'lastPerSubject' as const } : { fromSeq }),
+        onCaughtUp: () => { caughtUp = true; resolve(); },
+      }, (m) => { if (!caughtUp) feed.offer(m, snapshot ? 'SNAPSHOT' : 'TRANSITION', false); })
+        .then((t) => { tail = t; if (caughtUp) void t.stop(); }, reject);
+    });
+    try {
+      await done;
+    } catch (err) {
+      feed.end();
+      throw err;
+    }
+    await done;
+    await tail?.stop();
+    feed.goLive();
+  }
+}

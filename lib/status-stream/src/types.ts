@@ -1,0 +1,48 @@
+import type { StatusEvent } from '@nvcf/messaging';
+
+export interface StatusFilter {
+  functionId?: string | null;
+  versionId?: string | null;
+  gpuSpecificationId?: string | null;
+  instanceId?: string | null;
+}
+
+export interface Lag {
+  skippedEvents: number;
+  resumeAfter: string;
+}
+
+/** One event as a subscriber receives it. */
+export interface FeedEvent {
+  event: StatusEvent;
+  seq: number;
+  cursor: string;
+  kind: 'TRANSITION' | 'SNAPSHOT';
+  lag: Lag | null;
+}
+
+export interface Feed extends AsyncIterableIterator<FeedEvent> {
+  readonly tenant: string;
+  /** ends the feed; the next pull returns done (or the error) */
+  end(err?: Error): void;
+}
+
+export interface StreamLimits {
+  /** open feeds per tenant on this replica */
+  perTenant: number;
+  /** events queued for a subscriber before its feed conflates per instance */
+  bufferEvents: number;
+  /** instances a lagging feed may hold conflated before it is ended */
+  maxConflated: number;
+}
+
+export const defaultLimits: StreamLimits = { perTenant: 10_000, bufferEvents: 256, maxConflated: 10_000 };
+
+type Row = { functionId: string; versionId: string; gpuSpecificationId: string; instanceId: string };
+export const matches = (f: StatusFilter, r: Row) =>
+  (!f.functionId || f.functionId === r.functionId) &&
+  (!f.versionId || f.versionId === r.versionId) &&
+  (!f.gpuSpecificationId || f.gpuSpecificationId === r.gpuSpecificationId) &&
+  (!f.instanceId || f.instanceId === r.instanceId);
+
+export const hasFilter = (f: StatusFilter) => !!(f.functionId || f.versionId || f.gpuSpecificationId || f.instanceId);

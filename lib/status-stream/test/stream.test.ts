@@ -1,0 +1,112 @@
+import { createMemoryBus, allStreams, Streams, subjects, type Bus, type StatusEvent } from '@nvcf/messaging';
+import { encodeCursor } from '@nvcf/auth';
+import { codeOf } from '@nvcf/errors';
+import { StatusStream, type Feed, type FeedEvent } from '../src/index.js';
+
+const secret = 'cursor-secret';
+let clock = 1;
+const ev = (instanceId: string, state: StatusEvent['state'], over: Partial<StatusEvent> = {}): StatusEvent => ({
+  ncaId: 'nca-a', functionId: 'f1', versionId: 'v1', gpuSpecificationId: 's1', clusterId: 'c1', instanceId, state,
+  previousState: null, revisionId: 'r1', at: new Date().toISOString(), clock: clock++, ...over,
+});
+const publish = (bus: Bus, e: StatusEvent) => bus.publish(subjects.status(e.ncaId, e.instanceId), e);
+const take = async (feed: Feed, n: number) => { const out: FeedEvent[] = []; while (out.length < n) out.push((await feed.next()).value); return out; };
+
+describe('status stream', () => {
+  let bus: Bus;
+  let stream: StatusStream;
+  beforeEach(async () => {
+    bus = createMemoryBus();
+    await bus.ensureStreams(allStreams);
+    stream = new StatusStream({ bus, cursorSecret: secret, limits: { bufferEvents: 4, maxConflated: 3, perTenant: 5 } });
+    await stream.start();
+  });
+  afterEach(async () => { await stream.stop(); await bus.dispose(); });
+
+  it('resumes from a cursor: exactly the events after it, then live, no gap or duplicate at the seam', async () => {
+    const first = await stream.open('nca-a', { functionId: 'f1' });
+    await publish(bus, ev('i1', 'STARTING'));
+    const [e1] = await take(first, 1);
+    first.end();
+    // published while the client was away, and one published during the catch-up
+    await publish(bus, ev('i1', 'ACTIVE'));
+    await publish(bus, ev('i2', 'STARTING'));
+    const resumed = stream.open('nca-a', { functionId: 'f1' }, { after: e1!.cursor });
+    await publish(bus, ev('i2', 'ACTIVE'));
+    const feed = await resumed;
+    await publish(bus, ev('i1', 'UPDATING'));
+    const got = await take(feed, 4);
+    expect(got.map((g) => `${g.event.instanceId}:${g.event.state}`)).toEqual(['i1:ACTIVE', 'i2:STARTING', 'i2:ACTIVE', 'i1:UPDATING']);
+    expect(got.map((g) => g.seq)).toEqual([...got.map((g) => g.seq)].sort((a, b) => a - b));
+  });
+
+  it('refuses forged and foreign cursors, and says which position is oldest when expired', async () => {
+    await expect(stream.open('nca-a', { functionId: 'f1' }, { after: 'v1.zz.forged' })).rejects.toMatchObject({ extensions: { code: 'CURSOR_INVALID' } });
+    await expect(stream.open('nca-a', { functionId: 'f1' }, { after: encodeCursor(secret, 'nca-b', 1) })).rejects.toMatchObject({ extensions: { code: 'CURSOR_INVALID' } });
+    await bus.ensureStreams([{ ...Streams.status, maxMsgs: 3 }]);
+    for (let i = 0; i < 6; i++) await publish(bus, ev(`i${i}`, 'STARTING'));
+    const err = await stream.open('nca-a', { functionId: 'f1' }, { after: encodeCursor(secret, 'nca-a', 1) }).catch((e) => e);
+    expect(codeOf(err)).toBe('CURSOR_EXPIRED');
+    expect(err.extensions.oldestCursor).toBe(encodeCursor(secret, 'nca-a', 3));
+    const ok = await stream.open('nca-a', { functionId: 'f1' }, { after: err.extensions.oldestCursor });
+    expect((await take(ok, 3)).map((g) => g.event.instanceId)).toEqual(['i3', 'i4', 'i5']);
+  });
+
+  it('a snapshot gives the current state of every matching instance, then deltas from the same position', async () => {
+    await publish(bus, ev('i1', 'STARTING'));
+    await publish(bus, ev('i1', 'ACTIVE'));
+    await publish(bus, ev('i2', 'STARTING'));
+    await publish(bus, ev('x9', 'ACTIVE', { functionId: 'other' }));
+    const feed = await stream.open('nca-a', { functionId: 'f1' }, { snapshot: true });
+    await publish(bus, ev('i2', 'ACTIVE'));
+    const got = await take(feed, 3);
+    expect(got.map((g) => `${g.kind}:${g.event.instanceId}:${g.event.state}`)).toEqual(['SNAPSHOT:i1:ACTIVE', 'SNAPSHOT:i2:STARTING', 'TRANSITION:i2:ACTIVE']);
+  });
+
+  it('never delivers a stale transition of an instance after a newer one', async () => {
+    const feed = await stream.open('nca-a', { instanceId: 'i1' });
+    const newer = ev('i1', 'ACTIVE');
+    const older = { ...ev('i1', 'STARTING'), clock: newer.clock - 1 };
+    await publish(bus, newer);
+    await publish(bus, older); // a late duplicate from a slow publisher
+    await publish(bus, ev('i1', 'UPDATING'));
+    expect((await take(feed, 2)).map((g) => g.event.state)).toEqual(['ACTIVE', 'UPDATING']);
+  });
+
+  it('never shows another tenant\'s events, whatever the filter says', async () => {
+    const feed = await stream.open('nca-b', { functionId: 'f1' });
+    await publish(bus, ev('i1', 'ACTIVE'));
+    await publish(bus, ev('i7', 'ACTIVE', { ncaId: 'nca-b' }));
+    expect((await take(feed, 1))[0]!.event.instanceId).toBe('i7');
+  });
+
+  it('a slow subscriber is conflated per instance with a lag marker, then ended with a resumable error', async () => {
+    const feed = await stream.open('nca-a', { functionId: 'f1' });
+    for (let i = 0; i < 4; i++) await publish(bus, ev(`q${i}`, 'STARTING'));          // fills the buffer (4)
+    for (const s of ['ACTIVE', 'UPDATING', 'ACTIVE'] as const) await publish(bus, ev('q0', s)); // conflated: 2 skipped
+    await publish(bus, ev('q1', 'ACTIVE'));                                            // conflated, none skipped
+    const got = await take(feed, 6);
+    expect(got.slice(0, 4).every((g) => g.lag === null)).toBe(true);
+    expect(got[4]!.event.instanceId).toBe('q0');
+    expect(got[4]!.event.state).toBe('ACTIVE');
+    expect(got[4]!.lag!.skippedEvents).toBe(2);
+    expect(got[4]!.lag!.resumeAfter).toBe(encodeCursor(secret, 'nca-a', 4));
+    expect(got[5]!.lag).toBeNull();
+    // past maxConflated instances pending, the feed ends with LIMIT_EXCEEDED naming where to resume
+    for (let i = 0; i < 4; i++) await publish(bus, ev(`z${i}`, 'STARTING'));
+    for (let i = 0; i < 4; i++) await publish(bus, ev(`y${i}`, 'STARTING'));
+    await take(feed, 4);
+    const err = await take(feed, 4).catch((e) => e);
+    expect(codeOf(err)).toBe('LIMIT_EXCEEDED');
+    expect(err.message).toContain('resubscribe with after');
+  });
+
+  it('limits open subscriptions per tenant and counts them', async () => {
+    const feeds = await Promise.all(Array.from({ length: 5 }, () => stream.open('nca-a', { functionId: 'f1' })));
+    await expect(stream.open('nca-a', { functionId: 'f1' })).rejects.toMatchObject({ extensions: { code: 'LIMIT_EXCEEDED' } });
+    expect(stream.metrics.render()).toContain('nvcf_status_subscriptions_open{tenant="nca-a"} 5');
+    await feeds[0]!.return!();
+    expect(stream.metrics.open('nca-a')).toBe(4);
+    await expect(stream.open('nca-a', {})).rejects.toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+  });
+});
