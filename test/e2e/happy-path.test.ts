@@ -19,7 +19,7 @@ describe('the happy path through the gateway', () => {
     const client = httpClient(system.url, 'dev-token-a');
     const { versionId, functionId } = await helmFunction(client);
     await using sub = subscribe(functionId);
-    await subscriptionsOpen(system.services['nvca-status'], 'nca-a');
+    await subscriptionsOpen(system.gateway.url, 'nca-a');
 
     const [specId] = await deployHelm(client, versionId);
     const deployed = await waitUntil(async () => {

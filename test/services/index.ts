@@ -19,8 +19,20 @@ export { NATS_SERVER_VERSION } from './nats.js';
 export { CASSANDRA_VERSION } from './cassandra.js';
 
 export type ServicesEnv = Record<string, string>;
-export interface ServicesUpOptions { nats?: boolean; cassandra?: boolean; root?: string }
-export interface ServicesDownOptions { root?: string; purge?: boolean }
+export interface ServicesUpOptions {
+  nats?: boolean;
+  cassandra?: boolean;
+  root?: string;
+  /** filled with the services this call started (not reused), e.g. so a test run stops only those */
+  started?: Set<ServiceName>;
+}
+export interface ServicesDownOptions {
+  root?: string;
+  purge?: boolean;
+  /** stop only these (default: every recorded one); .services/env keeps the others' entries */
+  only?: ServiceName[];
+}
+export type { ServiceName } from './state.js';
 
 const KEYS: Record<ServiceName, string[]> = {
   nats: ['NATS_URL', 'NATS_MONITOR_URL'],
@@ -43,7 +55,7 @@ function ourLivePid(p: ServicePaths, name: ServiceName): number | undefined {
 const pick = (env: ServicesEnv, keys: string[]) =>
   Object.fromEntries(keys.filter((k) => env[k] !== undefined).map((k) => [k, env[k] as string]));
 
-async function upNats(p: ServicePaths): Promise<ServicesEnv> {
+async function upNats(p: ServicePaths, started: Set<ServiceName>): Promise<ServicesEnv> {
   const url = process.env.NATS_URL;
   if (url) {
     if (await natsReachable(url)) {
@@ -63,10 +75,11 @@ async function upNats(p: ServicePaths): Promise<ServicesEnv> {
     await stopProcess(pid);
     removePid(p, 'nats');
   }
+  started.add('nats');
   return (await startNats(p, process.env)).env;
 }
 
-async function upCassandra(p: ServicePaths): Promise<ServicesEnv> {
+async function upCassandra(p: ServicePaths, started: Set<ServiceName>): Promise<ServicesEnv> {
   const points = process.env.CASSANDRA_CONTACT_POINTS;
   if (points) {
     const { host, port } = parseHostPort(points.split(',')[0] ?? '', 9042);
@@ -91,6 +104,7 @@ async function upCassandra(p: ServicePaths): Promise<ServicesEnv> {
     await stopProcess(pid);
     removePid(p, 'cassandra');
   }
+  started.add('cassandra');
   return (await startCassandra(p, process.env)).env;
 }
 
@@ -121,7 +135,8 @@ export async function servicesUp(opts: ServicesUpOptions = {}): Promise<Services
     // Keep entries of services not asked for this time, as long as they still hold.
     for (const name of ['nats', 'cassandra'] as const)
       if (!want.includes(name)) Object.assign(env, await stillValid(name, pick(prev, KEYS[name])));
-    const results = await Promise.allSettled(want.map((name) => (name === 'nats' ? upNats : upCassandra)(p)));
+    const started = opts.started ?? new Set<ServiceName>();
+    const results = await Promise.allSettled(want.map((name) => (name === 'nats' ? upNats : upCassandra)(p, started)));
     for (const r of results) if (r.status === 'fulfilled') Object.assign(env, r.value);
     writeEnvFile(p.envFile, env);
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -142,7 +157,7 @@ export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void
   await withLock(p, async () => {
     const stuck: string[] = [];
     await Promise.all(
-      (['nats', 'cassandra'] as const).map(async (name) => {
+      (['nats', 'cassandra'] as const).filter((name) => !opts.only || opts.only.includes(name)).map(async (name) => {
         const pid = readPid(p, name);
         if (pid === undefined) return;
         if (isAlive(pid) && !IS_OURS[name](p, cmdlineOf(pid))) {
@@ -155,10 +170,17 @@ export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void
         removePid(p, name);
       }),
     );
-    fs.rmSync(p.envFile, { force: true });
+    if (!opts.only) fs.rmSync(p.envFile, { force: true });
+    else {
+      const env = readEnvFile(p.envFile);
+      for (const name of opts.only) for (const k of KEYS[name]) delete env[k];
+      writeEnvFile(p.envFile, env);
+    }
     if (opts.purge) {
-      for (const d of [p.natsData, p.cassandraHome]) fs.rmSync(d, { recursive: true, force: true });
-      log('removed nats and cassandra data directories');
+      const dirs = { nats: p.natsData, cassandra: p.cassandraHome };
+      const which = opts.only ?? (['nats', 'cassandra'] as const);
+      for (const name of which) fs.rmSync(dirs[name], { recursive: true, force: true });
+      log(`removed ${which.join(' and ')} data directories`);
     }
     if (stuck.length > 0) throw new ServiceStopError(`could not stop: ${stuck.join(', ')}`);
   });

@@ -12,6 +12,6 @@ export async function gauge(baseUrl: string, name: string, labels: Record<string
   return total;
 }
 
-/** Waits until the status service holds at least `n` subscriptions of the tenant: events published after this reach them. */
+/** Waits until the gateway (or a status service) holds at least `n` subscriptions of the tenant: events published after this reach them. */
 export const subscriptionsOpen = (statusUrl: string, tenant: string, n = 1) =>
   waitUntil(async () => (await gauge(statusUrl, 'nvcf_status_subscriptions_open', { tenant })) >= n, { what: `${n} open subscription(s) of ${tenant}` });

@@ -31,6 +31,7 @@ export interface SystemOptions {
   agentBackoff?: { initialMs: number; maxMs: number; factor: number };
   graphiql?: boolean;
   secret?: string;
+  statusLimits?: Partial<import('@nvcf/status-stream').StreamLimits>;
   /** the operator-type registry file; default deploy/operators.yaml */
   registryPath?: string;
 }
@@ -88,7 +89,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     stack.defer(async () => { for (const a of agents.values()) await a.stop(); for (const d of drivers.values()) await d.dispose(); });
 
     const subgraphs = { nvcf: nvcf.graphqlUrl, icms: icms.graphqlUrl, 'nvca-status': status.graphqlUrl };
-    const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, port: opts.port ?? 0, host, graphiql: opts.graphiql });
+    const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, cursorSecret: secret, bus, port: opts.port ?? 0, host, graphiql: opts.graphiql, statusLimits: opts.statusLimits });
     stack.use(gateway);
     // the gateway goes first on dispose (stack order), the bus last
     const moved = stack.move();

@@ -1,5 +1,5 @@
 export { createIcmsServer, buildIcmsSchema } from './server.js';
 export type { IcmsServerOptions } from './server.js';
-export { createMemoryIcmsStore } from './store/index.js';
-export type { IcmsStore } from './store/index.js';
+export { createMemoryIcmsStore, createCassandraIcmsStore } from './store/index.js';
+export type { IcmsStore, CassandraIcmsStoreOptions } from './store/index.js';
 export type { ClusterRecord, InstanceRecord, UpdateActionRecord } from './model.js';

@@ -1,4 +1,4 @@
 export { createStatusServer } from './server.js';
 export type { StatusServerOptions } from './server.js';
-export { createMemoryStatusStore } from './store/index.js';
-export type { StatusStore, InstanceStatus } from './store/index.js';
+export { createMemoryStatusStore, createCassandraStatusStore } from './store/index.js';
+export type { StatusStore, InstanceStatus, CassandraStatusStoreOptions } from './store/index.js';

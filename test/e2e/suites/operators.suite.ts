@@ -56,7 +56,7 @@ export function operatorsSuite(name: string, make: MakeSystem) {
     it('deploys on a cluster with the attribute, labels every object, and is ACTIVE only once secondary objects are ready', async () => {
       const v = ok(await nimFunction(a())).createFunction;
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { versionId: v.id });
-      await subscriptionsOpen(system.services['nvca-status'], 'nca-a');
+      await subscriptionsOpen(system.gateway.url, 'nca-a');
       const dep = ok(await deployNim(a(), v.id, { manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 2 } }] }));
       const specId = dep.deployFunctionVersion.gpuSpecifications[0]!.id;
       const s = await waitRevision(a(), specId, 'APPLIED');

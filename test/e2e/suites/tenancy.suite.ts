@@ -35,8 +35,8 @@ export function tenancySuite(name: string, make: MakeSystem) {
       await using theirs = wsSubscribe(system.gateway.wsUrl, 'dev-token-b', InstanceStatusChangedDocument, { functionId: d.functionId });
       await using sse = sseSubscribe(system.url, 'dev-token-b', InstanceStatusChangedDocument, { instanceId: d.instanceIds[0]! });
       await using mine = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { functionId: d.functionId });
-      await subscriptionsOpen(system.services['nvca-status'], 'nca-b', 2);
-      await subscriptionsOpen(system.services['nvca-status'], 'nca-a', 1);
+      await subscriptionsOpen(system.gateway.url, 'nca-b', 2);
+      await subscriptionsOpen(system.gateway.url, 'nca-a', 1);
       ok(await submit(a(), d.specId, { model: 'v2' }));
       await waitRevision(a(), d.specId, 'APPLIED');
       await mine.until((e) => e.some((x) => x.instanceStatusChanged.state === 'ACTIVE'));

@@ -118,7 +118,7 @@ export function updatesSuite(name: string, make: MakeSystem) {
       const rev = ok(await submit(a(), d.specId, { model: 'v2' })).updateGpuSpecification.latestRevision!;
       await waitRevision(a(), d.specId, 'APPLIED');
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { instanceId: id });
-      await subscriptionsOpen(system.services['nvca-status'], 'nca-a');
+      await subscriptionsOpen(system.gateway.url, 'nca-a');
       const attempts = sim(system, home).attempts(id, rev.id);
       const observed = await sim(system, home).observe(id);
       const msg = { type: 'update', updateActionId: 'redelivered', ncaId: 'nca-a', functionId: d.functionId, versionId: d.versionId, gpuSpecificationId: d.specId, revisionId: rev.id, revisionCreatedAt: rev.createdAt, workload: observed.desired.workload, targets: [id] };
@@ -137,7 +137,7 @@ export function updatesSuite(name: string, make: MakeSystem) {
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
       const id = d.instanceIds[0]!;
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { instanceId: id });
-      await subscriptionsOpen(system.services['nvca-status'], 'nca-a');
+      await subscriptionsOpen(system.gateway.url, 'nca-a');
       const temp = ok(await submit(a(), d.specId, { model: 'v2', nvcfSimulate: { failure: 'temporary', failTimes: 2 } })).updateGpuSpecification.latestRevision!;
       const s = await waitRevision(a(), d.specId, 'APPLIED');
       expect(sim(system, await clusterOf(system, id)).attempts(id, temp.id)).toBe(3);

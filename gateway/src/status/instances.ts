@@ -1,0 +1,56 @@
+import DataLoader from 'dataloader';
+import { Kind, print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
+import type { StatusOperation } from './operation.js';
+
+export type Execute = (tenant: string, query: string, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: readonly { message: string }[] }>;
+
+const ID_KEY = '__nvcfInstanceId';
+
+/** The query that fetches a subscription's Instance selection for many ids at once. */
+export function remoteQuery(op: StatusOperation, variables: Record<string, unknown>): { query: string; variables: Record<string, unknown> } {
+  const usedFragments = new Set<string>();
+  const usedVars = new Set<string>();
+  const collect = (node: unknown) => visit(node as FieldNode, {
+    FragmentSpread(n) { if (!usedFragments.has(n.name.value)) { usedFragments.add(n.name.value); collect(op.fragments.get(n.name.value)); } },
+    Variable(n) { usedVars.add(n.name.value); },
+  });
+  const selections = op.instanceFields.flatMap((f) => f.selectionSet?.selections ?? []);
+  for (const s of selections) collect(s);
+  const defs = (op.operation.variableDefinitions ?? []).filter((d: VariableDefinitionNode) => usedVars.has(d.variable.name.value));
+  const frags = [...usedFragments].map((n) => op.fragments.get(n)).filter((f): f is FragmentDefinitionNode => !!f);
+  const body = selections.map((s) => print(s)).join('\n');
+  const varDefs = ['$__ids: [ID!]!', ...defs.map((d) => print(d))].join(', ');
+  const query = `query NvcfStatusInstances(${varDefs}) {\n __instances: instances(ids: $__ids) {\n ${ID_KEY}: id\n ${body}\n }\n}\n${frags.map((f) => print(f)).join('\n')}`;
+  return { query, variables: Object.fromEntries([...usedVars].map((v) => [v, variables[v]])) };
+}
+
+/**
+ * Instance subtrees through the supergraph, batched: every subscription of one tenant with
+ * the same selection that needs instances in the same tick shares one query.
+ */
+export class InstanceFetcher {
+  private readonly loaders = new Map<string, DataLoader<string, Record<string, unknown> | null>>();
+  constructor(private readonly execute: Execute, private readonly maxLoaders = 1000) {}
+
+  load(tenant: string, op: StatusOperation, variables: Record<string, unknown>, id: string) {
+    const q = remoteQuery(op, variables);
+    const key = `${tenant}\u0000${q.query}\u0000${JSON.stringify(q.variables)}`;
+    let loader = this.loaders.get(key);
+    if (!loader) {
+      if (this.loaders.size >= this.maxLoaders) this.loaders.delete(this.loaders.keys().next().value!);
+      // no cache: an instance's fields change between events
+      loader = new DataLoader(async (ids) => {
+        const unique = [...new Set(ids)];
+        const res = await this.execute(tenant, q.query, { ...q.variables, __ids: unique });
+        const rows = (res.data?.__instances ?? []) as (Record<string, unknown> | null)[];
+        if (!res.data && res.errors?.length) return ids.map(() => new Error(res.errors![0]!.message));
+        const byId = new Map(rows.filter((r): r is Record<string, unknown> => !!r).map((r) => [r[ID_KEY] as string, r]));
+        return ids.map((id) => byId.get(id) ?? null);
+      }, { cache: false });
+      this.loaders.set(key, loader);
+    }
+    return loader.load(id);
+  }
+}
+
+export { Kind };

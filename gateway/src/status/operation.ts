@@ -1,0 +1,41 @@
+import { Kind, getOperationAST, parse, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+
+export const STATUS_FIELD = 'instanceStatusChanged';
+/** Instance fields every status event carries itself: no supergraph fetch needed for them. */
+const LOCAL_INSTANCE_FIELDS = new Set(['id', 'state', 'revisionId', 'updatedAt', '__typename']);
+
+export interface StatusOperation {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  fragments: Map<string, FragmentDefinitionNode>;
+  /** the `instance { … }` selections inside the root field (through fragments) */
+  instanceFields: FieldNode[];
+  /** true when some selected Instance field lives in another subgraph */
+  needsRemote: boolean;
+}
+
+/** Parses a request and says whether it is an instanceStatusChanged subscription (ours to serve). */
+export function statusOperation(query: unknown, operationName?: string | null): StatusOperation | null {
+  if (typeof query !== 'string' || !query.includes(STATUS_FIELD)) return null;
+  let document: DocumentNode;
+  try { document = parse(query); } catch { return null; }
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation || operation.operation !== 'subscription') return null;
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
+  const root = fieldsOf(operation.selectionSet, fragments);
+  if (root.length !== 1 || root[0]!.name.value !== STATUS_FIELD) return null;
+  const instanceFields = fieldsOf(root[0]!.selectionSet!, fragments).filter((f) => f.name.value === 'instance');
+  const needsRemote = instanceFields.some((f) => fieldsOf(f.selectionSet!, fragments).some((x) => !LOCAL_INSTANCE_FIELDS.has(x.name.value)));
+  return { document, operation, fragments, instanceFields, needsRemote };
+}
+
+/** The fields of a selection set, looking through inline fragments and fragment spreads. */
+export function fieldsOf(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): FieldNode[] {
+  const out: FieldNode[] = [];
+  for (const s of set?.selections ?? []) {
+    if (s.kind === Kind.FIELD) out.push(s);
+    else if (s.kind === Kind.INLINE_FRAGMENT) out.push(...fieldsOf(s.selectionSet, fragments));
+    else { const f = fragments.get(s.name.value); if (f) out.push(...fieldsOf(f.selectionSet, fragments)); }
+  }
+  return out;
+}

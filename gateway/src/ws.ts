@@ -1,0 +1,64 @@
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
+import { fail } from '@nvcf/errors';
+import type { TokenVerifier } from '@nvcf/auth';
+import { authenticate } from './auth.js';
+import { statusOperation, type StatusOperation } from './status/operation.js';
+import { publicSchema } from './status/execute.js';
+import type { StatusService } from './status/service.js';
+
+interface StatusCall { op: StatusOperation; variables: Record<string, unknown> | undefined; tenant: string; extra: Extra }
+type Extra = { tenant?: string; socket?: any; request?: unknown; statusSubscriptions?: number; [k: string]: unknown };
+
+/**
+ * graphql-ws on the gateway: status subscriptions are served by the replica's own fan-out;
+ * every other operation goes to the Hive runtime.
+ */
+export function attachWebSocket(server: import('node:http').Server, runtime: any, verify: TokenVerifier, status: StatusService, maxPerConnection: number) {
+  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const hive = getGraphQLWSOptions(runtime, (ctx: any) => ({ req: ctx.extra?.request, socket: ctx.extra?.socket, tenant: ctx.extra?.tenant })) as any;
+  const ws = useServer<Record<string, unknown>, Extra>({
+    ...hive,
+    onConnect: async (ctx: any) => {
+      try {
+        ctx.extra.tenant = await authenticate(verify, ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization);
+        return true;
+      } catch (err) {
+        ctx.extra.socket?.close(4401, `UNAUTHENTICATED: ${(err as Error).message}`.slice(0, 120));
+        return false;
+      }
+    },
+    onSubscribe: (ctx: any, id: string, payload: any) => {
+      const op = statusOperation(payload.query, payload.operationName);
+      if (!op) return hive.onSubscribe(ctx, id, payload);
+      if ((ctx.extra.statusSubscriptions ?? 0) >= maxPerConnection) {
+        return [fail('LIMIT_EXCEEDED', `at most ${maxPerConnection} status subscriptions per connection; open another connection or narrow the filters`, { limit: maxPerConnection })];
+      }
+      const call: StatusCall = { op, variables: payload.variables ?? undefined, tenant: ctx.extra.tenant!, extra: ctx.extra };
+      return { schema: publicSchema(), document: op.document, operationName: payload.operationName, variableValues: payload.variables, contextValue: { __status: call } };
+    },
+    subscribe: async (args: any) => {
+      const call: StatusCall | undefined = args.contextValue?.__status;
+      if (!call) return hive.subscribe(args);
+      const run = await status.run(call.op, call.variables, call.tenant);
+      if (!('events' in run)) return run;
+      call.extra.statusSubscriptions = (call.extra.statusSubscriptions ?? 0) + 1;
+      let released = false;
+      const release = () => { if (!released) { released = true; call.extra.statusSubscriptions!--; } };
+      const it: AsyncIterableIterator<unknown> = {
+        next: async () => {
+          try {
+            const r = await run.events.next();
+            if (r.done) release();
+            return r.done ? r : { done: false, value: r.value.result };
+          } catch (err) { release(); throw err; }
+        },
+        return: async () => { release(); await run.events.return!(); return { done: true, value: undefined }; },
+        [Symbol.asyncIterator]: () => it,
+      };
+      return it;
+    },
+  } as any, wss);
+  return { wss, dispose: () => ws.dispose() };
+}

@@ -1,0 +1,16 @@
+export { createCassandraClient, keyspaceName } from './client.js';
+export type { CassandraClient, CassandraClientOptions } from './client.js';
+export { eachRow, selectAll, selectByKeys } from './paging.js';
+export type { Row, Params } from './paging.js';
+export { applied, writeIfNewer } from './lwt.js';
+export type { Statement } from './lwt.js';
+export { createMigrator } from './migrations/runner.js';
+export type { AppliedMigration, KeyspaceStatus, Migrator, MigratorOptions } from './migrations/runner.js';
+export { loadMigrations, splitStatements } from './migrations/files.js';
+export type { Migration } from './migrations/files.js';
+export { LOCAL_REPLICATION, parseReplication, replicationCql } from './migrations/replication.js';
+export type { Replication } from './migrations/replication.js';
+export { CassandraUnavailable, LwtContention, MigrationFailed, MigrationFileError, MigrationRefused } from './errors.js';
+export type { RefusalReason } from './errors.js';
+export { types } from 'cassandra-driver';
+export type { Client } from 'cassandra-driver';

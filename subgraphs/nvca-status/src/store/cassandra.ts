@@ -1,0 +1,67 @@
+import { keyspaceName, selectAll, selectByKeys, writeIfNewer, type Client, type Row } from '@nvcf/cassandra';
+import type { InstanceStatus, StatusFilter, StatusStore } from './types.js';
+import { matches } from '../filter.js';
+
+export interface CassandraStatusStoreOptions {
+  /** default nvca_status; the schema comes from deploy/migrations/nvca_status */
+  keyspace?: string;
+  /** shut the client down on dispose (default false: whoever created the client owns it) */
+  closeClient?: boolean;
+}
+
+const read = (r: Row) => JSON.parse(r.get('doc') as string) as InstanceStatus;
+
+// filter field -> indexed column; the query ANDs the SAI indexes of whichever are set
+const FILTER_COLUMNS = [
+  ['functionId', 'function_id'],
+  ['versionId', 'version_id'],
+  ['gpuSpecificationId', 'spec_id'],
+] as const satisfies readonly (readonly [keyof StatusFilter, string])[];
+
+/** nvca-status's store on Cassandra; expects `migrate up` to have created the keyspace. */
+export function createCassandraStatusStore(client: Client, opts: CassandraStatusStoreOptions = {}): StatusStore {
+  const ks = keyspaceName(opts.keyspace ?? 'nvca_status');
+  const Q = {
+    update:
+      `UPDATE ${ks}.instance_status SET nca_id = ?, function_id = ?, version_id = ?, spec_id = ?, clock = ?, doc = ? ` +
+      'WHERE instance_id = ? IF clock < ?',
+    insert:
+      `INSERT INTO ${ks}.instance_status (instance_id, nca_id, function_id, version_id, spec_id, clock, doc) ` +
+      'VALUES (?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS',
+    get: `SELECT instance_id, doc FROM ${ks}.instance_status WHERE instance_id IN ?`,
+    one: `SELECT doc FROM ${ks}.instance_status WHERE instance_id = ?`,
+  };
+  const dispose = async () => {
+    if (opts.closeClient) await client.shutdown();
+  };
+
+  async function list(ncaId: string, filter: StatusFilter): Promise<InstanceStatus[]> {
+    let rows: Row[];
+    if (filter.instanceId) {
+      rows = await selectAll(client, Q.one, [filter.instanceId]);
+    } else {
+      const set = FILTER_COLUMNS.filter(([field]) => filter[field]);
+      const where = ['nca_id = ?', ...set.map(([, col]) => `${col} = ?`)].join(' AND ');
+      rows = await selectAll(client, `SELECT doc FROM ${ks}.instance_status WHERE ${where}`, [ncaId, ...set.map(([field]) => filter[field])]);
+    }
+    // the tenant check is what keeps another tenant's instance out of an instanceId lookup
+    return rows.map(read).filter((s) => s.ncaId === ncaId && matches(filter, s));
+  }
+
+  return {
+    async record(s) {
+      const doc = JSON.stringify(s);
+      const cols = [s.ncaId, s.functionId, s.versionId, s.gpuSpecificationId, s.clock, doc];
+      return writeIfNewer(
+        client,
+        s.clock,
+        { query: Q.update, params: [...cols, s.instanceId, s.clock] },
+        { query: Q.insert, params: [s.instanceId, ...cols] },
+      );
+    },
+    get: (ids) => selectByKeys(client, Q.get, ids, (r) => r.get('instance_id') as string, read),
+    list,
+    dispose,
+    [Symbol.asyncDispose]: dispose,
+  };
+}
