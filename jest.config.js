@@ -13,4 +13,7 @@ export default {
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
   ],
   testTimeout: 60000,
+  // real NATS and Cassandra for the run (skipped with NVCF_TEST_BACKENDS=memory); stops only what it started
+  globalSetup: '<rootDir>/test/services/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/test/services/jest-global-teardown.ts',
 };

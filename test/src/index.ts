@@ -6,3 +6,4 @@ export { helmFunction, deployHelm, l40s } from './fixtures.js';
 export { gauge, subscriptionsOpen } from './metrics.js';
 export { readSpec, versionStatus, deployedHelm, waitRevision, submit } from './rollout.js';
 export type { Spec } from './rollout.js';
+export { describeReal, realEnv, startRealSystem } from './real.js';

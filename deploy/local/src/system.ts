@@ -15,6 +15,8 @@ export interface Backends {
   nvcfStore: NvcfStore;
   icmsStore: IcmsStore;
   statusStore: StatusStore;
+  /** closes connections (the bus included) */
+  dispose(): Promise<void>;
 }
 
 export interface SystemOptions {
@@ -38,6 +40,7 @@ export interface SystemOptions {
 
 export interface System extends AsyncDisposable {
   gateway: RunningGateway;
+  clusters: ClusterRecord[];
   url: string;
   backends: Backends;
   agents: Map<string, Agent>;
@@ -52,9 +55,10 @@ export interface System extends AsyncDisposable {
   dispose(): Promise<void>;
 }
 
-export const memoryBackends = (): Backends => ({
-  bus: createMemoryBus(), nvcfStore: createMemoryNvcfStore(), icmsStore: createMemoryIcmsStore(), statusStore: createMemoryStatusStore(),
-});
+export function memoryBackends(): Backends {
+  const bus = createMemoryBus();
+  return { bus, nvcfStore: createMemoryNvcfStore(), icmsStore: createMemoryIcmsStore(), statusStore: createMemoryStatusStore(), dispose: () => bus.dispose() };
+}
 
 /** The whole control plane in one process: three subgraphs, the gateway, one agent per cluster. */
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
@@ -64,7 +68,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const backends = opts.backends ?? memoryBackends();
     const { bus } = backends;
     await bus.ensureStreams(allStreams);
-    const clusters = opts.clusters ?? demoClusters;
+    const clusters = opts.clusters ?? demoClusters();
     const host = opts.host ?? '127.0.0.1';
 
     const icms = stack.use(await createIcmsServer({ store: backends.icmsStore, bus, secret, clusters, host }));
@@ -93,9 +97,9 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     stack.use(gateway);
     // the gateway goes first on dispose (stack order), the bus last
     const moved = stack.move();
-    const dispose = async () => { await moved.disposeAsync(); await bus.dispose(); };
+    const dispose = async () => { await moved.disposeAsync(); await backends.dispose(); };
     return {
-      gateway, url: gateway.graphqlUrl, backends, agents, drivers, subgraphs, secret, services: { nvcf: nvcf.url, icms: icms.url, 'nvca-status': status.url },
+      gateway, clusters, url: gateway.graphqlUrl, backends, agents, drivers, subgraphs, secret, services: { nvcf: nvcf.url, icms: icms.url, 'nvca-status': status.url },
       stopAgent: async (id) => { await agents.get(id)?.stop(); agents.delete(id); },
       startAgent: launchAgent,
       dispose, [Symbol.asyncDispose]: dispose,

@@ -1,4 +1,7 @@
 export { createMemoryBus } from './memory.js';
+export { createNatsBus, type NatsBusOptions } from './nats.js';
+export { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './nats-errors.js';
+export { ConsumerSetupError } from './nats-consume.js';
 export { Streams, allStreams, subjects, durableName, subjectMatches } from './subjects.js';
 export { msgIds } from './contracts.js';
 export { PoisonMessage } from './types.js';

@@ -4,7 +4,7 @@ import type { SimulatedCluster } from '@nvcf/agent';
 import type { System } from '@nvcf/local';
 import { waitUntil } from '@nvcf/testing';
 import { httpClient, ok, errorCode, waitRevision, readSpec, versionStatus, wsSubscribe, subscriptionsOpen, l40s, type HttpClient } from '@nvcf/test';
-import { fast, type MakeSystem } from './system.js';
+import { fast, operatorCluster, plainCluster, type MakeSystem } from './system.js';
 
 const nimService = (over: Record<string, unknown> = {}) => ({ apiVersion: 'apps.nvidia.com/v1alpha1', kind: 'NIMService', metadata: { name: 'llama' }, spec: { image: { repository: 'nvcr.io/nim/llama', tag: '1.0' }, replicas: 1, expose: { service: { port: 8000 } } }, ...over });
 const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'llama-svc' }, spec: { ports: [{ port: 8000 }] } };
@@ -60,10 +60,10 @@ export function operatorsSuite(name: string, make: MakeSystem) {
       const dep = ok(await deployNim(a(), v.id, { manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 2 } }] }));
       const specId = dep.deployFunctionVersion.gpuSpecifications[0]!.id;
       const s = await waitRevision(a(), specId, 'APPLIED');
-      expect(s.instances.map((i) => i.cluster.id)).toEqual(['cluster-b']); // both clusters offer L40S; only cluster-b runs NIM
+      expect(s.instances.map((i) => i.cluster.id)).toEqual([operatorCluster(system)]); // both clusters offer L40S; only cluster-b runs NIM
       const id = s.instances[0]!.id;
       const active = (await sub.until((e) => e.some((x) => x.instanceStatusChanged.state === 'ACTIVE'))).find((x) => x.instanceStatusChanged.state === 'ACTIVE')!;
-      const objects = sim('cluster-b').objects(id);
+      const objects = sim(operatorCluster(system)).objects(id);
       expect(objects.map((o) => o.object.kind).sort()).toEqual(['Deployment', 'NIMService', 'Service']);
       const secondary = objects.find((o) => o.object.kind === 'Deployment')!;
       const nim = objects.find((o) => o.object.kind === 'NIMService')!;
@@ -101,14 +101,14 @@ export function operatorsSuite(name: string, make: MakeSystem) {
       const rev = ok(await a()(UpdateGpuSpecificationDocument, { id: specId, input: { revision: { manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 3 } }] } } })).updateGpuSpecification.latestRevision!;
       const s = await waitRevision(a(), specId, 'APPLIED');
       expect(s.lastAppliedRevision!.manifestMergePatches).toEqual([{ kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 3 } }]);
-      const nim = sim('cluster-b').objects(s.instances[0]!.id).find((o) => o.object.kind === 'NIMService')!;
+      const nim = sim(operatorCluster(system)).objects(s.instances[0]!.id).find((o) => o.object.kind === 'NIMService')!;
       expect(nim.object.spec.replicas).toBe(3);
       expect(nim.object.metadata.annotations[REVISION_ANNOTATION]).toBe(rev.id);
     });
 
     it('places only on clusters that carry the attribute, and says so when none does', async () => {
       const v = ok(await nimFunction(a())).createFunction;
-      const r = await a()(DeployFunctionVersionDocument, { versionId: v.id, input: { gpuSpecifications: [nimSpec({ clusters: ['cluster-a'] })], serviceName: 'llama-svc', servicePort: 8000 } });
+      const r = await a()(DeployFunctionVersionDocument, { versionId: v.id, input: { gpuSpecifications: [nimSpec({ clusters: [plainCluster(system)] })], serviceName: 'llama-svc', servicePort: 8000 } });
       expect(errorCode(r)).toBe('NO_ELIGIBLE_CLUSTER');
       expect(r.errors![0]!.message).toContain('missing attribute NIMOperatorSupport');
     });
@@ -117,19 +117,19 @@ export function operatorsSuite(name: string, make: MakeSystem) {
       const v = ok(await nimFunction(a())).createFunction;
       const specId = ok(await deployNim(a(), v.id)).deployFunctionVersion.gpuSpecifications[0]!.id;
       await waitRevision(a(), specId, 'APPLIED');
-      expect(ok(await b()(ClustersDocument, {})).clusters.map((c) => c.id)).toEqual(['cluster-a']);
+      expect(ok(await b()(ClustersDocument, {})).clusters.map((c) => c.id)).toEqual([plainCluster(system)]);
       const other = ok(await b()(CreateFunctionDocument, { input: { name: 'b-fn', helm: { chart: 'oci://r/echo-1.0.0.tgz', serviceName: 'echo' } } })).createFunction;
-      const refused = await b()(DeployFunctionVersionDocument, { versionId: other.id, input: { gpuSpecifications: [l40s({ clusters: ['cluster-b'] })] } });
+      const refused = await b()(DeployFunctionVersionDocument, { versionId: other.id, input: { gpuSpecifications: [l40s({ clusters: [operatorCluster(system)] })] } });
       expect(errorCode(refused)).toBe('NO_ELIGIBLE_CLUSTER');
       expect(refused.errors![0]!.message).toContain('no eligible cluster'); // cluster-b is not even offered to tenant b
       ok(await a()(UndeployFunctionVersionDocument, { versionId: v.id }));
       await waitUntil(async () => ok(await b()(ClustersDocument, {})).clusters.length === 2, { what: 'cluster-b released' });
-      ok(await b()(DeployFunctionVersionDocument, { versionId: other.id, input: { gpuSpecifications: [l40s({ clusters: ['cluster-b'] })] } }));
+      ok(await b()(DeployFunctionVersionDocument, { versionId: other.id, input: { gpuSpecifications: [l40s({ clusters: [operatorCluster(system)] })] } }));
     });
 
     it('an operator workload is not placed where another tenant already runs', async () => {
       const other = ok(await b()(CreateFunctionDocument, { input: { name: 'b-fn', helm: { chart: 'oci://r/echo-1.0.0.tgz', serviceName: 'echo' } } })).createFunction;
-      ok(await b()(DeployFunctionVersionDocument, { versionId: other.id, input: { gpuSpecifications: [l40s({ minInstances: 1, clusters: ['cluster-b'] })] } }));
+      ok(await b()(DeployFunctionVersionDocument, { versionId: other.id, input: { gpuSpecifications: [l40s({ minInstances: 1, clusters: [operatorCluster(system)] })] } }));
       const v = ok(await nimFunction(a())).createFunction;
       const r = await deployNim(a(), v.id);
       expect(errorCode(r)).toBe('NO_ELIGIBLE_CLUSTER');

@@ -10,3 +10,7 @@ export const fast: SystemOptions = {
   revisionDeadlineMs: 4000,
   deadlineSweepMs: 100,
 };
+
+/** The demo cluster with operator support, and the one without (ids differ per test system). */
+export const operatorCluster = (s: System) => s.clusters.find((c) => c.attributes.includes('NIMOperatorSupport'))!.id;
+export const plainCluster = (s: System) => s.clusters.find((c) => !c.attributes.length)!.id;

@@ -11,6 +11,11 @@ export interface MigratorOptions {
   dir: string;
   /** manage only these keyspaces (default: every folder in `dir`) */
   keyspaces?: string[];
+  /**
+   * Appended to every keyspace name (folder `nvcf_api` → keyspace `nvcf_api<suffix>`), so
+   * isolated copies (one per test system) can share a cluster. Files use unqualified names.
+   */
+  keyspaceSuffix?: string;
   replication?: Replication;
   /** where the ledger lives (default schema_migrations) */
   ledgerKeyspace?: string;
@@ -47,8 +52,9 @@ export interface Migrator extends AsyncDisposable {
 const SLOW_DDL_MS = 60_000;
 
 export async function createMigrator(opts: MigratorOptions): Promise<Migrator> {
-  const all = loadMigrations(opts.dir);
-  const names = (opts.keyspaces ?? [...all.keys()].sort()).map(keyspaceName);
+  const suffix = opts.keyspaceSuffix ?? '';
+  const all = new Map([...loadMigrations(opts.dir)].map(([k, v]) => [`${k}${suffix}`, v]));
+  const names = (opts.keyspaces?.map((k) => `${k}${suffix}`) ?? [...all.keys()].sort()).map(keyspaceName);
   const replication = replicationCql(opts.replication ?? LOCAL_REPLICATION);
   const log = opts.log ?? (() => {});
   const conn = { contactPoints: opts.contactPoints, localDataCenter: opts.localDataCenter, requestTimeoutMs: SLOW_DDL_MS };

@@ -1,0 +1,128 @@
+import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type ConsumerConfig, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { runDelivery, type Outcome } from './delivery.js';
+import { AckTracker } from './nats-acks.js';
+import { ConsumeLoop, Slots } from './nats-loop.js';
+import type { ConsumerOptions, Delivery } from './types.js';
+
+export const nanos = (ms: number) => Math.round(ms * 1_000_000);
+
+export interface NatsContext {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+}
+
+export class ConsumerSetupError extends Error {
+  override name = 'ConsumerSetupError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/**
+ * A durable pull consumer feeding `handler` with up to maxAckPending messages in flight.
+ * Returns the loop; stopping it leaves unacked messages to the durable's next consumer.
+ */
+export async function consumeDurable<T>(ctx: NatsContext, opts: ConsumerOptions, handler: (msg: Delivery<T>) => Promise<void>): Promise<ConsumeLoop> {
+  const { nc, js, jsm } = ctx;
+  const { stream, durable, ackWaitMs = 30_000, maxDeliver = 20, maxAckPending = 64, backoffMs = [500, 2000, 5000] } = opts;
+  const config: Partial<ConsumerConfig> = {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: nanos(ackWaitMs),
+    max_deliver: maxDeliver,
+    max_ack_pending: maxAckPending,
+    ...(opts.filterSubject ? { filter_subject: opts.filterSubject } : {}),
+  };
+  const slots = new Slots(maxAckPending);
+  const acks = new AckTracker(nc);
+  // handlers running here, by stream sequence, with the newest delivery of their message
+  const running = new Map<number, { msg: JsMsg; keepalive?: NodeJS.Timeout }>();
+
+  const open = async () => {
+    // on every (re)open: a durable lost with the server's state comes back, a changed config applies
+    await jsm.consumers.add(stream, config).catch((err: unknown) => {
+      if (!(err instanceof JetStreamApiError) || err.code === JetStreamApiCodes.StreamNotFound) throw err;
+      return jsm.consumers.update(stream, durable, config); // exists with another config
+    });
+    const consumer = await js.consumers.get(stream, durable);
+    return consumer.consume({ max_messages: maxAckPending });
+  };
+
+  const settle = async (m: JsMsg, outcome: Outcome) => {
+    try {
+      if (outcome === 'ack') await acks.ack(m);
+      else if (outcome === 'term') m.term();
+      else m.nak(outcome.nakMs);
+    } catch (err) {
+      // not fatal: the message comes back after ack wait and is handled again (at least once)
+      if (!nc.isClosed()) console.error(`[bus] ${durable}: could not settle ${m.subject}#${m.seq}`, err);
+    }
+  };
+
+  const deliver = async (m: JsMsg) => {
+    const seq = m.info.streamSequence;
+    const entry: { msg: JsMsg; keepalive?: NodeJS.Timeout } = { msg: m };
+    running.set(seq, entry);
+    // the server would redeliver a message whose handler outlives ack wait; tell it we are on it
+    entry.keepalive = setInterval(() => {
+      try { entry.msg.working(); } catch { /* reconnecting: the next tick or ack wait will tell */ }
+    }, Math.max(50, Math.floor(ackWaitMs / 3)));
+    let outcome: Outcome = 'term';
+    try {
+      let data: T | undefined;
+      try {
+        data = m.json<T>();
+      } catch (err) {
+        console.error(`[bus] ${durable}: terminating ${m.subject}#${seq}: payload is not JSON`, err);
+      }
+      if (data !== undefined) {
+        const delivery: Delivery<T> = { subject: m.subject, seq, data, publishedAt: m.time.getTime(), deliveryCount: m.info.deliveryCount };
+        outcome = await runDelivery(delivery, handler, backoffMs);
+        if (outcome !== 'ack' && outcome !== 'term' && delivery.deliveryCount >= maxDeliver) {
+          // JetStream would keep it stored but never deliver it again; say so, and let a workqueue drop it
+          console.error(`[bus] ${durable}: ${m.subject}#${seq} failed ${maxDeliver} times; terminating it`);
+          outcome = 'term';
+        }
+      }
+    } finally {
+      clearInterval(entry.keepalive);
+      slots.release();
+    }
+    // settled even after stop(): the work is done, and an ack spares the next consumer a duplicate
+    const settled = nc.isClosed() ? undefined : settle(entry.msg, outcome); // marks an ack as done before...
+    running.delete(seq); // ...this entry goes, so a redelivery in between is acked, not handled again
+    await settled;
+  };
+
+  const onMessage = async (m: JsMsg) => {
+    const seq = m.info.streamSequence;
+    const current = running.get(seq);
+    // after a server restart every pending message comes again at once, even ones running here
+    if (current) return void (current.msg = m);
+    if (acks.handled(seq)) return void acks.ack(m).catch(() => {});
+    if (await slots.take()) return void deliver(m);
+    // pulled but its handler never started: hand it back now rather than after ack wait
+    try { m.nak(); } catch { /* connection gone: ack wait returns it */ }
+  };
+
+  const loop = new ConsumeLoop({
+    what: `consumer ${durable}`,
+    open,
+    onMessage,
+    closed: () => nc.isClosed(),
+    beforeStop: () => {
+      slots.close();
+      // in-flight handlers keep running, but their messages may now expire and go to the next consumer
+      for (const { keepalive } of running.values()) clearInterval(keepalive);
+    },
+  });
+  try {
+    await loop.start();
+  } catch (err) {
+    throw new ConsumerSetupError(`cannot consume ${stream} as ${durable}`, { cause: err });
+  }
+  return loop;
+}

@@ -1,0 +1,125 @@
+import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+const errText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+
+// Notifications after which the iterator will not recover soon on its own: the client's own
+// recovery re-checks the consumer with a 30 s backoff, far longer than a NATS restart takes.
+const REOPEN_ON = new Set(['heartbeats_missed', 'consumer_deleted', 'consumer_not_found', 'stream_not_found']);
+
+export interface LoopOptions {
+  /** names the loop in logs */
+  what: string;
+  open: () => Promise<ConsumerMessages>;
+  onMessage: (m: JsMsg) => void | Promise<void>;
+  /** true once the connection is closed for good: no point reopening */
+  closed: () => boolean;
+  beforeStop?: () => void;
+  /** awaited by stop() once the loop has ended */
+  afterStop?: () => Promise<void>;
+}
+
+/**
+ * Keeps one consumer iterator open until stopped: when the iterator ends or fails (server
+ * restart, consumer lost, heartbeats missed) it opens a new one, with a short backoff.
+ */
+export class ConsumeLoop {
+  private iter: ConsumerMessages | undefined;
+  private readonly abort = new AbortController();
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: LoopOptions) {}
+
+  get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  /** Opens the first iterator (so a bad stream or config fails the caller), then loops in the background. */
+  async start(): Promise<void> {
+    const first = await this.opts.open();
+    this.running = this.run(first);
+  }
+
+  /** Drop the current iterator and open a fresh one (after a reconnect, for instance). */
+  restart(): void {
+    void this.iter?.close();
+  }
+
+  /** Stops pulling; returns once the loop has handed back everything it had buffered. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.opts.beforeStop?.();
+    void this.iter?.close();
+    await this.running;
+    await this.opts.afterStop?.();
+  }
+
+  private async run(first: ConsumerMessages): Promise<void> {
+    let next: ConsumerMessages | undefined = first;
+    for (let attempt = 0; !this.stopped && !this.opts.closed(); attempt++) {
+      try {
+        const iter: ConsumerMessages = next ?? (await this.opts.open());
+        next = undefined;
+        this.iter = iter;
+        if (this.stopped) void iter.close(); // stop() raced the open: drain what arrived and leave
+        else attempt = 0;
+        void this.watch(iter);
+        for await (const m of iter) await this.opts.onMessage(m);
+      } catch (err) {
+        if (!this.stopped && !this.opts.closed()) console.error(`[bus] ${this.opts.what}: ${errText(err)}; reopening`);
+      } finally {
+        this.iter = undefined;
+      }
+      if (!this.stopped) await sleep(Math.min(250 * 2 ** attempt, 5000), this.abort.signal);
+    }
+  }
+
+  private async watch(iter: ConsumerMessages): Promise<void> {
+    try {
+      for await (const s of iter.status()) {
+        if (!REOPEN_ON.has(s.type)) continue;
+        if (!this.stopped) console.error(`[bus] ${this.opts.what}: ${s.type}; reopening`);
+        void iter.close();
+        return;
+      }
+    } catch {
+      // the status iterator ends with its consumer; nothing to recover here
+    }
+  }
+}
+
+/** At most `size` holders at once; `close` turns every waiter (and later taker) away. */
+export class Slots {
+  private used = 0;
+  private closed = false;
+  private readonly waiters: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+
+  async take(): Promise<boolean> {
+    while (this.used >= this.size && !this.closed) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    if (this.closed) return false;
+    this.used++;
+    return true;
+  }
+
+  release(): void {
+    this.used--;
+    this.waiters.shift()?.();
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+}

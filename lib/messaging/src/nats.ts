@@ -1,0 +1,166 @@
+import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type StreamConfig, type StreamInfo as JsStreamInfo } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { consumeDurable, nanos, type NatsContext } from './nats-consume.js';
+import { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './nats-errors.js';
+import { sleep, type ConsumeLoop } from './nats-loop.js';
+import { tailStream } from './nats-tail.js';
+import type { Bus, Consumer, PublishAck, StreamInfo, StreamSpec } from './types.js';
+
+export interface NatsBusOptions {
+  /** comma-separated NATS URLs */
+  servers: string;
+  /** connection name shown by the server's monitoring */
+  name?: string;
+  /** 3 on a JetStream cluster; 1 (default) on a single server */
+  streamReplicas?: number;
+  /**
+   * How long a publish carrying a msgId keeps retrying through an outage (default 10 s). Only
+   * those are retried: the server's dedup window makes a repeat harmless, a repeat without an id is not.
+   */
+  publishRetryMs?: number;
+}
+
+const DEFAULT_DUPLICATE_WINDOW_MS = 120_000;
+const RETRIED_ATTEMPT_MS = 2000;
+
+function streamConfig(spec: StreamSpec, replicas: number): StreamConfig {
+  return {
+    name: spec.name,
+    subjects: spec.subjects,
+    retention: spec.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_age: nanos(spec.maxAgeMs ?? 0),
+    max_msgs: spec.maxMsgs ?? -1,
+    duplicate_window: nanos(spec.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS),
+  } as StreamConfig; // the server fills in the remaining fields with its defaults
+}
+
+const isStreamNotFound = (err: unknown) => err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound;
+
+/** Only what we set: other fields (placement, compression...) may be tuned by operators. */
+function differs(have: StreamConfig, want: StreamConfig): boolean {
+  return [...have.subjects].sort().join() !== [...want.subjects].sort().join()
+    || have.max_age !== want.max_age || have.max_msgs !== want.max_msgs
+    || have.duplicate_window !== want.duplicate_window || have.num_replicas !== want.num_replicas;
+}
+
+/** The bus on NATS JetStream: streams on file storage, durable pull consumers, ordered consumers for tails. */
+export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDisposable> {
+  let nc: NatsConnection;
+  try {
+    nc = await connect({
+      servers: opts.servers.split(',').map((s) => s.trim()).filter(Boolean),
+      name: opts.name ?? 'nvcf-bus',
+      reconnect: true,
+      maxReconnectAttempts: -1, // a NATS restart or upgrade must never end the process's messaging
+      reconnectTimeWait: 500,
+    });
+  } catch (err) {
+    throw new BusConnectError(`cannot connect to NATS at ${opts.servers}`, { cause: err });
+  }
+  let ctx: NatsContext;
+  try {
+    ctx = { nc, js: jetstream(nc), jsm: await jetstreamManager(nc) }; // fails when JetStream is off
+  } catch (err) {
+    await nc.close();
+    throw new BusConnectError(`NATS at ${opts.servers} does not offer JetStream`, { cause: err });
+  }
+  const replicas = opts.streamReplicas ?? 1;
+  const publishRetryMs = opts.publishRetryMs ?? 10_000;
+  const loops = new Set<ConsumeLoop>();
+  let disposed: Promise<void> | undefined;
+
+  // After a reconnect the client re-checks each consumer but backs off 30 s if JetStream is not
+  // back yet; reopening ourselves (with a short backoff) resumes within a second of recovery.
+  const watching = (async () => {
+    for await (const s of nc.status()) if (s.type === 'reconnect') for (const l of loops) l.restart();
+  })().catch(() => {});
+
+  const alive = () => {
+    if (disposed || nc.isClosed()) throw new BusClosed();
+  };
+  const track = (loop: ConsumeLoop): Consumer => {
+    loops.add(loop);
+    return {
+      async stop() {
+        loops.delete(loop);
+        await loop.stop();
+      },
+    };
+  };
+
+  const bus: Bus & AsyncDisposable = {
+    async ensureStreams(specs) {
+      alive();
+      for (const spec of specs) {
+        const want = streamConfig(spec, replicas);
+        try {
+          const have: JsStreamInfo | undefined = await ctx.jsm.streams.info(spec.name).catch((err) => {
+            if (isStreamNotFound(err)) return undefined;
+            throw err;
+          });
+          if (!have) await ctx.jsm.streams.add(want);
+          else if (have.config.retention !== want.retention) throw new Error(`it has ${have.config.retention} retention, the spec asks for ${want.retention}; JetStream cannot change that in place`);
+          else if (differs(have.config, want)) await ctx.jsm.streams.update(spec.name, want);
+        } catch (err) {
+          throw new StreamConfigError(`cannot create or update stream ${spec.name}: ${(err as Error).message}`, { cause: err });
+        }
+      }
+    },
+
+    async publish(subject, data, o): Promise<PublishAck> {
+      alive();
+      const payload = JSON.stringify(data);
+      const deadline = Date.now() + (o?.msgId ? publishRetryMs : 0);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          // a request written into a connection that is going down is never answered: with an id,
+          // a short attempt and another one beat waiting out the full default timeout
+          const ack = await ctx.js.publish(subject, payload, o?.msgId ? { msgID: o.msgId, timeout: RETRIED_ATTEMPT_MS } : undefined);
+          // after a retry, `duplicate` can mean "an earlier attempt of ours was stored": still exactly once
+          return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
+        } catch (err) {
+          if (disposed || nc.isClosed() || Date.now() >= deadline) throw new PublishFailed(`publish to ${subject} failed: ${(err as Error).message}`, { cause: err });
+          await sleep(Math.min(100 * 2 ** attempt, 1000));
+        }
+      }
+    },
+
+    async consume(copts, handler) {
+      alive();
+      return track(await consumeDurable(ctx, copts, handler));
+    },
+
+    async tail(topts, handler) {
+      alive();
+      return track(await tailStream(ctx, topts, handler));
+    },
+
+    async streamInfo(name): Promise<StreamInfo> {
+      alive();
+      const { state } = await ctx.jsm.streams.info(name);
+      // an empty stream reports first_seq 0 at creation and last_seq + 1 after a purge: normalise to the latter
+      return { firstSeq: state.messages === 0 ? state.last_seq + 1 : state.first_seq, lastSeq: state.last_seq, messages: state.messages };
+    },
+
+    dispose() {
+      disposed ??= (async () => {
+        await Promise.all([...loops].map((l) => l.stop()));
+        loops.clear();
+        // drain flushes pending acks; a server that is down cannot answer it, so close after a grace period
+        const drained = nc.drain().catch(() => {});
+        const timer = new Promise<void>((r) => setTimeout(r, 5000).unref());
+        await Promise.race([drained, timer]);
+        if (!nc.isClosed()) await nc.close();
+        await watching;
+      })();
+      return disposed;
+    },
+
+    async [Symbol.asyncDispose]() {
+      await bus.dispose();
+    },
+  };
+  return bus;
+}

@@ -1,0 +1,4 @@
+import { describeReal, startRealSystem } from '@nvcf/test';
+import { operatorsSuite } from './suites/operators.suite.js';
+
+describeReal('NATS JetStream and Cassandra', () => operatorsSuite('real', startRealSystem));
