@@ -11,6 +11,8 @@ export interface AgentOptions {
   backoff?: BackoffOptions;
   /** messages worked on at once */
   concurrency?: number;
+  /** redelivery after a silent agent (killed mid-work); long work is kept alive meanwhile */
+  ackWaitMs?: number;
   log?: (msg: string) => void;
 }
 
@@ -91,7 +93,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     if (data.clusterId !== clusterId) { log(`ignoring a message for cluster ${data.clusterId}`); return; }
     await fn(data);
   };
-  const common = { ackWaitMs: 30_000, maxDeliver: 50, maxAckPending: opts.concurrency ?? 64, backoffMs: [1000, 5000, 15000] };
+  const common = { ackWaitMs: opts.ackWaitMs ?? 30_000, maxDeliver: 50, maxAckPending: opts.concurrency ?? 64, backoffMs: [1000, 5000, 15000] };
   const consumers: Consumer[] = [
     await bus.consume<CreateInstanceMessage>({ ...common, stream: Streams.create.name, durable: durableName(Streams.create.name, clusterId), filterSubject: subjects.create(clusterId) }, guard(onCreate)),
     await bus.consume<UpdateInstancesMessage>({ ...common, stream: Streams.update.name, durable: durableName(Streams.update.name, clusterId), filterSubject: subjects.update(clusterId) },

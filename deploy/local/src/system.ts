@@ -31,6 +31,7 @@ export interface SystemOptions {
   revisionDeadlineMs?: number;
   deadlineSweepMs?: number;
   agentBackoff?: { initialMs: number; maxMs: number; factor: number };
+  agentAckWaitMs?: number;
   graphiql?: boolean;
   secret?: string;
   statusLimits?: Partial<import('@nvcf/status-stream').StreamLimits>;
@@ -85,7 +86,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const launchAgent = async (clusterId: string) => {
       let driver = drivers.get(clusterId);
       if (!driver) drivers.set(clusterId, (driver = makeDriver(clusterId)));
-      const agent = await startAgent({ bus, driver, backoff: opts.agentBackoff });
+      const agent = await startAgent({ bus, driver, backoff: opts.agentBackoff, ackWaitMs: opts.agentAckWaitMs });
       agents.set(clusterId, agent);
       return agent;
     };

@@ -1,0 +1,4 @@
+import { startSystem } from '@nvcf/local';
+import { faultsSuite } from './suites/faults.suite.js';
+
+faultsSuite('embedded', (o) => startSystem(o));
