@@ -1,4 +1,4 @@
-import { int, oneOf, pairs, str, type Env } from '@nvcf/config';
+import { int, oneOf, pairs, str, required, type Env } from '@nvcf/config';
 import { DEV_TOKENS } from '@nvcf/auth';
 import { levels } from '@nvcf/logging';
 
@@ -15,6 +15,16 @@ export function readConfig(env: Env) {
     revisionDeadlineMs: int(env, 'REVISION_DEADLINE_MS', 600_000, { min: 1000 }),
     secret: env.NVCF_INTERNAL_SECRET || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', levels, 'info'),
+  };
+}
+
+/** Where the real backends are; `.services/env` fills in what the environment does not say. */
+export function readRealConfig(env: Env) {
+  const hint = 'start local ones with `npm run services:up` (it writes .services/env) or point to yours';
+  return {
+    natsUrl: required(env, 'NATS_URL', hint),
+    contactPoints: required(env, 'CASSANDRA_CONTACT_POINTS', hint).split(',').map((s) => s.trim()),
+    localDataCenter: str(env, 'CASSANDRA_LOCAL_DC', 'datacenter1'),
   };
 }
 export type LocalConfig = ReturnType<typeof readConfig>;

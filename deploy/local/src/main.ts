@@ -1,20 +1,26 @@
 import { staticTokens } from '@nvcf/auth';
 import { ConfigError } from '@nvcf/config';
 import { setLogLevel } from '@nvcf/logging';
-import { readConfig } from './config.js';
+import { readConfig, readRealConfig } from './config.js';
+import { readEnvFile } from './env-file.js';
+import { realBackends } from './real.js';
 import { startSystem } from './system.js';
 
 async function main() {
   const config = readConfig(process.env);
   setLogLevel(config.logLevel);
-  if (config.backend !== 'memory' || config.clusterDriver !== 'simulated') {
-    throw new ConfigError(`NVCF_BACKEND=${config.backend} CLUSTER_DRIVER=${config.clusterDriver} is not available in this build; use NVCF_BACKEND=memory CLUSTER_DRIVER=simulated`);
+  if (config.clusterDriver !== 'simulated') {
+    throw new ConfigError(`CLUSTER_DRIVER=${config.clusterDriver} is not available in this build; use CLUSTER_DRIVER=simulated`);
   }
+  const backends = config.backend === 'real'
+    ? await realBackends({ ...readRealConfig({ ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname), ...process.env }), log: (l) => console.log(`  migrate: ${l}`) })
+    : undefined;
   const system = await startSystem({
+    backends,
     port: config.port, host: config.host, verify: staticTokens(config.tokens), graphiql: true, secret: config.secret,
     sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs }, revisionDeadlineMs: config.revisionDeadlineMs,
   });
-  console.log(`NVCF control plane (embedded backends) at ${system.url}`);
+  console.log(`NVCF control plane (${config.backend === 'real' ? 'NATS JetStream and Cassandra' : 'embedded backends'}) at ${system.url}`);
   console.log(`  GraphQL IDE: open ${system.url} in a browser`);
   console.log(`  WebSocket subscriptions: ${system.gateway.wsUrl}`);
   for (const [token, tenant] of Object.entries(config.tokens)) console.log(`  token for tenant ${tenant}: Authorization: Bearer ${token}`);
