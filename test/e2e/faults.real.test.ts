@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { startSystem, demoClusters, type System } from '@nvcf/local';
 import { realBackends } from '@nvcf/local/real';
 import { InstanceStatusChangedDocument } from '@nvcf/schema/generated';
-import { describeReal, realEnv, startRealSystem, httpClient, ok, deployedHelm, submit, waitRevision, wsSubscribe, subscriptionsOpen } from '@nvcf/test';
+import { describeReal, realEnv, startRealSystem, httpClient, ok, deployedHelm, submit, waitRevision, wsSubscribe, watchSubscriptions } from '@nvcf/test';
 import { startPrivateNats, type PrivateNats } from '../services/nats-private.js';
 import { faultsSuite, transitionsOf, noDuplicateCursors } from './suites/faults.suite.js';
 import { fast } from './suites/system.js';
@@ -23,10 +23,11 @@ describeReal('NATS JetStream and Cassandra', () => {
     afterAll(async () => { await system?.dispose(); await nats?.[Symbol.asyncDispose](); });
 
     it('loses and duplicates nothing: every instance UPDATING then ACTIVE once, the revision APPLIED', async () => {
+      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
       const a = httpClient(system.url, 'dev-token-a');
       const d = await deployedHelm(a, { minInstances: 4, maxInstances: 4 });
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { gpuSpecificationId: d.specId });
-      await subscriptionsOpen(system.gateway.url, 'nca-a');
+      await watchA.opened(1);
       const rev = ok(await submit(a, d.specId, { model: 'v2', nvcfSimulate: { delayMs: 1500 } })).updateGpuSpecification.latestRevision!;
       await sub.until((e) => e.some((x) => x.instanceStatusChanged.state === 'UPDATING'), 'the rollout under way');
       await nats.restart();

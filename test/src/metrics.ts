@@ -12,6 +12,14 @@ export async function gauge(baseUrl: string, name: string, labels: Record<string
   return total;
 }
 
-/** Waits until the gateway (or a status service) holds at least `n` subscriptions of the tenant: events published after this reach them. */
-export const subscriptionsOpen = (statusUrl: string, tenant: string, n = 1) =>
-  waitUntil(async () => (await gauge(statusUrl, 'nvcf_status_subscriptions_open', { tenant })) >= n, { what: `${n} open subscription(s) of ${tenant}` });
+/**
+ * Call before subscribing; `opened(n)` then waits until n more subscriptions of the tenant
+ * are registered, so events published afterwards reach them. Counts openings (a counter), so
+ * subscriptions of earlier tests closing meanwhile cannot confuse it.
+ */
+export async function watchSubscriptions(url: string, tenant: string) {
+  const base = await gauge(url, 'nvcf_status_subscriptions_opened_total', { tenant });
+  return {
+    opened: (n = 1) => waitUntil(async () => (await gauge(url, 'nvcf_status_subscriptions_opened_total', { tenant })) >= base + n, { what: `${n} subscription(s) of ${tenant} registered` }),
+  };
+}

@@ -1,7 +1,7 @@
 import type { System } from '@nvcf/local';
 import type { SimulatedCluster } from '@nvcf/agent';
 import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/schema/generated';
-import { httpClient, ok, deployedHelm, submit, waitRevision, wsSubscribe, subscriptionsOpen, type Collected } from '@nvcf/test';
+import { httpClient, ok, deployedHelm, submit, waitRevision, wsSubscribe, watchSubscriptions, type Collected } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';
 
 type Sub = Collected<InstanceStatusChangedSubscription>;
@@ -21,10 +21,11 @@ export function faultsSuite(name: string, make: MakeSystem) {
     afterAll(async () => system?.dispose());
 
     it('an agent killed mid-rollout: its successor finishes the work, every transition delivered once', async () => {
+      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
       const a = httpClient(system.url, 'dev-token-a');
       const d = await deployedHelm(a, { minInstances: 4, maxInstances: 4 });
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { gpuSpecificationId: d.specId });
-      await subscriptionsOpen(system.gateway.url, 'nca-a');
+      await watchA.opened(1);
       const rev = ok(await submit(a, d.specId, { model: 'v2', nvcfSimulate: { delayMs: 800 } })).updateGpuSpecification.latestRevision!;
       await sub.until((e) => e.filter((x) => x.instanceStatusChanged.state === 'UPDATING').length === 4, 'every instance UPDATING');
       const victim = system.clusters[0]!.id;

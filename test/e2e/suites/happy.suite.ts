@@ -4,7 +4,7 @@ import {
   type InstanceStatusChangedSubscription,
 } from '@nvcf/schema/generated';
 import { waitUntil } from '@nvcf/testing';
-import { httpClient, ok, wsSubscribe, sseSubscribe, helmFunction, deployHelm, subscriptionsOpen, type Collected } from '@nvcf/test';
+import { httpClient, ok, wsSubscribe, sseSubscribe, helmFunction, deployHelm, watchSubscriptions, type Collected } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';
 
 type Sub = Collected<InstanceStatusChangedSubscription>;
@@ -18,10 +18,11 @@ export function happySuite(name: string, make: MakeSystem) {
     afterAll(async () => system?.dispose());
 
     async function run(subscribe: (functionId: string) => Sub) {
+      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
       const client = httpClient(system.url, 'dev-token-a');
       const { versionId, functionId } = await helmFunction(client);
       await using sub = subscribe(functionId);
-      await subscriptionsOpen(system.gateway.url, 'nca-a');
+      await watchA.opened(1);
 
       const [specId] = await deployHelm(client, versionId);
       await waitUntil(async () => ok(await client(FunctionVersionDocument, { id: versionId })).functionVersion!.status === 'ACTIVE', { what: 'version ACTIVE' });

@@ -3,7 +3,7 @@ import { LABEL, REVISION_ANNOTATION } from '@nvcf/operators';
 import type { SimulatedCluster } from '@nvcf/agent';
 import type { System } from '@nvcf/local';
 import { waitUntil } from '@nvcf/testing';
-import { httpClient, ok, errorCode, waitRevision, readSpec, versionStatus, wsSubscribe, subscriptionsOpen, l40s, type HttpClient } from '@nvcf/test';
+import { httpClient, ok, errorCode, waitRevision, readSpec, versionStatus, wsSubscribe, watchSubscriptions, l40s, type HttpClient } from '@nvcf/test';
 import { fast, operatorCluster, plainCluster, type MakeSystem } from './system.js';
 
 const nimService = (over: Record<string, unknown> = {}) => ({ apiVersion: 'apps.nvidia.com/v1alpha1', kind: 'NIMService', metadata: { name: 'llama' }, spec: { image: { repository: 'nvcr.io/nim/llama', tag: '1.0' }, replicas: 1, expose: { service: { port: 8000 } } }, ...over });
@@ -54,9 +54,10 @@ export function operatorsSuite(name: string, make: MakeSystem) {
     });
 
     it('deploys on a cluster with the attribute, labels every object, and is ACTIVE only once secondary objects are ready', async () => {
+      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
       const v = ok(await nimFunction(a())).createFunction;
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { versionId: v.id });
-      await subscriptionsOpen(system.gateway.url, 'nca-a');
+      await watchA.opened(1);
       const dep = ok(await deployNim(a(), v.id, { manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 2 } }] }));
       const specId = dep.deployFunctionVersion.gpuSpecifications[0]!.id;
       const s = await waitRevision(a(), specId, 'APPLIED');

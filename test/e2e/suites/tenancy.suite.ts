@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { FunctionsDocument, FunctionVersionDocument, InstanceStatusChangedDocument, InstanceDocument, ClustersDocument, UndeployFunctionVersionDocument } from '@nvcf/schema/generated';
 import { signTenant, TENANT_HEADER } from '@nvcf/auth';
 import type { System } from '@nvcf/local';
-import { httpClient, ok, errorCode, deployedHelm, wsSubscribe, sseSubscribe, subscriptionsOpen, submit, waitRevision } from '@nvcf/test';
+import { httpClient, ok, errorCode, deployedHelm, wsSubscribe, sseSubscribe, watchSubscriptions, submit, waitRevision } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';
 
 /** Tenants never see each other; unauthenticated callers see nothing; subgraphs trust only the gateway. */
@@ -32,11 +32,13 @@ export function tenancySuite(name: string, make: MakeSystem) {
     });
 
     it('a subscription to another tenant\'s function receives none of its events', async () => {
+      const watchB = await watchSubscriptions(system.gateway.url, 'nca-b');
+      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
       await using theirs = wsSubscribe(system.gateway.wsUrl, 'dev-token-b', InstanceStatusChangedDocument, { functionId: d.functionId });
       await using sse = sseSubscribe(system.url, 'dev-token-b', InstanceStatusChangedDocument, { instanceId: d.instanceIds[0]! });
       await using mine = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { functionId: d.functionId });
-      await subscriptionsOpen(system.gateway.url, 'nca-b', 2);
-      await subscriptionsOpen(system.gateway.url, 'nca-a', 1);
+      await watchB.opened(2);
+      await watchA.opened(1);
       ok(await submit(a(), d.specId, { model: 'v2' }));
       await waitRevision(a(), d.specId, 'APPLIED');
       await mine.until((e) => e.some((x) => x.instanceStatusChanged.state === 'ACTIVE'));

@@ -2,7 +2,7 @@ import { Streams, type Bus } from '@nvcf/messaging';
 import { RollbackGpuSpecificationDocument, SpecUpdateActionsDocument, InstanceStatusChangedDocument, UpdateGpuSpecificationDocument, CreateFunctionDocument, DeployFunctionVersionDocument } from '@nvcf/schema/generated';
 import { waitUntil } from '@nvcf/testing';
 import type { System } from '@nvcf/local';
-import { httpClient, ok, errorCode, deployedHelm, waitRevision, submit, readSpec, versionStatus, wsSubscribe, subscriptionsOpen, helmFunction, deployHelm, l40s } from '@nvcf/test';
+import { httpClient, ok, errorCode, deployedHelm, waitRevision, submit, readSpec, versionStatus, wsSubscribe, watchSubscriptions, helmFunction, deployHelm, l40s } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';
 
 const sim = (system: System, clusterId: string) => system.drivers.get(clusterId) as unknown as { observe(id: string): Promise<any>; attempts(i: string, r: string): number };
@@ -111,6 +111,7 @@ export function updatesSuite(name: string, make: MakeSystem) {
     });
 
     it('rule 8: redelivery of an applied revision and targets on other clusters are no-ops', async () => {
+      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
       const id = d.instanceIds[0]!;
       const home = await clusterOf(system, id);
@@ -118,7 +119,7 @@ export function updatesSuite(name: string, make: MakeSystem) {
       const rev = ok(await submit(a(), d.specId, { model: 'v2' })).updateGpuSpecification.latestRevision!;
       await waitRevision(a(), d.specId, 'APPLIED');
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { instanceId: id });
-      await subscriptionsOpen(system.gateway.url, 'nca-a');
+      await watchA.opened(1);
       const attempts = sim(system, home).attempts(id, rev.id);
       const observed = await sim(system, home).observe(id);
       const msg = { type: 'update', updateActionId: 'redelivered', ncaId: 'nca-a', functionId: d.functionId, versionId: d.versionId, gpuSpecificationId: d.specId, revisionId: rev.id, revisionCreatedAt: rev.createdAt, workload: observed.desired.workload, targets: [id] };
@@ -134,10 +135,11 @@ export function updatesSuite(name: string, make: MakeSystem) {
     });
 
     it('rule 9: a temporary failure recovers while UPDATING; a permanent one fails the revision at once', async () => {
+      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
       const id = d.instanceIds[0]!;
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { instanceId: id });
-      await subscriptionsOpen(system.gateway.url, 'nca-a');
+      await watchA.opened(1);
       const temp = ok(await submit(a(), d.specId, { model: 'v2', nvcfSimulate: { failure: 'temporary', failTimes: 2 } })).updateGpuSpecification.latestRevision!;
       const s = await waitRevision(a(), d.specId, 'APPLIED');
       expect(sim(system, await clusterOf(system, id)).attempts(id, temp.id)).toBe(3);

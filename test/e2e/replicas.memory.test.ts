@@ -1,0 +1,4 @@
+import { startSystem } from '@nvcf/local';
+import { replicasSuite } from './suites/replicas.suite.js';
+
+replicasSuite('embedded', (o) => startSystem(o));
