@@ -28,6 +28,12 @@ export interface GatewayOptions {
   supergraph?: string;
   statusLimits?: Partial<StreamLimits>;
   maxSubscriptionsPerConnection?: number;
+  /**
+   * `gateway` (default): this replica serves instanceStatusChanged from its own read of the
+   * stream. `forward`: the conventional federated path, forwarded to nvca-status over
+   * graphql-ws (kept for comparison; see gateway/README.md).
+   */
+  statusPath?: 'gateway' | 'forward';
 }
 
 export interface RunningGateway extends AsyncDisposable {
@@ -55,6 +61,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   await status.start();
   let draining = false;
+  const ours = (opts.statusPath ?? 'gateway') === 'gateway';
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -62,7 +69,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     if (path === '/ready') return draining ? sendJson(res, 503, { status: 'draining' }) : sendJson(res, 200, { status: 'ready' });
     if (path === '/metrics') { res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }); return res.end(status.stream.metrics.render()); }
     if (draining) return sendJson(res, 503, graphqlError('UNAVAILABLE', 'gateway is shutting down; retry on another replica'), { connection: 'close' });
-    if (req.method === 'POST' && path === '/graphql' && (req.headers.accept ?? '').includes('text/event-stream')) {
+    if (ours && req.method === 'POST' && path === '/graphql' && (req.headers.accept ?? '').includes('text/event-stream')) {
       void (async () => {
         const r = await status.trySse(req, res);
         if (r.handled) return;
@@ -79,7 +86,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     return runtime(req, res);
   });
 
-  const ws = attachWebSocket(server, runtime, opts.verify, status, opts.maxSubscriptionsPerConnection ?? 100);
+  const ws = attachWebSocket(server, runtime, opts.verify, ours ? status : null, opts.maxSubscriptionsPerConnection ?? 100);
   const url = await listen(server, opts.port ?? 0, opts.host);
   let disposed: Promise<void> | undefined;
   const dispose = () => (disposed ??= (async () => {

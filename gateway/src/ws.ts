@@ -15,7 +15,7 @@ type Extra = { tenant?: string; socket?: any; request?: unknown; statusSubscript
  * graphql-ws on the gateway: status subscriptions are served by the replica's own fan-out;
  * every other operation goes to the Hive runtime.
  */
-export function attachWebSocket(server: import('node:http').Server, runtime: any, verify: TokenVerifier, status: StatusService, maxPerConnection: number) {
+export function attachWebSocket(server: import('node:http').Server, runtime: any, verify: TokenVerifier, status: StatusService | null, maxPerConnection: number) {
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const hive = getGraphQLWSOptions(runtime, (ctx: any) => ({ req: ctx.extra?.request, socket: ctx.extra?.socket, tenant: ctx.extra?.tenant })) as any;
   const ws = useServer<Record<string, unknown>, Extra>({
@@ -30,7 +30,7 @@ export function attachWebSocket(server: import('node:http').Server, runtime: any
       }
     },
     onSubscribe: (ctx: any, id: string, payload: any) => {
-      const op = statusOperation(payload.query, payload.operationName);
+      const op = status && statusOperation(payload.query, payload.operationName);
       if (!op) return hive.onSubscribe(ctx, id, payload);
       if ((ctx.extra.statusSubscriptions ?? 0) >= maxPerConnection) {
         return [fail('LIMIT_EXCEEDED', `at most ${maxPerConnection} status subscriptions per connection; open another connection or narrow the filters`, { limit: maxPerConnection })];
@@ -41,7 +41,7 @@ export function attachWebSocket(server: import('node:http').Server, runtime: any
     subscribe: async (args: any) => {
       const call: StatusCall | undefined = args.contextValue?.__status;
       if (!call) return hive.subscribe(args);
-      const run = await status.run(call.op, call.variables, call.tenant);
+      const run = await status!.run(call.op, call.variables, call.tenant);
       if (!('events' in run)) return run;
       call.extra.statusSubscriptions = (call.extra.statusSubscriptions ?? 0) + 1;
       let released = false;

@@ -20,5 +20,10 @@ export function realEnv() {
 export async function startRealSystem(overrides: SystemOptions = {}) {
   const suffix = `_${randomBytes(4).toString('hex')}`;
   const backends = await realBackends({ ...realEnv(), keyspaceSuffix: suffix, dropKeyspaces: true });
-  return startSystem({ clusters: demoClusters(suffix.replace('_', '-')), ...overrides, backends });
+  try {
+    return await startSystem({ clusters: demoClusters(suffix.replace('_', '-')), ...overrides, backends });
+  } catch (err) {
+    await backends.dispose();
+    throw err;
+  }
 }

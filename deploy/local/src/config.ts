@@ -15,6 +15,7 @@ export function readConfig(env: Env) {
     revisionDeadlineMs: int(env, 'REVISION_DEADLINE_MS', 600_000, { min: 1000 }),
     secret: env.NVCF_INTERNAL_SECRET || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', levels, 'info'),
+    statusPath: oneOf(env, 'STATUS_PATH', ['gateway', 'forward'] as const, 'gateway'),
   };
 }
 

@@ -1,22 +1,24 @@
 import { staticTokens } from '@nvcf/auth';
 import { ConfigError } from '@nvcf/config';
 import { setLogLevel } from '@nvcf/logging';
+import { defaultRegistryPath, loadRegistry } from '@nvcf/operators';
 import { readConfig, readRealConfig } from './config.js';
 import { readEnvFile } from './env-file.js';
+import { kubernetesDrivers, readKubernetesConfig } from './kubernetes.js';
 import { realBackends } from './real.js';
 import { startSystem } from './system.js';
 
 async function main() {
   const config = readConfig(process.env);
   setLogLevel(config.logLevel);
-  if (config.clusterDriver !== 'simulated') {
-    throw new ConfigError(`CLUSTER_DRIVER=${config.clusterDriver} is not available in this build; use CLUSTER_DRIVER=simulated`);
-  }
+  const driver = config.clusterDriver === 'kubernetes'
+    ? await kubernetesDrivers(readKubernetesConfig({ ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname), ...process.env }).kubeconfig, loadRegistry(defaultRegistryPath()))
+    : undefined;
   const backends = config.backend === 'real'
     ? await realBackends({ ...readRealConfig({ ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname), ...process.env }), log: (l) => console.log(`  migrate: ${l}`) })
     : undefined;
   const system = await startSystem({
-    backends,
+    backends, driver, statusPath: config.statusPath,
     port: config.port, host: config.host, verify: staticTokens(config.tokens), graphiql: true, secret: config.secret,
     sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs }, revisionDeadlineMs: config.revisionDeadlineMs,
   });

@@ -37,12 +37,15 @@ export async function realBackends(o: RealBackendOptions): Promise<Backends> {
     icmsStore: createCassandraIcmsStore(client, { keyspace: ks('icms_api') }),
     statusStore: createCassandraStatusStore(client, { keyspace: ks('nvca_status') }),
     async dispose() {
-      await bus.dispose();
-      if (o.dropKeyspaces && suffix) {
-        for (const k of KEYSPACES) await client.execute(`DROP KEYSPACE IF EXISTS ${ks(k)}`);
-        await client.execute('DELETE FROM schema_migrations.ledger WHERE keyspace_name IN ?', [KEYSPACES.map(ks)], { prepare: true });
+      try {
+        await bus.dispose();
+        if (o.dropKeyspaces && suffix) {
+          for (const k of KEYSPACES) await client.execute(`DROP KEYSPACE IF EXISTS ${ks(k)}`);
+          await client.execute('DELETE FROM schema_migrations.ledger WHERE keyspace_name IN ?', [KEYSPACES.map(ks)], { prepare: true });
+        }
+      } finally {
+        await client.shutdown();
       }
-      await client.shutdown();
     },
   };
 }

@@ -35,6 +35,7 @@ export interface SystemOptions {
   graphiql?: boolean;
   secret?: string;
   statusLimits?: Partial<import('@nvcf/status-stream').StreamLimits>;
+  statusPath?: 'gateway' | 'forward';
   /** the operator-type registry file; default deploy/operators.yaml */
   registryPath?: string;
 }
@@ -94,11 +95,12 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     stack.defer(async () => { for (const a of agents.values()) await a.stop(); for (const d of drivers.values()) await d.dispose(); });
 
     const subgraphs = { nvcf: nvcf.graphqlUrl, icms: icms.graphqlUrl, 'nvca-status': status.graphqlUrl };
-    const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, cursorSecret: secret, bus, port: opts.port ?? 0, host, graphiql: opts.graphiql, statusLimits: opts.statusLimits });
+    const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, cursorSecret: secret, bus, port: opts.port ?? 0, host, graphiql: opts.graphiql, statusLimits: opts.statusLimits, statusPath: opts.statusPath });
     stack.use(gateway);
     // the gateway goes first on dispose (stack order), the bus last
     const moved = stack.move();
-    const dispose = async () => { await moved.disposeAsync(); await backends.dispose(); };
+    // the backends close even when a service fails to stop: a leaked connection would keep reconnecting forever
+    const dispose = async () => { try { await moved.disposeAsync(); } finally { await backends.dispose(); } };
     return {
       gateway, clusters, url: gateway.graphqlUrl, backends, agents, drivers, subgraphs, secret, services: { nvcf: nvcf.url, icms: icms.url, 'nvca-status': status.url },
       stopAgent: async (id) => { await agents.get(id)?.stop(); agents.delete(id); },
