@@ -14,7 +14,9 @@ export async function startControlPlane(env: Record<string, string>): Promise<{ 
   });
   return {
     url: `http://127.0.0.1:${port}/graphql`, child,
-    rssMb: () => Number(execFileSync('ps', ['-o', 'rss=', '-p', String(child.pid)]).toString().trim()) / 1024,
+    // tsx runs node as a child: sum the process tree
+    rssMb: () => execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=']).toString().trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number))
+      .filter(([pid, ppid]) => pid === child.pid || ppid === child.pid).reduce((sum, [, , rss]) => sum + rss! / 1024, 0),
     stop: () => new Promise((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); }),
   };
 }

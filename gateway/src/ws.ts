@@ -8,7 +8,7 @@ import { statusOperation, type StatusOperation } from './status/operation.js';
 import { publicSchema } from './status/execute.js';
 import type { StatusService } from './status/service.js';
 
-interface StatusCall { op: StatusOperation; variables: Record<string, unknown> | undefined; tenant: string; extra: Extra }
+interface StatusCall { op: StatusOperation; variables: Record<string, unknown> | undefined; tenant: string; extra: Extra; query: string }
 type Extra = { tenant?: string; socket?: any; request?: unknown; statusSubscriptions?: number; [k: string]: unknown };
 
 /**
@@ -35,13 +35,13 @@ export function attachWebSocket(server: import('node:http').Server, runtime: any
       if ((ctx.extra.statusSubscriptions ?? 0) >= maxPerConnection) {
         return [fail('LIMIT_EXCEEDED', `at most ${maxPerConnection} status subscriptions per connection; open another connection or narrow the filters`, { limit: maxPerConnection })];
       }
-      const call: StatusCall = { op, variables: payload.variables ?? undefined, tenant: ctx.extra.tenant!, extra: ctx.extra };
+      const call: StatusCall = { op, variables: payload.variables ?? undefined, tenant: ctx.extra.tenant!, extra: ctx.extra, query: payload.query };
       return { schema: publicSchema(), document: op.document, operationName: payload.operationName, variableValues: payload.variables, contextValue: { __status: call } };
     },
     subscribe: async (args: any) => {
       const call: StatusCall | undefined = args.contextValue?.__status;
       if (!call) return hive.subscribe(args);
-      const run = await status!.run(call.op, call.variables, call.tenant);
+      const run = await status!.run(call.op, call.variables, call.tenant, null, call.query);
       if (!('events' in run)) return run;
       call.extra.statusSubscriptions = (call.extra.statusSubscriptions ?? 0) + 1;
       let released = false;

@@ -1,10 +1,13 @@
 /**
- * CLI: `tsx test/services/cli.ts up [nats|cassandra|all]` / `down [--purge]` / `env`.
+ * CLI: `tsx test/services/cli.ts up [nats|cassandra|kubernetes|all]...` / `down [--purge]` / `env`.
+ * `up` alone starts NATS and Cassandra; `up kubernetes` starts them and, additionally, etcd,
+ * kube-apiserver and the cluster simulator; `up all` is the same; names combine (`up nats kubernetes`).
  * Progress goes to stderr; `up` and `env` print the KEY=VALUE env to stdout.
  */
 import { readServicesEnv, servicesDown, servicesUp } from './index.js';
 
-const USAGE = 'usage: cli.ts up [nats|cassandra|all] | down [--purge] | env';
+const USAGE = 'usage: cli.ts up [nats|cassandra|kubernetes|all]... | down [--purge] | env';
+const NAMES = ['nats', 'cassandra', 'kubernetes', 'all'];
 
 function printEnv(env: Record<string, string>): void {
   for (const k of Object.keys(env).sort()) process.stdout.write(`${k}=${env[k]}\n`);
@@ -14,9 +17,12 @@ async function main(argv: string[]): Promise<number> {
   const [cmd, arg] = argv;
   switch (cmd) {
     case 'up': {
-      const which = arg ?? 'all';
-      if (!['nats', 'cassandra', 'all'].includes(which)) break;
-      printEnv(await servicesUp({ nats: which !== 'cassandra', cassandra: which !== 'nats' }));
+      const args = argv.slice(1);
+      if (args.some((a) => !NAMES.includes(a))) break;
+      // NATS and Cassandra unless named otherwise: the demo on Kubernetes needs all three
+      const both = args.length === 0 || args.join() === 'kubernetes' || args.includes('all');
+      const want = (name: string) => both || args.includes(name);
+      printEnv(await servicesUp({ nats: want('nats'), cassandra: want('cassandra'), kubernetes: args.includes('kubernetes') || args.includes('all') }));
       return 0;
     }
     case 'down':

@@ -1,11 +1,12 @@
 /**
- * Programmatic API for local NATS JetStream + Cassandra used by tests and the demo.
+ * Programmatic API for local NATS JetStream, Cassandra and Kubernetes used by tests and the demo.
  * The only module (besides cli.ts) that reads process.env.
  */
 import fs from 'node:fs';
 import { isOurCassandra, startCassandra } from './cassandra.js';
 import { cqlLocalDc, cqlSupported } from './cql.js';
 import { ServiceStartError, ServiceStopError } from './errors.js';
+import { kubeconfigReachable, stopKubernetes, upKubernetes } from './kubernetes.js';
 import { natsHealthy, natsReachable, isOurNats, startNats } from './nats.js';
 import { parseHostPort } from './ports.js';
 import { cmdlineOf, isAlive, log, stopProcess } from './process.js';
@@ -17,11 +18,14 @@ import {
 export { ServiceProvisionError, ServiceStartError, ServiceStopError, ProtocolError } from './errors.js';
 export { NATS_SERVER_VERSION } from './nats.js';
 export { CASSANDRA_VERSION } from './cassandra.js';
+export { KUBERNETES_VERSION, ETCD_VERSION } from './kube-build.js';
 
 export type ServicesEnv = Record<string, string>;
 export interface ServicesUpOptions {
   nats?: boolean;
   cassandra?: boolean;
+  /** etcd, kube-apiserver with the CRDs, and the cluster simulator (default: off) */
+  kubernetes?: boolean;
   root?: string;
   /** filled with the services this call started (not reused), e.g. so a test run stops only those */
   started?: Set<ServiceName>;
@@ -37,14 +41,15 @@ export type { ServiceName } from './state.js';
 const KEYS: Record<ServiceName, string[]> = {
   nats: ['NATS_URL', 'NATS_MONITOR_URL'],
   cassandra: ['CASSANDRA_CONTACT_POINTS', 'CASSANDRA_LOCAL_DC'],
+  kubernetes: ['KUBECONFIG'],
 };
-const IS_OURS: Record<ServiceName, (p: ServicePaths, cmdline: string) => boolean> = {
+const IS_OURS: Record<'nats' | 'cassandra', (p: ServicePaths, cmdline: string) => boolean> = {
   nats: isOurNats,
   cassandra: isOurCassandra,
 };
 
 /** pid from .services/pids/<name>.pid when that process is alive and is the one we started. */
-function ourLivePid(p: ServicePaths, name: ServiceName): number | undefined {
+function ourLivePid(p: ServicePaths, name: 'nats' | 'cassandra'): number | undefined {
   const pid = readPid(p, name);
   if (pid === undefined) return undefined;
   if (isAlive(pid) && IS_OURS[name](p, cmdlineOf(pid))) return pid;
@@ -115,6 +120,7 @@ async function stillValid(name: ServiceName, entries: ServicesEnv): Promise<Serv
     const { host, port } = parseHostPort(entries.CASSANDRA_CONTACT_POINTS.split(',')[0] ?? '', 9042);
     return (await cqlSupported(host, port)) ? entries : {};
   }
+  if (name === 'kubernetes' && entries.KUBECONFIG) return (await kubeconfigReachable(entries.KUBECONFIG)) ? entries : {};
   return {};
 }
 
@@ -128,15 +134,17 @@ export async function servicesUp(opts: ServicesUpOptions = {}): Promise<Services
   const want: ServiceName[] = [];
   if (opts.nats ?? true) want.push('nats');
   if (opts.cassandra ?? true) want.push('cassandra');
+  if (opts.kubernetes ?? false) want.push('kubernetes');
   return withLock(p, async () => {
     const t0 = Date.now();
     const prev = readEnvFile(p.envFile);
     const env: ServicesEnv = {};
     // Keep entries of services not asked for this time, as long as they still hold.
-    for (const name of ['nats', 'cassandra'] as const)
+    for (const name of ['nats', 'cassandra', 'kubernetes'] as const)
       if (!want.includes(name)) Object.assign(env, await stillValid(name, pick(prev, KEYS[name])));
     const started = opts.started ?? new Set<ServiceName>();
-    const results = await Promise.allSettled(want.map((name) => (name === 'nats' ? upNats : upCassandra)(p, started)));
+    const up = { nats: upNats, cassandra: upCassandra, kubernetes: (q: ServicePaths, s: Set<ServiceName>) => upKubernetes(q, process.env, s) };
+    const results = await Promise.allSettled(want.map((name) => up[name](p, started)));
     for (const r of results) if (r.status === 'fulfilled') Object.assign(env, r.value);
     writeEnvFile(p.envFile, env);
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -157,7 +165,8 @@ export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void
   await withLock(p, async () => {
     const stuck: string[] = [];
     await Promise.all(
-      (['nats', 'cassandra'] as const).filter((name) => !opts.only || opts.only.includes(name)).map(async (name) => {
+      (['nats', 'cassandra', 'kubernetes'] as const).filter((name) => !opts.only || opts.only.includes(name)).map(async (name) => {
+        if (name === 'kubernetes') return void stuck.push(...(await stopKubernetes(p)));
         const pid = readPid(p, name);
         if (pid === undefined) return;
         if (isAlive(pid) && !IS_OURS[name](p, cmdlineOf(pid))) {
@@ -177,10 +186,10 @@ export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void
       writeEnvFile(p.envFile, env);
     }
     if (opts.purge) {
-      const dirs = { nats: p.natsData, cassandra: p.cassandraHome };
-      const which = opts.only ?? (['nats', 'cassandra'] as const);
-      for (const name of which) fs.rmSync(dirs[name], { recursive: true, force: true });
-      log(`removed ${which.join(' and ')} data directories`);
+      const dirs = { nats: [p.natsData], cassandra: [p.cassandraHome], kubernetes: [p.etcdData, p.kubeDir] };
+      const which = opts.only ?? (['nats', 'cassandra', 'kubernetes'] as const);
+      for (const name of which) for (const dir of dirs[name]) fs.rmSync(dir, { recursive: true, force: true });
+      log(`removed ${which.join(', ')} data directories`);
     }
     if (stuck.length > 0) throw new ServiceStopError(`could not stop: ${stuck.join(', ')}`);
   });

@@ -2,7 +2,8 @@
  * Service bookkeeping for one jest run, run under tsx by the jest global setup and teardown
  * (jest loads those as CommonJS, which cannot import these ESM modules).
  *
- *   jest-services.ts up <runPid>    start or reuse NATS and Cassandra, print the env as JSON
+ *   jest-services.ts up <runPid>    start or reuse NATS and Cassandra (and Kubernetes when
+ *                                   NVCF_TEST_KUBERNETES=1), print the env as JSON
  *   jest-services.ts down <runPid>  stop what that run started, unless another live run uses it
  *
  * Each run leaves .services/jest-runs/<runPid>.json: which services it started, which it uses.
@@ -20,7 +21,8 @@ interface RunRecord {
   uses: ServiceName[];
 }
 
-const ALL: ServiceName[] = ['nats', 'cassandra'];
+// Kubernetes costs a one-time build of several minutes: only runs that ask for it start it
+const ALL: ServiceName[] = process.env.NVCF_TEST_KUBERNETES === '1' ? ['nats', 'cassandra', 'kubernetes'] : ['nats', 'cassandra'];
 const p = servicePaths();
 const runsDir = path.join(p.servicesDir, 'jest-runs');
 // its own lock: servicesUp/servicesDown take up.lock inside it, always in this order
@@ -45,7 +47,7 @@ async function up(pid: number): Promise<void> {
   let failure: unknown;
   await withLock(runsLock, async () => {
     try {
-      env = await servicesUp({ nats: true, cassandra: true, started });
+      env = await servicesUp({ nats: true, cassandra: true, kubernetes: ALL.includes('kubernetes'), started });
     } catch (err) {
       failure = err; // tests needing the missing service fail on their own, with this logged above
       env = readServicesEnv(); // servicesUp records the services that did come up

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { isAlive, sleep } from './process.js';
 import { ServiceStartError } from './errors.js';
 
-export type ServiceName = 'nats' | 'cassandra';
+export type ServiceName = 'nats' | 'cassandra' | 'kubernetes';
+/** what has a pid file: the services, and the three processes that make up `kubernetes` */
+export type ProcessName = ServiceName | 'etcd' | 'kube-apiserver' | 'cluster-sim';
 
 export interface ServicePaths {
   root: string;
@@ -20,6 +22,11 @@ export interface ServicePaths {
   cassandraHome: string;
   cassandraLib: string;
   cassandraPom: string;
+  etcdData: string;
+  /** serving certs, token file, service-account keys and the kubeconfig of the local API server */
+  kubeDir: string;
+  kubeconfig: string;
+  crdsDir: string;
 }
 
 /** Repository root: this file lives in <root>/test/services/. */
@@ -43,6 +50,10 @@ export function servicePaths(root: string = repoRoot()): ServicePaths {
     cassandraHome: path.join(servicesDir, 'cassandra'),
     cassandraLib: path.join(cacheDir, 'cassandra', 'lib'),
     cassandraPom: path.join(root, 'deploy', 'services', 'cassandra', 'pom.xml'),
+    etcdData: path.join(servicesDir, 'etcd-data'),
+    kubeDir: path.join(servicesDir, 'kubernetes'),
+    kubeconfig: path.join(servicesDir, 'kubernetes', 'kubeconfig'),
+    crdsDir: path.join(root, 'deploy', 'crds'),
   };
 }
 
@@ -77,9 +88,9 @@ export function writeEnvFile(file: string, env: Record<string, string>): void {
   writeAtomic(file, keys.map((k) => `${k}=${env[k]}`).join('\n') + '\n');
 }
 
-const pidFile = (p: ServicePaths, name: ServiceName) => path.join(p.pidsDir, `${name}.pid`);
+const pidFile = (p: ServicePaths, name: ProcessName) => path.join(p.pidsDir, `${name}.pid`);
 
-export function readPid(p: ServicePaths, name: ServiceName): number | undefined {
+export function readPid(p: ServicePaths, name: ProcessName): number | undefined {
   try {
     const pid = Number(fs.readFileSync(pidFile(p, name), 'utf8').trim());
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
@@ -89,18 +100,18 @@ export function readPid(p: ServicePaths, name: ServiceName): number | undefined 
 }
 
 /** Writes <name>.pid and, next to it, <name>.env with the instance's connection keys. */
-export function writePid(p: ServicePaths, name: ServiceName, pid: number, env: Record<string, string>): void {
+export function writePid(p: ServicePaths, name: ProcessName, pid: number, env: Record<string, string>): void {
   fs.mkdirSync(p.pidsDir, { recursive: true });
   writeEnvFile(path.join(p.pidsDir, `${name}.env`), env);
   writeAtomic(pidFile(p, name), `${pid}\n`);
 }
 
 /** Connection keys recorded by writePid for the instance we started. */
-export function readPidEnv(p: ServicePaths, name: ServiceName): Record<string, string> {
+export function readPidEnv(p: ServicePaths, name: ProcessName): Record<string, string> {
   return readEnvFile(path.join(p.pidsDir, `${name}.env`));
 }
 
-export function removePid(p: ServicePaths, name: ServiceName): void {
+export function removePid(p: ServicePaths, name: ProcessName): void {
   fs.rmSync(pidFile(p, name), { force: true });
   fs.rmSync(path.join(p.pidsDir, `${name}.env`), { force: true });
 }

@@ -23,6 +23,23 @@ export interface StatusRun {
   feed: Feed;
 }
 
+/**
+ * Results shared by subscribers that asked the same thing: with many clients on one
+ * function, each event is executed once per distinct operation, not once per subscriber.
+ */
+export class ResultCache {
+  private readonly map = new Map<string, Promise<ExecutionResult>>();
+  constructor(private readonly max = 2000) {}
+  get(key: string, make: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
+    let hit = this.map.get(key);
+    if (!hit) {
+      if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
+      this.map.set(key, (hit = make()));
+    }
+    return hit;
+  }
+}
+
 export interface RunOptions {
   op: StatusOperation;
   variables: Record<string, unknown> | null | undefined;
@@ -31,6 +48,9 @@ export interface RunOptions {
   instances: InstanceFetcher;
   /** SSE Last-Event-ID: wins over the `after` argument */
   lastEventId?: string | null;
+  cache?: ResultCache;
+  /** the request's text, to recognise identical subscriptions */
+  query?: string;
 }
 
 /** Opens the feed (validating first) or returns the errors a client should see. */
@@ -58,11 +78,14 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
     const result = await execute({ schema: s, document: o.op.document, operationName: o.op.operation.name?.value, rootValue: { instanceStatusChanged: payload }, variableValues: vars.coerced, fieldResolver: byResponseKey });
     return result.errors ? { ...result, errors: result.errors.map((x) => maskError(x)) } : result;
   };
+  // cursors are per tenant, so a tenant's identical subscriptions see identical results (lag markers aside)
+  const opKey = o.query ? `${o.tenant}\u0000${o.query}\u0000${o.op.operation.name?.value ?? ''}\u0000${JSON.stringify(vars.coerced)}` : null;
+  const resultOf = (fe: FeedEvent) => (opKey && !fe.lag && o.cache ? o.cache.get(`${fe.seq}\u0000${fe.kind}\u0000${opKey}`, () => toResult(fe)) : toResult(fe));
   const events: StatusRun['events'] = {
     async next() {
       const r = await feed.next();
       if (r.done) return r;
-      return { done: false, value: { result: await toResult(r.value), cursor: r.value.cursor } };
+      return { done: false, value: { result: await resultOf(r.value), cursor: r.value.cursor } };
     },
     async return() { await feed.return!(); return { done: true, value: undefined }; },
     [Symbol.asyncIterator]() { return events; },

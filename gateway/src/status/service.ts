@@ -7,7 +7,7 @@ import type { Bus } from '@nvcf/messaging';
 import { authenticate } from '../auth.js';
 import { statusOperation, type StatusOperation } from './operation.js';
 import { InstanceFetcher, type Execute } from './instances.js';
-import { runStatusSubscription } from './execute.js';
+import { runStatusSubscription, ResultCache } from './execute.js';
 import { serveSse } from './sse.js';
 
 export interface StatusServiceOptions {
@@ -26,6 +26,7 @@ export interface StatusServiceOptions {
 export class StatusService {
   readonly stream: StatusStream;
   readonly instances: InstanceFetcher;
+  private readonly cache = new ResultCache();
   constructor(private readonly opts: StatusServiceOptions) {
     this.stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret, limits: opts.limits });
     this.instances = new InstanceFetcher(opts.execute);
@@ -34,8 +35,8 @@ export class StatusService {
   start() { return this.stream.start(); }
   stop() { return this.stream.stop(fail('UNAVAILABLE', 'the gateway is shutting down; reconnect and resume from your last cursor')); }
 
-  run(op: StatusOperation, variables: Record<string, unknown> | null | undefined, tenant: string, lastEventId?: string | null) {
-    return runStatusSubscription({ op, variables, tenant, stream: this.stream, instances: this.instances, lastEventId });
+  run(op: StatusOperation, variables: Record<string, unknown> | null | undefined, tenant: string, lastEventId?: string | null, query?: string) {
+    return runStatusSubscription({ op, variables, tenant, stream: this.stream, instances: this.instances, lastEventId, cache: this.cache, query });
   }
 
   /** Serves an SSE request if it is a status subscription; otherwise hands back the body it read. */
@@ -55,7 +56,7 @@ export class StatusService {
       return { handled: true };
     }
     const lastEventId = req.headers['last-event-id'];
-    await serveSse(req, res, await this.run(op, parsed.variables, tenant, typeof lastEventId === 'string' ? lastEventId : null));
+    await serveSse(req, res, await this.run(op, parsed.variables, tenant, typeof lastEventId === 'string' ? lastEventId : null, parsed.query as string));
     return { handled: true };
   }
 }

@@ -1,0 +1,45 @@
+import type { HelmWorkload } from '@nvcf/messaging';
+import { nvcfLabels, REVISION_ANNOTATION } from '@nvcf/operators';
+import { PermanentFailure, TemporaryFailure, type DesiredInstance } from '../../driver.js';
+import type { KubeObject } from './client.js';
+import { CLUSTER_LABEL, MINISERVICE } from './names.js';
+import { desiredAnnotations } from './record.js';
+
+export type MiniServicePhase = 'Installing' | 'Running' | 'Retrying' | 'Failed';
+
+/** The MiniService of one Helm instance: the whole values of the revision, never a diff. */
+export function miniService(name: string, d: DesiredInstance, w: HelmWorkload): KubeObject {
+  return {
+    ...MINISERVICE,
+    metadata: {
+      name,
+      labels: { ...nvcfLabels(d), [CLUSTER_LABEL]: d.clusterId },
+      annotations: desiredAnnotations(d),
+    },
+    spec: {
+      chart: w.chart,
+      serviceName: w.serviceName,
+      ...(w.servicePort !== undefined ? { servicePort: w.servicePort } : {}),
+      gpu: d.gpu,
+      instanceType: d.instanceType,
+      values: w.values,
+    },
+  };
+}
+
+/**
+ * Ready when the controller has seen this generation (the one our apply produced, or a
+ * later one) and runs it, and the object still carries our revision. Retrying is the
+ * controller's own retry of a failure that may pass; Failed will not pass.
+ */
+export function miniServiceReady(obj: KubeObject | null, revisionId: string, appliedGeneration: number): boolean {
+  if (!obj) throw new TemporaryFailure(`MiniService deleted while revision ${revisionId} was rolling out`);
+  const gen = obj.metadata.generation ?? 0;
+  const status = (obj.status ?? {}) as { observedGeneration?: number; phase?: MiniServicePhase; message?: string };
+  if (obj.metadata.annotations?.[REVISION_ANNOTATION] !== revisionId || gen < appliedGeneration) return false;
+  if (status.observedGeneration !== gen) return false;
+  const why = `MiniService ${obj.metadata.name}: ${status.message ?? 'no message'}`;
+  if (status.phase === 'Failed') throw new PermanentFailure(why);
+  if (status.phase === 'Retrying') throw new TemporaryFailure(why);
+  return status.phase === 'Running';
+}

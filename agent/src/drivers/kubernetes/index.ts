@@ -1,0 +1,9 @@
+export { createKubernetesDriver } from './driver.js';
+export type { KubernetesDriver, KubernetesDriverOptions } from './driver.js';
+export { createKubeClient, loadKubeConfig } from './client.js';
+export type { KubeClient, KubeObject, KubeList, ObjectRef } from './client.js';
+export { startWatch } from './watcher.js';
+export type { Watcher, WatchOptions, WatchEventType } from './watcher.js';
+export { KubeApiError, classify } from './errors.js';
+export { CLUSTER_LABEL, FIELD_MANAGER, MINISERVICE, RECORD, dnsLabel, instanceNames } from './names.js';
+export type { MiniServicePhase } from './helm.js';

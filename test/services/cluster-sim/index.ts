@@ -1,0 +1,41 @@
+/**
+ * The in-cluster controllers NVCF does not own, for an API server that runs none: the
+ * MiniService controller, the NIM and Dynamo operators (with their Deployments), and the
+ * namespace controller. Started by `services:up -- kubernetes` (main.ts) or in process by tests.
+ */
+import { CLUSTER_LABEL, type KubeClient } from '@nvcf/agent/kubernetes';
+import type { Controller } from './controller.js';
+import { miniServiceController, type MiniServiceDelays } from './miniservices.js';
+import { namespaceController } from './namespaces.js';
+import { operatorControllers, type OperatorDelays } from './operators.js';
+
+export type ClusterSimDelays = MiniServiceDelays & OperatorDelays;
+export const defaultSimDelays: ClusterSimDelays = { installMs: 800, updateMs: 800, operatorMs: 500, secondaryMs: 1000 };
+
+export interface ClusterSimOptions {
+  client: KubeClient;
+  delays?: Partial<ClusterSimDelays>;
+  /** which objects to play controller for; default: every object an NVCF agent applied */
+  labelSelector?: string;
+  log?: (msg: string) => void;
+}
+
+export interface ClusterSim extends AsyncDisposable {
+  /** resolves once every watch has listed what exists */
+  synced: Promise<void>;
+  controllers: Controller[];
+  dispose(): Promise<void>;
+}
+
+export function startClusterSim(o: ClusterSimOptions): ClusterSim {
+  const delays = { ...defaultSimDelays, ...o.delays };
+  const selector = o.labelSelector ?? CLUSTER_LABEL;
+  const log = o.log ?? (() => {});
+  const controllers = [
+    miniServiceController(o.client, delays, selector, log),
+    ...operatorControllers(o.client, delays, selector, log),
+    namespaceController(o.client, selector, log),
+  ];
+  const dispose = async () => { await Promise.all(controllers.map((c) => c.dispose())); };
+  return { controllers, synced: Promise.all(controllers.map((c) => c.watcher.synced)).then(() => {}), dispose, [Symbol.asyncDispose]: dispose };
+}
