@@ -36,6 +36,11 @@ export interface SystemOptions {
   secret?: string;
   statusLimits?: Partial<import('@nvcf/status-stream').StreamLimits>;
   statusPath?: 'gateway' | 'forward';
+  /**
+   * Separate deployments sharing one NATS keep their services' durable consumers apart with it.
+   * A new durable starts at the beginning of the status stream, so it is not for short-lived systems.
+   */
+  deploymentSuffix?: string;
   /** the operator-type registry file; default deploy/operators.yaml */
   registryPath?: string;
 }
@@ -73,11 +78,11 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const clusters = opts.clusters ?? demoClusters();
     const host = opts.host ?? '127.0.0.1';
 
-    const icms = stack.use(await createIcmsServer({ store: backends.icmsStore, bus, secret, clusters, host }));
-    const status = stack.use(await createStatusServer({ store: backends.statusStore, bus, secret, cursorSecret: secret, host }));
+    const icms = stack.use(await createIcmsServer({ store: backends.icmsStore, bus, secret, clusters, host, consumerName: `icms${opts.deploymentSuffix ?? ''}` }));
+    const status = stack.use(await createStatusServer({ store: backends.statusStore, bus, secret, cursorSecret: secret, host, consumerName: `nvca-status${opts.deploymentSuffix ?? ''}` }));
     const registry = loadRegistry(opts.registryPath ?? defaultRegistryPath());
     const nvcf = stack.use(await createNvcfServer({
-      store: backends.nvcfStore, bus, secret, host, registry,
+      store: backends.nvcfStore, bus, secret, host, registry, consumerName: `nvcf${opts.deploymentSuffix ?? ''}`,
       icms: httpIcmsClient(() => icms.url, secret), revisionDeadlineMs: opts.revisionDeadlineMs, deadlineSweepMs: opts.deadlineSweepMs,
     }));
 

@@ -17,6 +17,8 @@ export interface IcmsServerOptions {
   clusters?: ClusterRecord[];
   port?: number;
   host?: string;
+  /** durable consumer name on the status stream; replicas of one deployment share it */
+  consumerName?: string;
 }
 
 export const buildIcmsSchema = (store: IcmsStore) => buildSubgraphSchema({ typeDefs: parse(subgraphSdl('icms')), resolvers: resolvers(store) as any });
@@ -24,7 +26,7 @@ export const buildIcmsSchema = (store: IcmsStore) => buildSubgraphSchema({ typeD
 export async function createIcmsServer(opts: IcmsServerOptions): Promise<RunningSubgraph> {
   const existing = new Map((await opts.store.listClusters()).map((c) => [c.id, c]));
   for (const c of opts.clusters ?? []) await opts.store.putCluster({ ...c, dedicatedTo: existing.get(c.id)?.dedicatedTo ?? null });
-  const consumer = await consumeStatus(opts.store, opts.bus);
+  const consumer = await consumeStatus(opts.store, opts.bus, opts.consumerName);
   const server = await startSubgraph({
     name: 'icms', schema: buildIcmsSchema(opts.store), secret: opts.secret, port: opts.port, host: opts.host,
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),

@@ -3,9 +3,9 @@ import type { IcmsStore } from './store/index.js';
 import { isLive } from './model.js';
 
 /** ICMS tracks instance state (for the current set and placement) from the status stream. */
-export async function consumeStatus(store: IcmsStore, bus: Bus): Promise<Consumer> {
+export async function consumeStatus(store: IcmsStore, bus: Bus, consumer = 'icms'): Promise<Consumer> {
   return bus.consume<StatusEvent>(
-    { stream: Streams.status.name, durable: durableName(Streams.status.name, 'icms'), ackWaitMs: 30_000, maxAckPending: 256 },
+    { stream: Streams.status.name, durable: durableName(Streams.status.name, consumer), ackWaitMs: 30_000, maxAckPending: 256 },
     async ({ data: e }) => {
       const changed = await store.recordState(e.instanceId, e.state, e.revisionId, e.clock, e.at);
       if (!changed || e.state !== 'TERMINATED') return;

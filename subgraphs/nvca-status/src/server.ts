@@ -16,13 +16,15 @@ export interface StatusServerOptions {
   cursorSecret: string;
   port?: number;
   host?: string;
+  /** durable consumer name on the status stream; replicas of one deployment share it */
+  consumerName?: string;
 }
 
 export async function createStatusServer(opts: StatusServerOptions): Promise<RunningSubgraph> {
   // the conventional federated path: the gateway forwards subscriptions here over graphql-ws
   const stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret });
   await stream.start();
-  const consumer = await consumeStatus(opts.store, opts.bus);
+  const consumer = await consumeStatus(opts.store, opts.bus, opts.consumerName);
   const schema = buildSubgraphSchema({ typeDefs: parse(subgraphSdl('nvca-status')), resolvers: resolvers(opts.store, stream) as any });
   const server = await startSubgraph({
     name: 'nvca-status', schema, secret: opts.secret, port: opts.port, host: opts.host, subscriptions: true, metrics: () => stream.metrics.render(),

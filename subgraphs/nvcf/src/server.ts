@@ -23,13 +23,15 @@ export interface NvcfServerOptions {
   /** a rollout not finished by then is FAILED; default 10 minutes */
   revisionDeadlineMs?: number;
   deadlineSweepMs?: number;
+  /** durable consumer name on the status stream; replicas of one deployment share it */
+  consumerName?: string;
 }
 
 export const buildNvcfSchema = (nvcf: Nvcf) => buildSubgraphSchema({ typeDefs: parse(subgraphSdl('nvcf')), resolvers: resolvers(nvcf) as any });
 
 export async function createNvcfServer(opts: NvcfServerOptions): Promise<RunningSubgraph & { nvcf: Nvcf }> {
   const nvcf = new Nvcf(opts.store, opts.icms, opts.registry, { maxConfigurationBytes: 64 * 1024, ...opts.limits }, opts.revisionDeadlineMs ?? 600_000);
-  const consumer = await consumeStatus(nvcf, opts.bus);
+  const consumer = await consumeStatus(nvcf, opts.bus, opts.consumerName);
   const sweeper = sweepDeadlines(nvcf, opts.deadlineSweepMs ?? 1000);
   const server = await startSubgraph({
     name: 'nvcf', schema: buildNvcfSchema(nvcf), secret: opts.secret, port: opts.port, host: opts.host,

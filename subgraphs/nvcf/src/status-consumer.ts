@@ -8,9 +8,9 @@ const log = createLogger('nvcf');
  * nvcf's own durable reader of the status stream: records each instance's newest state
  * and moves revisions and function status. Idempotent, so redelivery is harmless.
  */
-export async function consumeStatus(nvcf: Nvcf, bus: Bus): Promise<Consumer> {
+export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf'): Promise<Consumer> {
   return bus.consume<StatusEvent>(
-    { stream: Streams.status.name, durable: durableName(Streams.status.name, 'nvcf'), ackWaitMs: 30_000, maxAckPending: 256 },
+    { stream: Streams.status.name, durable: durableName(Streams.status.name, consumer), ackWaitMs: 30_000, maxAckPending: 256 },
     async ({ data: e }) => {
       await nvcf.store.recordInstance(e.gpuSpecificationId, {
         instanceId: e.instanceId, state: e.state, revisionId: e.revisionId, clock: e.clock,
