@@ -5,9 +5,9 @@ import type { DesiredInstance } from '../src/index.js';
 import { createKubeClient, loadKubeConfig, MINISERVICE, type KubeClient } from '../src/drivers/kubernetes/index.js';
 
 /** The suites need a kube-apiserver, which costs a one-time build of several minutes. */
-export const kubeEnabled = process.env.NVCF_TEST_KUBERNETES === '1';
+export const kubeEnabled = process.env.NVCF_TEST_KUBERNETES !== '0' && process.env.NVCF_TEST_BACKENDS !== 'memory';
 export const describeKube = (name: string, fn: () => void) =>
-  kubeEnabled ? describe(name, fn) : describe.skip(`${name} [skipped: set NVCF_TEST_KUBERNETES=1 to run against a real kube-apiserver]`, fn);
+  kubeEnabled ? describe(name, fn) : describe.skip(`${name} [skipped: NVCF_TEST_KUBERNETES=0 or NVCF_TEST_BACKENDS=memory]`, fn);
 
 export function sharedClient(): KubeClient {
   const file = process.env.KUBECONFIG;

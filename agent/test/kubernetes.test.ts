@@ -1,6 +1,6 @@
 /**
  * The Kubernetes driver against the shared kube-apiserver of `services:up -- kubernetes` (jest
- * starts it with NVCF_TEST_KUBERNETES=1), whose cluster simulator plays the MiniService
+ * starts it unless NVCF_TEST_KUBERNETES=0), whose cluster simulator plays the MiniService
  * controller and the operators.
  */
 import { PermanentFailure, TemporaryFailure } from '../src/index.js';

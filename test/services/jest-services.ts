@@ -22,7 +22,7 @@ interface RunRecord {
 }
 
 // Kubernetes costs a one-time build of several minutes: only runs that ask for it start it
-const ALL: ServiceName[] = process.env.NVCF_TEST_KUBERNETES === '1' ? ['nats', 'cassandra', 'kubernetes'] : ['nats', 'cassandra'];
+const ALL: ServiceName[] = process.env.NVCF_TEST_KUBERNETES === '0' ? ['nats', 'cassandra'] : ['nats', 'cassandra', 'kubernetes'];
 const p = servicePaths();
 const runsDir = path.join(p.servicesDir, 'jest-runs');
 // its own lock: servicesUp/servicesDown take up.lock inside it, always in this order
