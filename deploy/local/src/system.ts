@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createMemoryBus, allStreams, type Bus } from '@nvcf/messaging';
+import { createMemoryBus, allStreams, Streams, type Bus } from '@nvcf/messaging';
 import { createNvcfServer, createMemoryNvcfStore, httpIcmsClient, type NvcfStore } from '@nvcf/subgraph-nvcf';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { createIcmsServer, createMemoryIcmsStore, type ClusterRecord, type IcmsStore } from '@nvcf/subgraph-icms';
@@ -36,6 +36,8 @@ export interface SystemOptions {
   secret?: string;
   statusLimits?: Partial<import('@nvcf/status-stream').StreamLimits>;
   statusPath?: 'gateway' | 'forward';
+  /** how much of the status stream is kept (resume cursors older than that expire) */
+  statusRetention?: { maxMsgs?: number; maxAgeMs?: number };
   /**
    * Separate deployments sharing one NATS keep their services' durable consumers apart with it.
    * A new durable starts at the beginning of the status stream, so it is not for short-lived systems.
@@ -74,7 +76,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const secret = opts.secret ?? randomBytes(32).toString('base64url');
     const backends = opts.backends ?? memoryBackends();
     const { bus } = backends;
-    await bus.ensureStreams(allStreams);
+    await bus.ensureStreams(allStreams.map((st) => (st.name === Streams.status.name && opts.statusRetention ? { ...st, ...opts.statusRetention } : st)));
     const clusters = opts.clusters ?? demoClusters();
     const host = opts.host ?? '127.0.0.1';
 
