@@ -28,8 +28,10 @@ const simulateOf = (d: DesiredInstance): Simulate => {
 
 const wait = (ms: number, signal: AbortSignal) => new Promise<void>((resolve, reject) => {
   if (signal.aborted) return reject(signal.reason);
-  const t = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }, { once: true });
+  const onAbort = () => { clearTimeout(t); reject(signal.reason); };
+  // the agent's one signal outlives every apply: a listener left behind per wait would pile up
+  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+  signal.addEventListener('abort', onAbort, { once: true });
 });
 
 /**

@@ -5,10 +5,30 @@ const RUNNING = new Set(['ACTIVE', 'UPDATING']); // UPDATING counts as ACTIVE ev
 
 /** Decides revision outcomes and function status from what instances report. */
 export class Rollouts {
+  private readonly inFlight = new Map<string, { again: boolean; done: Promise<void> }>();
   constructor(private readonly store: NvcfStore) {}
 
+  /**
+   * One evaluation per key at a time, plus one trailing run that sees everything recorded
+   * meanwhile: a 1000-instance rollout would otherwise read all 1000 states per event.
+   */
+  private coalesce(key: string, fn: () => Promise<void>): Promise<void> {
+    const cur = this.inFlight.get(key);
+    if (cur) { cur.again = true; return cur.done; }
+    const entry = { again: false, done: Promise.resolve() };
+    entry.done = (async () => {
+      try { do { entry.again = false; await fn(); } while (entry.again); } finally { this.inFlight.delete(key); }
+    })();
+    this.inFlight.set(key, entry);
+    return entry.done;
+  }
+
   /** The latest revision's outcome from the targets' states; a CAS keeps it race-free. */
-  async evaluate(specId: string): Promise<void> {
+  evaluate(specId: string): Promise<void> {
+    return this.coalesce(`spec:${specId}`, () => this.evaluateNow(specId));
+  }
+
+  private async evaluateNow(specId: string): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const [pair] = await this.store.getRevisions([specId]);
       const rev = pair?.latest;
@@ -39,7 +59,11 @@ export class Rollouts {
   }
 
   /** Function version status from its specs' instances (DOMAIN.md state machine). */
-  async evaluateVersion(versionId: string): Promise<void> {
+  evaluateVersion(versionId: string): Promise<void> {
+    return this.coalesce(`version:${versionId}`, () => this.evaluateVersionNow(versionId));
+  }
+
+  private async evaluateVersionNow(versionId: string): Promise<void> {
     const [v] = await this.store.getVersions([versionId]);
     if (!v?.deploymentId || v.status === 'INACTIVE' || v.status === 'DELETED') return;
     const [d] = await this.store.getDeployments([v.deploymentId]);
