@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { startSystem, demoClusters, type System } from '@nvcf/local';
-import { realBackends } from '@nvcf/local/real';
+import type { System } from '@nvcf/local';
 import { InstanceStatusChangedDocument } from '@nvcf/schema/generated';
-import { describeReal, realEnv, startRealSystem, httpClient, ok, deployedHelm, submit, waitRevision, wsSubscribe, watchSubscriptions } from '@nvcf/test';
+import { describeReal, startRealSystem, httpClient, ok, deployedHelm, submit, waitRevision, wsSubscribe, watchSubscriptions } from '@nvcf/test';
 import { startPrivateNats, type PrivateNats } from '../services/nats-private.js';
 import { faultsSuite, transitionsOf, noDuplicateCursors } from './suites/faults.suite.js';
 import { fast } from './suites/system.js';
@@ -16,9 +14,7 @@ describeReal('NATS JetStream and Cassandra', () => {
     beforeAll(async () => {
       // a private nats-server: restarting the shared one would disturb every other test file
       nats = await startPrivateNats();
-      const suffix = `_${randomBytes(4).toString('hex')}`;
-      const backends = await realBackends({ ...realEnv(), natsUrl: nats.url, keyspaceSuffix: suffix, dropKeyspaces: true });
-      system = await startSystem({ ...fast, agentAckWaitMs: 1500, revisionDeadlineMs: 60_000, clusters: demoClusters(suffix.replace('_', '-')), backends });
+      system = await startRealSystem({ ...fast, agentAckWaitMs: 1500, revisionDeadlineMs: 60_000 }, { natsUrl: nats.url });
     });
     afterAll(async () => { await system?.dispose(); await nats?.[Symbol.asyncDispose](); });
 

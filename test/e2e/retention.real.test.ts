@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { startSystem, demoClusters, type System } from '@nvcf/local';
-import { realBackends } from '@nvcf/local/real';
+import type { System } from '@nvcf/local';
 import { subjects, type StatusEvent } from '@nvcf/messaging';
 import { InstanceStatusChangedDocument } from '@nvcf/schema/generated';
 import { waitUntil } from '@nvcf/testing';
-import { describeReal, realEnv, httpClient, deployedHelm, wsSubscribe, sseRaw, watchSubscriptions } from '@nvcf/test';
+import { describeReal, startRealSystem, httpClient, deployedHelm, wsSubscribe, sseRaw, watchSubscriptions } from '@nvcf/test';
 import { startPrivateNats, type PrivateNats } from '../services/nats-private.js';
 import { fast } from './suites/system.js';
 
@@ -15,9 +13,7 @@ describeReal('NATS JetStream and Cassandra', () => {
     beforeAll(async () => {
       // a private nats-server: a tiny retention on the shared one would expire other files' cursors
       nats = await startPrivateNats();
-      const suffix = `_${randomBytes(4).toString('hex')}`;
-      const backends = await realBackends({ ...realEnv(), natsUrl: nats.url, keyspaceSuffix: suffix, dropKeyspaces: true });
-      system = await startSystem({ ...fast, clusters: demoClusters(suffix.replace('_', '-')), backends, statusRetention: { maxMsgs: 10 } });
+      system = await startRealSystem({ ...fast, statusRetention: { maxMsgs: 10 } }, { natsUrl: nats.url });
     });
     afterAll(async () => { await system?.dispose(); await nats?.[Symbol.asyncDispose](); });
 

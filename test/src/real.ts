@@ -17,9 +17,9 @@ export function realEnv() {
  * The same system on NATS JetStream and Cassandra. Each system gets its own keyspaces and
  * cluster ids, so systems of one run never see each other's clusters, instances or durables.
  */
-export async function startRealSystem(overrides: SystemOptions = {}) {
+export async function startRealSystem(overrides: SystemOptions = {}, where: { natsUrl?: string } = {}) {
   const suffix = `_${randomBytes(4).toString('hex')}`;
-  const backends = await realBackends({ ...realEnv(), keyspaceSuffix: suffix, dropKeyspaces: true });
+  const backends = await realBackends({ ...realEnv(), ...where, keyspaceSuffix: suffix, dropKeyspaces: true });
   try {
     return await startSystem({ clusters: demoClusters(suffix.replace('_', '-')), ...overrides, backends });
   } catch (err) {
