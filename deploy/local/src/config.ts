@@ -16,7 +16,14 @@ export function readConfig(env: Env) {
     secret: env.NVCF_INTERNAL_SECRET || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', levels, 'info'),
     statusPath: oneOf(env, 'STATUS_PATH', ['gateway', 'forward'] as const, 'gateway'),
+    authMode: oneOf(env, 'AUTH_MODE', ['dev', 'jwt'] as const, 'dev'),
   };
+}
+
+/** Production auth: JWTs checked against issuer, audience and JWKS (dev tokens are not JWTs, so they fail). */
+export function readJwtConfig(env: Env) {
+  const hint = 'AUTH_MODE=jwt needs the identity provider';
+  return { issuer: required(env, 'JWT_ISSUER', hint), audience: required(env, 'JWT_AUDIENCE', hint), jwksUrl: required(env, 'JWT_JWKS_URL', hint), tenantClaim: str(env, 'JWT_TENANT_CLAIM', 'ncaId') };
 }
 
 /** Where the real backends are; `.services/env` fills in what the environment does not say. */
