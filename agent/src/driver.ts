@@ -1,4 +1,4 @@
-import type { InstanceRef, InstanceState, Workload } from '@nvcf/messaging';
+import type { CreateInstanceMessage, InstanceState } from '@nvcf/messaging';
 
 /** A failure that may pass (throttling, a conflict, a node not ready): retried with backoff. */
 export class TemporaryFailure extends Error {
@@ -9,14 +9,8 @@ export class PermanentFailure extends Error {
   override name = 'PermanentFailure';
 }
 
-export interface DesiredInstance extends InstanceRef {
-  instanceId: string;
-  gpu: string;
-  instanceType: string;
-  revisionId: string;
-  revisionCreatedAt: string;
-  workload: Workload;
-}
+/** What an instance should run: the create message minus its type tag (one definition, in lib/messaging). */
+export type DesiredInstance = Omit<CreateInstanceMessage, 'type'>;
 
 /** What the cluster says about one instance: the source of truth for idempotence. */
 export interface ObservedInstance {

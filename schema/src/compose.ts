@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse, print, buildASTSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { parse, buildASTSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { composeServices, transformSupergraphToPublicSchema } from '@theguild/federation-composition';
 
 export const subgraphNames = ['nvcf', 'icms', 'nvca-status'] as const;
@@ -40,4 +40,3 @@ export function withSubgraphUrls(supergraph: string, urls: Record<SubgraphName, 
   return out;
 }
 
-export { print };

@@ -68,11 +68,13 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
   } catch (err) {
     return { errors: [maskError(err instanceof GraphQLError ? err : new GraphQLError('failed', { originalError: err as Error }))] };
   }
+  // the hot path runs per event and subscriber: everything that depends only on the subscription is done here, once
+  const remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, vars.coerced) : null;
   const toResult = async (fe: FeedEvent): Promise<ExecutionResult> => {
     const e = fe.event;
     let instance: unknown = { id: e.instanceId, state: e.state, revisionId: e.revisionId, updatedAt: e.at };
-    if (o.op.needsRemote) {
-      try { instance = (await o.instances.load(o.tenant, o.op, vars.coerced, e.instanceId)) ?? null; } catch (err) { instance = err; }
+    if (remote) {
+      try { instance = (await o.instances.load(remote, e.instanceId)) ?? null; } catch (err) { instance = err; }
     }
     const payload = { cursor: fe.cursor, instance, state: e.state, previousState: e.previousState, revisionId: e.revisionId, at: e.at, message: e.message ?? null, kind: fe.kind, lag: fe.lag };
     const result = await execute({ schema: s, document: o.op.document, operationName: o.op.operation.name?.value, rootValue: { instanceStatusChanged: payload }, variableValues: vars.coerced, fieldResolver: byResponseKey });

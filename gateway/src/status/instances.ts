@@ -1,6 +1,8 @@
 import DataLoader from 'dataloader';
-import { Kind, print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
+import { print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import type { StatusOperation } from './operation.js';
+
+export interface PreparedInstances { tenant: string; key: string; query: string; variables: Record<string, unknown> }
 
 export type Execute = (tenant: string, query: string, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: readonly { message: string }[] }>;
 
@@ -32,9 +34,14 @@ export class InstanceFetcher {
   private readonly loaders = new Map<string, DataLoader<string, Record<string, unknown> | null>>();
   constructor(private readonly execute: Execute, private readonly maxLoaders = 1000) {}
 
-  load(tenant: string, op: StatusOperation, variables: Record<string, unknown>, id: string) {
+  /** Prints the remote query once per subscription; `load` then runs per event. */
+  prepare(tenant: string, op: StatusOperation, variables: Record<string, unknown>): PreparedInstances {
     const q = remoteQuery(op, variables);
-    const key = `${tenant}\u0000${q.query}\u0000${JSON.stringify(q.variables)}`;
+    return { tenant, ...q, key: `${tenant}\u0000${q.query}\u0000${JSON.stringify(q.variables)}` };
+  }
+
+  load(q: PreparedInstances, id: string) {
+    const { key, tenant } = q;
     let loader = this.loaders.get(key);
     if (!loader) {
       if (this.loaders.size >= this.maxLoaders) this.loaders.delete(this.loaders.keys().next().value!);
@@ -53,4 +60,3 @@ export class InstanceFetcher {
   }
 }
 
-export { Kind };

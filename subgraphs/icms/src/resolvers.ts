@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { fail } from '@nvcf/errors';
 import { DateTimeScalar, type TenantContext } from '@nvcf/subgraph-kit';
 import type { IcmsStore } from './store/index.js';
-import { isLive, type ClusterRecord, type InstanceRecord, type UpdateActionRecord } from './model.js';
+import { type ClusterRecord, type InstanceRecord, type UpdateActionRecord } from './model.js';
 import { mayUse } from './placement.js';
 
 export function createLoaders(store: IcmsStore) {
@@ -60,4 +60,3 @@ export function resolvers(store: IcmsStore) {
   };
 }
 
-export { isLive };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
 import type { LaunchSpec } from '@nvcf/messaging';
 import type { DeploymentRecord, JsonObject, RevisionPair, SpecRecord, VersionRecord } from './model.js';
-import { checkConfiguration, checkPort, checkSpec, isObject } from './validate.js';
+import { checkConfiguration, checkPort, checkSpec } from './validate.js';
 import { workloadFor } from './workload.js';
 import { mergeManifests } from './operators/merge.js';
 import type { Nvcf } from './nvcf.js';
@@ -87,4 +87,3 @@ export async function deployFunctionVersion(nvcf: Nvcf, tenant: string, versionI
   return deployment;
 }
 
-export const isJsonObject = isObject;

@@ -1,6 +1,6 @@
 import { keyspaceName, selectAll, selectByKeys, writeIfNewer, type Client, type Row } from '@nvcf/cassandra';
 import type { InstanceStatus, StatusFilter, StatusStore } from './types.js';
-import { matches } from '../filter.js';
+import { matches } from '@nvcf/status-stream';
 
 export interface CassandraStatusStoreOptions {
   /** default nvca_status; the schema comes from deploy/migrations/nvca_status */

@@ -1,5 +1,5 @@
 import type { InstanceStatus, StatusStore } from './types.js';
-import { matches } from '../filter.js';
+import { matches } from '@nvcf/status-stream';
 
 export function createMemoryStatusStore(): StatusStore {
   const rows = new Map<string, InstanceStatus>();

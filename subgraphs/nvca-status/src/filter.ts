@@ -1,1 +1,0 @@
-export { matches, hasFilter } from '@nvcf/status-stream';
