@@ -35,17 +35,18 @@ export function attachWebSocket(server: import('node:http').Server, runtime: any
       if ((ctx.extra.statusSubscriptions ?? 0) >= maxPerConnection) {
         return [fail('LIMIT_EXCEEDED', `at most ${maxPerConnection} status subscriptions per connection; open another connection or narrow the filters`, { limit: maxPerConnection })];
       }
+      // counted here, before any await: subscribes that arrive together must not all pass the check
+      ctx.extra.statusSubscriptions = (ctx.extra.statusSubscriptions ?? 0) + 1;
       const call: StatusCall = { op, variables: payload.variables ?? undefined, tenant: ctx.extra.tenant!, extra: ctx.extra, query: payload.query };
       return { schema: publicSchema(), document: op.document, operationName: payload.operationName, variableValues: payload.variables, contextValue: { __status: call } };
     },
     subscribe: async (args: any) => {
       const call: StatusCall | undefined = args.contextValue?.__status;
       if (!call) return hive.subscribe(args);
-      const run = await status!.run(call.op, call.variables, call.tenant, null, call.query);
-      if (!('events' in run)) return run;
-      call.extra.statusSubscriptions = (call.extra.statusSubscriptions ?? 0) + 1;
       let released = false;
       const release = () => { if (!released) { released = true; call.extra.statusSubscriptions!--; } };
+      const run = await status!.run(call.op, call.variables, call.tenant, null, call.query).catch((err) => { release(); throw err; });
+      if (!('events' in run)) { release(); return run; }
       const it: AsyncIterableIterator<unknown> = {
         next: async () => {
           try {

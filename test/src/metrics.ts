@@ -6,7 +6,8 @@ export async function gauge(baseUrl: string, name: string, labels: Record<string
   const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
   let total = 0;
   for (const line of text.split('\n')) {
-    if (!line.startsWith(name)) continue;
+    // exact name: `x_open` must not also count `x_opened_total`
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
     if (want.every((w) => line.includes(w))) total += Number(line.split(' ').at(-1));
   }
   return total;

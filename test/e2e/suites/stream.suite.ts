@@ -1,4 +1,7 @@
 import { request, type IncomingMessage } from 'node:http';
+import { print } from 'graphql';
+import { createClient as createWsClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { randomUUID } from 'node:crypto';
 import { subjects, type StatusEvent } from '@nvcf/messaging';
 import type { System } from '@nvcf/local';
@@ -155,6 +158,24 @@ export function streamSuite(name: string, make: MakeSystem) {
       expect(lagged.every((e) => e.lag.skippedEvents > 0 && e.lag.resumeAfter.startsWith('v1.'))).toBe(true);
       expect(await gauge(system.gateway.url, 'nvcf_status_lag_events_total', { tenant: 'nca-a' })).toBeGreaterThan(lagBefore);
     }, 240_000);
+
+    it('a connection holds at most 100 status subscriptions, even when they arrive at once', async () => {
+      const client = createWsClient({ url: system.gateway.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: 'Bearer dev-token-a' }, retryAttempts: 0 });
+      try {
+        const refused: unknown[] = [];
+        const openNow = () => gauge(system.gateway.url, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' });
+        const before = await openNow();
+        const query = print(InstanceStatusChangedDocument);
+        // all 101 subscribe messages go out back to back, before the gateway answers any
+        for (let i = 0; i < 101; i++) client.subscribe({ query, variables: { functionId: `f-${i}` } }, { next: () => {}, complete: () => {}, error: (e) => refused.push(e) });
+        await waitUntil(async () => refused.length > 0 && (await openNow()) >= before + 100, { what: '100 subscriptions open and the 101st refused' });
+        expect(JSON.stringify(refused)).toContain('LIMIT_EXCEEDED');
+        expect(refused).toHaveLength(1);
+        expect(await openNow()).toBe(before + 100);
+      } finally {
+        await client.dispose();
+      }
+    });
 
     it('errors name what to fix: no filter, both after and snapshot', async () => {
       for (const vars of [{}, { functionId: 'f', after: 'v1.1.x', snapshot: true }]) {
