@@ -7,8 +7,9 @@ import { authenticate } from './auth.js';
 import { statusOperation, type StatusOperation } from './status/operation.js';
 import { publicSchema } from './status/execute.js';
 import type { StatusService } from './status/service.js';
+import { sendFramesDirectly } from './status/frames.js';
 
-interface StatusCall { op: StatusOperation; variables: Record<string, unknown> | undefined; tenant: string; extra: Extra; query: string }
+interface StatusCall { op: StatusOperation; variables: Record<string, unknown> | undefined; tenant: string; extra: Extra; query: string; id: string }
 type Extra = { tenant?: string; socket?: any; request?: unknown; statusSubscriptions?: number; [k: string]: unknown };
 
 /**
@@ -37,7 +38,7 @@ export function attachWebSocket(server: import('node:http').Server, runtime: any
       }
       // counted here, before any await: subscribes that arrive together must not all pass the check
       ctx.extra.statusSubscriptions = (ctx.extra.statusSubscriptions ?? 0) + 1;
-      const call: StatusCall = { op, variables: payload.variables ?? undefined, tenant: ctx.extra.tenant!, extra: ctx.extra, query: payload.query };
+      const call: StatusCall = { op, variables: payload.variables ?? undefined, tenant: ctx.extra.tenant!, extra: ctx.extra, query: payload.query, id };
       return { schema: publicSchema(), document: op.document, operationName: payload.operationName, variableValues: payload.variables, contextValue: { __status: call } };
     },
     subscribe: async (args: any) => {
@@ -47,18 +48,7 @@ export function attachWebSocket(server: import('node:http').Server, runtime: any
       const release = () => { if (!released) { released = true; call.extra.statusSubscriptions!--; } };
       const run = await status!.run(call.op, call.variables, call.tenant, null, call.query).catch((err) => { release(); throw err; });
       if (!('events' in run)) { release(); return run; }
-      const it: AsyncIterableIterator<unknown> = {
-        next: async () => {
-          try {
-            const r = await run.events.next();
-            if (r.done) release();
-            return r.done ? r : { done: false, value: r.value.result };
-          } catch (err) { release(); throw err; }
-        },
-        return: async () => { release(); await run.events.return!(); return { done: true, value: undefined }; },
-        [Symbol.asyncIterator]: () => it,
-      };
-      return it;
+      return sendFramesDirectly(run.events, call.extra.socket, call.id, release);
     },
   } as any, wss);
   return { wss, dispose: () => ws.dispose() };

@@ -29,7 +29,22 @@ export interface StatusRun {
  */
 export class ResultCache {
   private readonly map = new Map<string, Promise<ExecutionResult>>();
+  private readonly operations = new Map<string, number>();
   constructor(private readonly max = 2000) {}
+  /**
+   * A short id per distinct operation, taken once per subscription: the per-event key then
+   * hashes a few characters, not the whole query text, for every subscriber.
+   */
+  operationId(key: string): number {
+    let id = this.operations.get(key);
+    if (id === undefined) {
+      // ids are only compared, never reused while the map lives; a full map starts over
+      if (this.operations.size >= 100_000) this.operations.clear();
+      this.operations.set(key, (id = this.nextId++));
+    }
+    return id;
+  }
+  private nextId = 0;
   get(key: string, make: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
     let hit = this.map.get(key);
     if (!hit) {
@@ -72,7 +87,7 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
   const remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, vars.coerced) : null;
   const toResult = async (fe: FeedEvent): Promise<ExecutionResult> => {
     const e = fe.event;
-    let instance: unknown = { id: e.instanceId, state: e.state, revisionId: e.revisionId, updatedAt: e.at };
+    let instance: unknown = { id: e.instanceId, state: e.state, revisionId: e.revisionId, updatedAt: e.at, cluster: { id: e.clusterId }, gpuSpecification: { id: e.gpuSpecificationId } };
     if (remote) {
       try { instance = (await o.instances.load(remote, e.instanceId)) ?? null; } catch (err) { instance = err; }
     }
@@ -81,8 +96,8 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
     return result.errors ? { ...result, errors: result.errors.map((x) => maskError(x)) } : result;
   };
   // cursors are per tenant, so a tenant's identical subscriptions see identical results (lag markers aside)
-  const opKey = o.query ? `${o.tenant}\u0000${o.query}\u0000${o.op.operation.name?.value ?? ''}\u0000${JSON.stringify(vars.coerced)}` : null;
-  const resultOf = (fe: FeedEvent) => (opKey && !fe.lag && o.cache ? o.cache.get(`${fe.seq}\u0000${fe.kind}\u0000${opKey}`, () => toResult(fe)) : toResult(fe));
+  const opKey = o.query && o.cache ? o.cache.operationId(`${o.tenant}\u0000${o.query}\u0000${o.op.operation.name?.value ?? ''}\u0000${JSON.stringify(vars.coerced)}`) : null;
+  const resultOf = (fe: FeedEvent) => (opKey !== null && !fe.lag && o.cache ? o.cache.get(`${fe.seq}\u0000${fe.kind}\u0000${opKey}`, () => toResult(fe)) : toResult(fe));
   const events: StatusRun['events'] = {
     async next() {
       const r = await feed.next();

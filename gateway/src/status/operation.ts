@@ -3,6 +3,12 @@ import { Kind, getOperationAST, parse, type DocumentNode, type FieldNode, type F
 export const STATUS_FIELD = 'instanceStatusChanged';
 /** Instance fields every status event carries itself: no supergraph fetch needed for them. */
 const LOCAL_INSTANCE_FIELDS = new Set(['id', 'state', 'revisionId', 'updatedAt', '__typename']);
+/**
+ * Entities the event names by key: selecting only their key needs no fetch either, as a
+ * federation planner answers `{ cluster { id } }` from the key it already holds.
+ */
+const KEYED_INSTANCE_FIELDS = new Set(['cluster', 'gpuSpecification']);
+const KEY_FIELDS = new Set(['id', '__typename']);
 
 export interface StatusOperation {
   document: DocumentNode;
@@ -25,7 +31,9 @@ export function statusOperation(query: unknown, operationName?: string | null): 
   const root = fieldsOf(operation.selectionSet, fragments);
   if (root.length !== 1 || root[0]!.name.value !== STATUS_FIELD) return null;
   const instanceFields = fieldsOf(root[0]!.selectionSet!, fragments).filter((f) => f.name.value === 'instance');
-  const needsRemote = instanceFields.some((f) => fieldsOf(f.selectionSet!, fragments).some((x) => !LOCAL_INSTANCE_FIELDS.has(x.name.value)));
+  const local = (x: FieldNode) => LOCAL_INSTANCE_FIELDS.has(x.name.value)
+    || (KEYED_INSTANCE_FIELDS.has(x.name.value) && fieldsOf(x.selectionSet, fragments).every((k) => KEY_FIELDS.has(k.name.value)));
+  const needsRemote = instanceFields.some((f) => !fieldsOf(f.selectionSet!, fragments).every(local));
   return { document, operation, fragments, instanceFields, needsRemote };
 }
 

@@ -1,0 +1,43 @@
+import type { ExecutionResult } from 'graphql';
+import type { Socket } from 'node:net';
+import type { WebSocket } from 'ws';
+import { corkForBurst } from './cork.js';
+
+// Identical subscriptions share one result object per event (ResultCache): serialise it once.
+const serialized = new WeakMap<object, string>();
+const json = (result: ExecutionResult) => {
+  let s = serialized.get(result);
+  if (s === undefined) serialized.set(result, (s = JSON.stringify(result)));
+  return s;
+};
+
+/**
+ * Writes a status subscription's `next` frames straight to the socket: the frame is the
+ * subscription's fixed head plus the event's shared JSON, where graphql-ws would stringify every
+ * frame for every subscriber. graphql-ws still owns the subscription: it awaits the returned
+ * iterator, which yields nothing and settles when the feed ends (done) or fails (the error, as
+ * before), and it calls `return()` when the client completes or the socket closes.
+ */
+export function sendFramesDirectly(events: AsyncIterator<{ result: ExecutionResult }>, socket: WebSocket, id: string, release: () => void): AsyncIterableIterator<never> {
+  const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+  const tcp = (socket as unknown as { _socket?: Socket })._socket;
+  const pump = (async () => {
+    for (;;) {
+      const r = await events.next();
+      if (r.done || socket.readyState !== socket.OPEN) return;
+      corkForBurst(tcp);
+      socket.send(`${head}${json(r.value.result)}}`);
+      // backpressure: a socket the kernel is not taking from pulls no more events, so its feed
+      // conflates instead of the gateway buffering without bound
+      if (tcp?.writableNeedDrain) await new Promise<void>((resolve) => { tcp.once('drain', resolve); tcp.once('close', resolve); });
+    }
+  })();
+  pump.catch(() => {}); // surfaced through next()
+  const done = { done: true as const, value: undefined as never };
+  const it: AsyncIterableIterator<never> = {
+    next: async () => { try { await pump; return done; } finally { release(); } },
+    return: async () => { release(); await events.return?.(); return done; },
+    [Symbol.asyncIterator]: () => it,
+  };
+  return it;
+}
