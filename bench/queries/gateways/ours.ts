@@ -1,0 +1,8 @@
+// Our gateway as a process of its own: tsx bench/queries/gateways/ours.ts <supergraph file> <port>
+import { readFileSync } from 'node:fs';
+import { startOurGateway } from '../our-gateway.js';
+
+const [file, port] = process.argv.slice(2);
+const gateway = await startOurGateway(readFileSync(file!, 'utf8'), Number(port));
+console.log(`gateway ready ${gateway.graphqlUrl}`);
+process.on('SIGTERM', () => void gateway.dispose().then(() => process.exit(0)));
