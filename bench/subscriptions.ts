@@ -1,6 +1,6 @@
 // Subscriptions side by side: the gateway's own fan-out, Hive Gateway forwarding to nvca-status,
 // and the raw WebSocket ceiling (bench/ceiling/server.ts). Needs npm run services:up.
-// tsx bench/subscriptions.ts [--subs 1000] [--rate 20] [--seconds 15] [--paths gateway,forward,ceiling] [--out bench/results/latest.json]
+// tsx bench/subscriptions.ts [--subs 1000] [--rate 20] [--seconds 15] [--paths gateway,forward,ceiling] [--remote] [--out bench/results/latest.json]
 import { runSubscriptions, allPaths, type Path } from './subscriptions/run.js';
 import { mergeLatest, subscriptionsSummary } from './results.js';
 
@@ -15,10 +15,11 @@ const PATHS = (arg('paths') ?? allPaths.join(',')).split(',').map((p) => p.trim(
 for (const p of PATHS) if (!allPaths.includes(p)) throw new Error(`--paths takes ${allPaths.join(', ')} (got '${p}')`);
 const OUT = arg('out') ?? 'bench/results/latest.json';
 
-const results = await runSubscriptions({ subs: SUBS, rate: RATE, seconds: SECONDS, paths: PATHS });
+const REMOTE = process.argv.includes('--remote');
+const results = await runSubscriptions({ subs: SUBS, rate: RATE, seconds: SECONDS, paths: PATHS, remote: REMOTE });
 console.table(results);
 
 // one record per run: a path left out is null rather than a number measured under other settings
-mergeLatest({ subscriptions: subscriptionsSummary([{ subs: SUBS, rate: RATE, seconds: SECONDS, results }]) }, OUT);
+mergeLatest({ subscriptions: subscriptionsSummary([{ subs: SUBS, rate: RATE, seconds: SECONDS, remote: REMOTE, results }]) }, OUT);
 // the graphql-ws clients' sockets may still be closing
 process.exit(0);

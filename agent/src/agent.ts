@@ -4,6 +4,7 @@ import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.js'
 import { keyedLock } from './keyed-lock.js';
 import { report, type Last } from './reporter.js';
 import { createLogger } from '@nvcf/logging';
+import { setMaxListeners } from 'node:events';
 
 export interface AgentOptions {
   bus: Bus;
@@ -33,6 +34,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const log = opts.log ?? ((m: string) => logger.info(m));
   const lock = keyedLock();
   const abort = new AbortController();
+  // one signal is shared by every apply in flight (hundreds on a big rollout), each listening
+  // for the stop while it waits: not the leak Node's default warning at 10 listeners suspects
+  setMaxListeners(0, abort.signal);
 
   /** Applies until ready; temporary failures retry with capped backoff and jitter. */
   const applyUntilReady = async (d: DesiredInstance): Promise<Outcome> => {

@@ -46,9 +46,13 @@ async function load(url: string, seconds: number, connections: number) {
   return JSON.parse(line) as { rps: number; p50_ms: number; p99_ms: number; requests: number; bad: number };
 }
 
-/** Services left running (npm run services:up) move to the load's core for the duration. */
+/**
+ * Services left running (npm run services:up) and this process (it samples memory with `ps`)
+ * move to the load's core for the duration: core 0 is the gateway's alone.
+ */
 function pinServices(cores: string): () => void {
-  const pids = existsSync(PIDS) ? readdirSync(PIDS).filter((f) => f.endsWith('.pid')).map((f) => readFileSync(`${PIDS}/${f}`, 'utf8').trim()) : [];
+  const services = existsSync(PIDS) ? readdirSync(PIDS).filter((f) => f.endsWith('.pid')).map((f) => readFileSync(`${PIDS}/${f}`, 'utf8').trim()) : [];
+  const pids = [...services, String(process.pid)];
   const set = (c: string) => { for (const pid of pids) try { execFileSync('taskset', ['-a', '-p', '-c', c, pid], { stdio: 'ignore' }); } catch { /* not running */ } };
   set(cores);
   return () => set(`0-${cpus().length - 1}`);
@@ -78,19 +82,21 @@ export async function runQueries(opts: QueryOptions): Promise<QueryResult[]> {
   const restore = pinServices(REST_CORE);
   const subgraphs = spawnProcess(tsx, ['bench/queries/subgraphs/server.ts', '0'], { cores: REST_CORE });
   const rounds = new Map<GatewaySpec['key'], Round[]>();
+  const chosen = gateways.filter((g) => !opts.only || opts.only.includes(g.key));
   try {
     const [, base] = await waitForLine(subgraphs.child, /subgraphs ready (\S+)/, 'benchmark subgraphs');
     const supergraph = join(tmpdir(), `bench-supergraph-${process.pid}.graphql`);
     writeFileSync(supergraph, benchSupergraph(base!));
-    const chosen = gateways.filter((g) => !opts.only || opts.only.includes(g.key));
     for (let round = 0; round < opts.rounds; round++) {
-      for (const spec of chosen) rounds.set(spec.key, [...(rounds.get(spec.key) ?? []), await measure(spec, supergraph, base!, opts)]);
+      // each round starts with a different gateway: no one always runs first (or after the ceiling)
+      const order = [...chosen.slice(round % chosen.length), ...chosen.slice(0, round % chosen.length)];
+      for (const spec of order) rounds.set(spec.key, [...(rounds.get(spec.key) ?? []), await measure(spec, supergraph, base!, opts)]);
     }
   } finally {
     await subgraphs.stop();
     restore();
   }
-  return [...rounds.values()].map((rs) => {
+  return chosen.map((g) => rounds.get(g.key)!).map((rs) => {
     const median = [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)]!;
     return { ...median, peak_rss_mb: Math.max(...rs.map((r) => r.peak_rss_mb)), bad: rs.reduce((n, r) => n + r.bad, 0), rounds_rps: rs.map((r) => r.rps) };
   });

@@ -17,6 +17,8 @@ export interface Result {
 
 export interface SubscriptionsOptions {
   subs: number; rate: number; seconds: number; paths: Path[];
+  /** select an Instance field another subgraph owns (cluster name), fetched through the supergraph per event */
+  remote?: boolean;
   /** default: NATS_URL from .services/env (written by npm run services:up) */
   natsUrl?: string;
 }
@@ -24,7 +26,8 @@ export interface SubscriptionsOptions {
 /** the gateway's limit of status subscriptions per connection */
 const SUBS_PER_SOCKET = 100;
 const TENANT = 'nca-a';
-const QUERY = 'subscription($f: ID) { instanceStatusChanged(functionId: $f) { cursor state at message instance { id cluster { id } } } }';
+// the cluster's key comes with the event; `remote` adds a field only icms has (one supergraph fetch per event)
+const query = (remote?: boolean) => `subscription($f: ID) { instanceStatusChanged(functionId: $f) { cursor state at message instance { id cluster { id${remote ? ' name' : ''} } } } }`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runSubscriptions(opts: SubscriptionsOptions): Promise<Result[]> {
@@ -50,7 +53,7 @@ async function measure(path: Path, o: SubscriptionsOptions, natsUrl: string): Pr
       clients.push(createClient({ url: target.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: 'Bearer dev-token-a' }, retryAttempts: 0 }));
     }
     for (let i = 0; i < o.subs; i++) {
-      clients[Math.floor(i / SUBS_PER_SOCKET)]!.subscribe<any>({ query: QUERY, variables: { f: target.functionId } }, {
+      clients[Math.floor(i / SUBS_PER_SOCKET)]!.subscribe<any>({ query: query(o.remote), variables: { f: target.functionId } }, {
         next: (m) => {
           const e = m.data?.instanceStatusChanged;
           if (!e) return;

@@ -1,5 +1,6 @@
 import { createGatewayRuntime, type GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
+import httpTransport from '@graphql-mesh/transport-http';
 import { tenantSigner, TENANT_HEADER, type TokenVerifier } from '@nvcf/auth';
 import { maskError } from '@nvcf/errors';
 import { authenticate } from './auth.js';
@@ -33,6 +34,22 @@ function tenantPlugin(verify: TokenVerifier, sign: (tenant: string) => string): 
   } as GatewayPlugin;
 }
 
+/**
+ * The HTTP transport with the tenant assertion set by a function: the `{context.tenantAssertion}`
+ * header template is parsed and interpolated on every subgraph call (1.7% of the gateway's CPU on
+ * the query benchmark). Custom headers stay part of the in-flight dedup key, so two tenants never
+ * share a subgraph call.
+ */
+const tenantHttp = {
+  getSubgraphExecutor: (payload: Parameters<typeof httpTransport.getSubgraphExecutor>[0]) => httpTransport.getSubgraphExecutor({
+    ...payload,
+    transportEntry: {
+      ...payload.transportEntry,
+      options: { ...payload.transportEntry.options, headers: (req?: { context?: { tenantAssertion?: string } }) => ({ [TENANT_HEADER]: req?.context?.tenantAssertion ?? '' }) } as never,
+    },
+  }),
+};
+
 export function createRuntime(opts: RuntimeOptions) {
   const sign = tenantSigner(opts.secret, 60);
   const subscriptionsOverWs = Object.fromEntries(opts.wsSubgraphs.map((name) => [name, {
@@ -46,8 +63,9 @@ export function createRuntime(opts: RuntimeOptions) {
   return createGatewayRuntime({
     supergraph: opts.supergraph,
     unifiedGraphHandler,
+    transports: (kind: string) => (kind === 'http' ? tenantHttp : import('@graphql-mesh/transport-ws')),
     transportEntries: {
-      '*.http': { headers: [[TENANT_HEADER, '{context.tenantAssertion}']] },
+      '*.http': {},
       ...subscriptionsOverWs,
     } as any,
     graphiql: opts.graphiql ?? false,
