@@ -41,11 +41,14 @@ export function subscriptionsSummary(runs: SubscriptionRun[]) {
     ours_p99_ms: ours?.p99_ms ?? null,
     // every run of ours, not just the headline: must be 0
     lost_events: runs.reduce((n, run) => n + (by(run, 'gateway')?.lost ?? 0), 0),
-    rss_per_1k_subs_mb: ours?.rss_per_1k_subs_mb ?? null,
+    // from the largest run: at 1k subscribers the growth is within garbage-collection noise
+    rss_per_1k_subs_mb: largest(runs)?.rss_per_1k_subs_mb ?? null,
     ratio_vs_hive_gateway: ratio(ours?.events_per_s, hive?.events_per_s),
     subscribers: head.subs, rate_per_s: head.rate, seconds: head.seconds, runs,
   };
 }
+
+const largest = (runs: SubscriptionRun[]) => [...runs].filter((r) => !r.remote).sort((a, b) => b.subs - a.subs)[0]?.results.find((r) => r.path === 'gateway');
 
 export function rolloutSummary(rs: RolloutResult[]) {
   const by = (n: number) => rs.find((r) => r.instances === n)?.rollout_s ?? null;

@@ -11,7 +11,10 @@ import { renderResults } from './report.js';
 
 // --render: only rewrite RESULTS.md from latest.json (after editing ANALYSIS.md)
 if (process.argv.includes('--render')) {
-  writeFileSync('bench/RESULTS.md', renderResults(JSON.parse(readFileSync(LATEST, 'utf8'))));
+  const last = JSON.parse(readFileSync(LATEST, 'utf8'));
+  if (last.subscriptions?.runs) last.subscriptions = subscriptionsSummary(last.subscriptions.runs);
+  writeFileSync(LATEST, JSON.stringify(last, null, 2));
+  writeFileSync('bench/RESULTS.md', renderResults(last));
   process.exit(0);
 }
 
