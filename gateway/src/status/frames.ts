@@ -2,14 +2,7 @@ import type { ExecutionResult } from 'graphql';
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { corkForBurst } from './cork.js';
-
-// Identical subscriptions share one result object per event (ResultCache): serialise it once.
-const serialized = new WeakMap<object, string>();
-const json = (result: ExecutionResult) => {
-  let s = serialized.get(result);
-  if (s === undefined) serialized.set(result, (s = JSON.stringify(result)));
-  return s;
-};
+import { serializedResult } from './serialize.js';
 
 /**
  * Writes a status subscription's `next` frames straight to the socket: the frame is the
@@ -26,7 +19,7 @@ export function sendFramesDirectly(events: AsyncIterator<{ result: ExecutionResu
       const r = await events.next();
       if (r.done || socket.readyState !== socket.OPEN) return;
       corkForBurst(tcp);
-      socket.send(`${head}${json(r.value.result)}}`);
+      socket.send(`${head}${serializedResult(r.value.result)}}`);
       // backpressure: a socket the kernel is not taking from pulls no more events, so its feed
       // conflates instead of the gateway buffering without bound
       if (tcp?.writableNeedDrain) await new Promise<void>((resolve) => { tcp.once('drain', resolve); tcp.once('close', resolve); });

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult } from 'graphql';
 import { sendJson } from '@nvcf/subgraph-kit';
 import type { StatusRun } from './execute.js';
+import { serializedResult } from './serialize.js';
 
 const KEEPALIVE_MS = 12_000;
 
@@ -31,7 +32,7 @@ export async function serveSse(req: IncomingMessage, res: ServerResponse, run: S
     for (;;) {
       const r = await run.events.next();
       if (r.done || closed) break;
-      await write(res, `event: next\nid: ${r.value.cursor}\ndata: ${JSON.stringify(r.value.result)}\n\n`);
+      await write(res, `event: next\nid: ${r.value.cursor}\ndata: ${serializedResult(r.value.result)}\n\n`);
     }
     if (!closed) await write(res, 'event: complete\ndata:\n\n');
   } catch (err) {
