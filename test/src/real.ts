@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { startSystem, demoClusters, type SystemOptions } from '@nvcf/local';
 import { realBackends } from '@nvcf/local/real';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { Streams, durableName } from '@nvcf/messaging';
+import { waitUntil } from '@nvcf/testing';
 
 /** NVCF_TEST_BACKENDS=memory skips the suites that need NATS and Cassandra; otherwise they must run. */
 export const describeReal: jest.Describe = process.env.NVCF_TEST_BACKENDS === 'memory' ? describe.skip : describe;
@@ -21,9 +25,34 @@ export async function startRealSystem(overrides: SystemOptions = {}, where: { na
   const suffix = `_${randomBytes(4).toString('hex')}`;
   const backends = await realBackends({ ...realEnv(), ...where, keyspaceSuffix: suffix, dropKeyspaces: true });
   try {
-    return await startSystem({ clusters: demoClusters(suffix.replace('_', '-')), ...overrides, backends });
+    const system = await startSystem({ clusters: demoClusters(suffix.replace('_', '-')), ...overrides, backends });
+    await untilStatusBacklogDrained(where.natsUrl ?? realEnv().natsUrl, overrides.deploymentSuffix ?? '').catch(async (err) => { await system.dispose(); throw err; });
+    return system;
   } catch (err) {
     await backends.dispose();
     throw err;
+  }
+}
+
+/**
+ * Systems on one NATS share the status stream's durables (a deployment's replicas must). A suite
+ * that published thousands of status events (the stream suite does) leaves them behind, and the
+ * next system would start its first rollout while its consumers still work through someone
+ * else's events, missing a 4 s revision deadline. So a system is ready once they have caught up.
+ */
+async function untilStatusBacklogDrained(natsUrl: string, suffix: string) {
+  const nc = await connect({ servers: natsUrl, name: 'test-backlog-check' });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const durables = ['nvcf', 'icms', 'nvca-status'].map((c) => durableName(Streams.status.name, `${c}${suffix}`));
+    await waitUntil(async () => {
+      for (const d of durables) {
+        const ci = await jsm.consumers.info(Streams.status.name, d);
+        if (ci.num_pending + ci.num_ack_pending > 0) return false;
+      }
+      return true;
+    }, { timeoutMs: 240_000, intervalMs: 250, what: `the status stream's shared durables to drain (${durables.join(', ')})` });
+  } finally {
+    await nc.close();
   }
 }
