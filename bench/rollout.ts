@@ -1,10 +1,10 @@
 // Rollout time alone: npx tsx bench/rollout.ts [--instances 100,1000]   (needs npm run services:up)
-import { readFileSync } from 'node:fs';
+import { readServicesEnv } from '../test/services/index.js';
 import { runRollout, type ServicesEnv } from './rollout/run.js';
 import { mergeLatest, rolloutSummary } from './results.js';
 
 const sizes = (process.argv[process.argv.indexOf('--instances') + 1] ?? '100,1000').split(',').map(Number);
-const env = Object.fromEntries(readFileSync('.services/env', 'utf8').trim().split('\n').map((l) => l.split('=') as [string, string])) as unknown as ServicesEnv;
+const env = readServicesEnv() as unknown as ServicesEnv;
 const results = await runRollout(sizes, env);
 console.table(results);
 mergeLatest({ rollout: rolloutSummary(results) });

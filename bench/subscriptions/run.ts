@@ -1,6 +1,6 @@
 // Status subscriptions on each path, one after the other, under the same load: N graphql-ws
 // subscriptions of one tenant on one function, events published to NATS at a fixed rate.
-import { readFileSync } from 'node:fs';
+import { readServicesEnv } from '../../test/services/index.js';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createNatsBus, subjects, type Bus, type StatusEvent } from '@nvcf/messaging';
@@ -31,7 +31,7 @@ const query = (remote?: boolean) => `subscription($f: ID) { instanceStatusChange
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runSubscriptions(opts: SubscriptionsOptions): Promise<Result[]> {
-  const natsUrl = opts.natsUrl ?? readFileSync('.services/env', 'utf8').match(/^NATS_URL=(.*)$/m)?.[1];
+  const natsUrl = opts.natsUrl ?? readServicesEnv().NATS_URL;
   if (!natsUrl) throw new Error('no NATS_URL: run npm run services:up first');
   const results: Result[] = [];
   for (const path of opts.paths) results.push(await measure(path, opts, natsUrl));

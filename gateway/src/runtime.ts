@@ -63,7 +63,8 @@ export function createRuntime(opts: RuntimeOptions) {
   return createGatewayRuntime({
     supergraph: opts.supergraph,
     unifiedGraphHandler,
-    transports: (kind: string) => (kind === 'http' ? tenantHttp : import('@graphql-mesh/transport-ws')),
+    // every other kind as the runtime resolves it by default
+    transports: (kind: string) => (kind === 'http' ? tenantHttp : import(`@graphql-mesh/transport-${kind}`)),
     transportEntries: {
       '*.http': {},
       ...subscriptionsOverWs,

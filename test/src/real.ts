@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startSystem, demoClusters, type SystemOptions } from '@nvcf/local';
+import { startSystem, demoClusters, statusConsumers, type SystemOptions } from '@nvcf/local';
 import { realBackends } from '@nvcf/local/real';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -44,7 +44,7 @@ async function untilStatusBacklogDrained(natsUrl: string, suffix: string) {
   const nc = await connect({ servers: natsUrl, name: 'test-backlog-check' });
   try {
     const jsm = await jetstreamManager(nc);
-    const durables = ['nvcf', 'icms', 'nvca-status'].map((c) => durableName(Streams.status.name, `${c}${suffix}`));
+    const durables = Object.values(statusConsumers(suffix)).map((c) => durableName(Streams.status.name, c));
     await waitUntil(async () => {
       for (const d of durables) {
         const ci = await jsm.consumers.info(Streams.status.name, d);

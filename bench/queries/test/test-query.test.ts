@@ -2,7 +2,7 @@ import { DisposalStack } from '@nvcf/lifecycle';
 import { startOurGateway } from '../our-gateway.js';
 import { startBenchSubgraphs } from '../subgraphs/serve.js';
 import { benchSupergraph } from '../compose.js';
-import { expectedBody, requestBody, requestHeaders } from '../request.js';
+import { expectedBody, isExpectedAnswer, requestBody, requestHeaders } from '../request.js';
 
 // The query benchmark only counts correct answers: this keeps our side of it honest in CI.
 describe('query benchmark (graphql-gateways-benchmark)', () => {
@@ -20,5 +20,13 @@ describe('query benchmark (graphql-gateways-benchmark)', () => {
     expect(expected.data.users).toHaveLength(6);
     expect(expected.data.topProducts.map((p: { name: string }) => p.name)).toEqual(['Table', 'Couch', 'Glass', 'Chair', 'TV']);
     expect(expected.data.topProducts[3].reviews.map((r: { id: string }) => r.id)).toEqual(['10', '11']);
+    // the check every benchmark response goes through
+    expect(isExpectedAnswer(expectedBody())).toBe(true);
+    expect(isExpectedAnswer(JSON.stringify({ extensions: { cost: 1 }, data: expected.data }))).toBe(true);
+    const wrong = structuredClone(expected);
+    wrong.data.topProducts[3].reviews[1].author.reviews[0].product.shippingEstimate = 50;
+    expect(isExpectedAnswer(JSON.stringify(wrong))).toBe(false);
+    expect(isExpectedAnswer('{"errors":[{"message":"boom"}]}')).toBe(false);
+    expect(isExpectedAnswer('not json')).toBe(false);
   });
 });

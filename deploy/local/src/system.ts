@@ -70,6 +70,9 @@ export function memoryBackends(): Backends {
 }
 
 /** The whole control plane in one process: three subgraphs, the gateway, one agent per cluster. */
+/** The names each service's durable on the status stream is taken from; replicas of one deployment share them. */
+export const statusConsumers = (deploymentSuffix = '') => ({ icms: `icms${deploymentSuffix}`, status: `nvca-status${deploymentSuffix}`, nvcf: `nvcf${deploymentSuffix}` });
+
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const stack = new DisposalStack();
   try {
@@ -80,11 +83,11 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const clusters = opts.clusters ?? demoClusters();
     const host = opts.host ?? '127.0.0.1';
 
-    const icms = stack.use(await createIcmsServer({ store: backends.icmsStore, bus, secret, clusters, host, consumerName: `icms${opts.deploymentSuffix ?? ''}` }));
-    const status = stack.use(await createStatusServer({ store: backends.statusStore, bus, secret, cursorSecret: secret, host, consumerName: `nvca-status${opts.deploymentSuffix ?? ''}` }));
+    const icms = stack.use(await createIcmsServer({ store: backends.icmsStore, bus, secret, clusters, host, consumerName: statusConsumers(opts.deploymentSuffix).icms }));
+    const status = stack.use(await createStatusServer({ store: backends.statusStore, bus, secret, cursorSecret: secret, host, consumerName: statusConsumers(opts.deploymentSuffix).status }));
     const registry = loadRegistry(opts.registryPath ?? defaultRegistryPath());
     const nvcf = stack.use(await createNvcfServer({
-      store: backends.nvcfStore, bus, secret, host, registry, consumerName: `nvcf${opts.deploymentSuffix ?? ''}`,
+      store: backends.nvcfStore, bus, secret, host, registry, consumerName: statusConsumers(opts.deploymentSuffix).nvcf,
       icms: httpIcmsClient(() => icms.url, secret), revisionDeadlineMs: opts.revisionDeadlineMs, deadlineSweepMs: opts.deadlineSweepMs,
     }));
 

@@ -30,6 +30,7 @@ export interface StatusRun {
 export class ResultCache {
   private readonly map = new Map<string, Promise<ExecutionResult>>();
   private readonly operations = new Map<string, number>();
+  private nextId = 0;
   constructor(private readonly max = 2000) {}
   /**
    * A short id per distinct operation, taken once per subscription: the per-event key then
@@ -44,7 +45,6 @@ export class ResultCache {
     }
     return id;
   }
-  private nextId = 0;
   get(key: string, make: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
     let hit = this.map.get(key);
     if (!hit) {

@@ -4,6 +4,21 @@ import type { WebSocket } from 'ws';
 import { corkForBurst } from './cork.js';
 import { serializedResult } from './serialize.js';
 
+// All subscriptions of a connection (up to 100) wait on one promise, not one listener pair each.
+const draining = new WeakMap<Socket, Promise<void>>();
+function drained(tcp: Socket): Promise<void> {
+  let p = draining.get(tcp);
+  if (!p) {
+    p = new Promise<void>((resolve) => {
+      const done = () => { tcp.off('drain', done); tcp.off('close', done); draining.delete(tcp); resolve(); };
+      tcp.on('drain', done);
+      tcp.on('close', done);
+    });
+    draining.set(tcp, p);
+  }
+  return p;
+}
+
 /**
  * Writes a status subscription's `next` frames straight to the socket: the frame is the
  * subscription's fixed head plus the event's shared JSON, where graphql-ws would stringify every
@@ -22,7 +37,7 @@ export function sendFramesDirectly(events: AsyncIterator<{ result: ExecutionResu
       socket.send(`${head}${serializedResult(r.value.result)}}`);
       // backpressure: a socket the kernel is not taking from pulls no more events, so its feed
       // conflates instead of the gateway buffering without bound
-      if (tcp?.writableNeedDrain) await new Promise<void>((resolve) => { tcp.once('drain', resolve); tcp.once('close', resolve); });
+      if (tcp?.writableNeedDrain) await drained(tcp);
     }
   })();
   pump.catch(() => {}); // surfaced through next()

@@ -159,6 +159,38 @@ export function streamSuite(name: string, make: MakeSystem) {
       expect(await gauge(system.gateway.url, 'nvcf_status_lag_events_total', { tenant: 'nca-a' })).toBeGreaterThan(lagBefore);
     }, 240_000);
 
+    it('a slow graphql-ws client is conflated too: the gateway waits for the socket instead of buffering', async () => {
+      const fn = `fn-slow-ws-${randomUUID()}`;
+      const publish = publisher(system, fn);
+      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const received: any[] = [];
+      const openNow = () => gauge(system.gateway.url, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' });
+      const openBefore = await openNow();
+      const ws = new WebSocket(system.gateway.wsUrl, 'graphql-transport-ws');
+      try {
+        ws.on('message', (raw) => {
+          const m = JSON.parse(String(raw));
+          if (m.type === 'connection_ack') ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription($f: ID) { instanceStatusChanged(functionId: $f) { message lag { skippedEvents resumeAfter } instance { id } } }', variables: { f: fn } } }));
+          if (m.type === 'next') received.push(m.payload.data.instanceStatusChanged);
+        });
+        ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer dev-token-a' } })));
+        await watchA.opened(1);
+        (ws as unknown as { _socket: import('node:net').Socket })._socket.pause(); // stops reading: kernel buffers fill
+        const pad = 'x'.repeat(4096);
+        const instances = 10, perInstance = 400;
+        for (let c = 1; c <= perInstance; c++) await Promise.all(Array.from({ length: instances }, (_, i) => publish(`slow-ws-${i}`, c, c === perInstance ? 'last' : pad)));
+        (ws as unknown as { _socket: import('node:net').Socket })._socket.resume();
+        await waitUntil(() => new Set(received.filter((e) => e.message === 'last').map((e) => e.instance.id)).size === instances, { timeoutMs: 120_000, what: 'the last event of every instance' });
+        expect(received.length).toBeLessThan(instances * perInstance);
+        const lagged = received.filter((e) => e.lag);
+        expect(lagged.length).toBeGreaterThan(0);
+        expect(lagged.every((e) => e.lag.skippedEvents > 0 && e.lag.resumeAfter.startsWith('v1.'))).toBe(true);
+      } finally {
+        ws.terminate();
+        await waitUntil(async () => (await openNow()) === openBefore, { what: 'the subscription closed with its socket' });
+      }
+    }, 240_000);
+
     it('a connection holds at most 100 status subscriptions, even when they arrive at once', async () => {
       const client = createWsClient({ url: system.gateway.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: 'Bearer dev-token-a' }, retryAttempts: 0 });
       try {
