@@ -5,11 +5,13 @@ const base = {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testEnvironment: 'node',
+  // workspace packages resolve to their TypeScript sources (the `source` export condition); dist/ is for production
+  testEnvironmentOptions: { customExportConditions: ['source', 'node', 'node-addons'] },
   setupFiles: ['<rootDir>/test/jest.setup.ts'],
 };
 export default {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{lib,schema,subgraphs,agent,gateway}/**/*.test.ts', '<rootDir>/bench/*/test/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{lib,schema,subgraphs,agent,gateway,ops}/**/*.test.ts', '<rootDir>/bench/*/test/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
   ],
   testTimeout: 60000,

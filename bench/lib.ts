@@ -56,7 +56,7 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, what: string):
 export async function startProcess(script: string, env: Record<string, string>, ready: RegExp, cores?: string): Promise<Started & { match: RegExpMatchArray }> {
   // BENCH_PROFILE_DIR: the process under test writes a V8 CPU profile there when it stops
   const dir = process.env.BENCH_PROFILE_DIR;
-  const p = dir ? spawnProcess('node', ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', script], { env, cores }) : spawnProcess('node_modules/.bin/tsx', [script], { env, cores });
+  const p = dir ? spawnProcess('node', ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--conditions=source', '--import', 'tsx', script], { env, cores }) : spawnProcess('node_modules/.bin/tsx', ['--conditions=source', script], { env, cores });
   try {
     return { ...p, match: await waitForLine(p.child, ready, script) };
   } catch (err) {
@@ -68,7 +68,8 @@ export async function startProcess(script: string, env: Record<string, string>, 
 /** Starts `npm start`'s entrypoint in its own process. */
 export async function startControlPlane(env: Record<string, string>): Promise<Started & { url: string }> {
   const port = await freePort();
-  const p = await startProcess('deploy/local/src/main.ts', { ...env, PORT: String(port), LOG_LEVEL: 'error' }, /Press Ctrl-C/);
+  // one tenant drives all the load (no peer rate-limits); metrics on any free loopback port
+  const p = await startProcess('deploy/local/src/main.ts', { GATEWAY_OPERATIONS_PER_SECOND: '0', GATEWAY_SUBSCRIPTIONS_PER_SECOND: '0', METRICS_PORT: '0', ...env, PORT: String(port), LOG_LEVEL: 'error' }, /Press Ctrl-C/);
   return { ...p, url: `http://127.0.0.1:${port}/graphql` };
 }
 

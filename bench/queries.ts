@@ -1,5 +1,5 @@
 // Queries side by side: graphql-gateways-benchmark's TestQuery through each gateway.
-// npx tsx bench/queries.ts [--seconds 20] [--connections 50] [--rounds 1] [--only ours,hive_rust_qp]
+// npx tsx --conditions=source bench/queries.ts [--seconds 20] [--connections 50] [--rounds 1] [--only ours,hive_rust_qp]
 import { runQueries } from './queries/run.js';
 import { mergeLatest, queriesSummary } from './results.js';
 

@@ -1,4 +1,4 @@
-// Rollout time alone: npx tsx bench/rollout.ts [--instances 100,1000]   (needs npm run services:up)
+// Rollout time alone: npx tsx --conditions=source bench/rollout.ts [--instances 100,1000]   (needs npm run services:up)
 import { readServicesEnv } from '../test/services/index.js';
 import { runRollout, type ServicesEnv } from './rollout/run.js';
 import { mergeLatest, rolloutSummary } from './results.js';

@@ -1,6 +1,6 @@
 // Subscriptions side by side: the gateway's own fan-out, Hive Gateway forwarding to nvca-status,
 // and the raw WebSocket ceiling (bench/ceiling/server.ts). Needs npm run services:up.
-// tsx bench/subscriptions.ts [--subs 1000] [--rate 20] [--seconds 15] [--paths gateway,forward,ceiling] [--remote] [--out bench/results/latest.json]
+// tsx --conditions=source bench/subscriptions.ts [--subs 1000] [--rate 20] [--seconds 15] [--paths gateway,forward,ceiling] [--remote] [--out bench/results/latest.json]
 import { runSubscriptions, allPaths, type Path } from './subscriptions/run.js';
 import { mergeLatest, subscriptionsSummary } from './results.js';
 

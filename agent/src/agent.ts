@@ -5,6 +5,7 @@ import { keyedLock } from './keyed-lock.js';
 import { report, type Last } from './reporter.js';
 import { createLogger } from '@nvcf/logging';
 import { setMaxListeners } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface AgentOptions {
   bus: Bus;
@@ -21,6 +22,8 @@ export interface Agent extends AsyncDisposable {
   clusterId: string;
   /** stops consuming and abandons work in flight (its messages are redelivered) */
   stop(): Promise<void>;
+  /** stops consuming, lets work in flight finish for up to `graceMs`, then abandons the rest */
+  drain(graceMs: number): Promise<void>;
 }
 
 type Outcome = { ok: true } | { ok: false; reason: string };
@@ -49,8 +52,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
         if (err instanceof PermanentFailure) return { ok: false, reason: err.message };
         const delay = backoffDelay(attempt, backoff);
         log(`apply ${d.instanceId}@${d.revisionId} failed (attempt ${attempt}), retrying in ${delay} ms: ${(err as Error).message}`);
-        await new Promise((r) => setTimeout(r, delay));
-        if (abort.signal.aborted) throw abort.signal.reason;
+        // abortable: a stopping agent does not sit out its backoff
+        await sleep(delay, undefined, { signal: abort.signal });
       }
     }
   };
@@ -109,5 +112,10 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     abort.abort(new Error('agent stopping'));
     await Promise.all(consumers.map((c) => c.stop()));
   };
-  return { clusterId, stop, [Symbol.asyncDispose]: stop };
+  const drain = async (graceMs: number) => {
+    // applies in flight may finish and report within the grace; the rest are abandoned to redelivery
+    await Promise.all(consumers.map((c) => c.stop({ graceMs })));
+    abort.abort(new Error('agent stopping'));
+  };
+  return { clusterId, stop, drain, [Symbol.asyncDispose]: stop };
 }

@@ -1,7 +1,7 @@
 // The subscription ceiling: status events from NATS fanned out over raw WebSockets, with no
 // GraphQL, no per-subscriber queue and no per-socket serialisation. Whatever a real path does
 // on top of this (execution, filters, conflation, auth) shows up as the gap to this number.
-// tsx bench/ceiling/server.ts   env: NATS_URL, CEILING_TENANT (nca-a), CEILING_FUNCTION_ID, PORT (0)
+// tsx --conditions=source bench/ceiling/server.ts   env: NATS_URL, CEILING_TENANT (nca-a), CEILING_FUNCTION_ID, PORT (0)
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createNatsBus, Streams, subjects, type StatusEvent } from '@nvcf/messaging';
 

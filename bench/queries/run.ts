@@ -35,7 +35,7 @@ async function readyAndCorrect(url: string, proc: Started, label: string) {
 }
 
 async function load(url: string, seconds: number, connections: number) {
-  const proc = spawnProcess(tsx, ['bench/queries/load.ts', url, String(seconds), String(connections)], { cores: REST_CORE });
+  const proc = spawnProcess(tsx, ['--conditions=source', 'bench/queries/load.ts', url, String(seconds), String(connections)], { cores: REST_CORE });
   const [line] = await waitForLine(proc.child, /^\{.*\}$/m, 'load generator');
   await proc.stop();
   return JSON.parse(line) as { rps: number; p50_ms: number; p99_ms: number; requests: number; bad: number };
@@ -75,7 +75,7 @@ async function measure(spec: GatewaySpec, supergraph: string, base: string, opts
 
 export async function runQueries(opts: QueryOptions): Promise<QueryResult[]> {
   const restore = pinServices(REST_CORE);
-  const subgraphs = spawnProcess(tsx, ['bench/queries/subgraphs/server.ts', '0'], { cores: REST_CORE });
+  const subgraphs = spawnProcess(tsx, ['--conditions=source', 'bench/queries/subgraphs/server.ts', '0'], { cores: REST_CORE });
   const rounds = new Map<GatewaySpec['key'], Round[]>();
   const chosen = gateways.filter((g) => !opts.only || opts.only.includes(g.key));
   try {

@@ -1,2 +1,6 @@
 export { startGateway } from './server.js';
 export type { GatewayOptions, RunningGateway } from './server.js';
+export { defaultLimits, limitDocs, limitEnv, renderGatewayLimitsDocs } from './limits.js';
+export type { GatewayLimits } from './limits.js';
+export { readGatewayConfig, readGatewayLimits, readJwtConfig } from './config.js';
+export type { GatewayConfig } from './config.js';

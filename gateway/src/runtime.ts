@@ -1,16 +1,14 @@
 import { createGatewayRuntime, type GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import httpTransport from '@graphql-mesh/transport-http';
-import { tenantSigner, TENANT_HEADER, type TokenVerifier } from '@nvcf/auth';
-import { maskError } from '@nvcf/errors';
-import { authenticate } from './auth.js';
+import { tenantSigner, TENANT_HEADER, type Principal } from '@nvcf/auth';
+import { fail, maskError } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
 
 const log = createLogger('gateway');
 
 export interface RuntimeOptions {
   supergraph: string;
-  verify: TokenVerifier;
   /** signs the tenant for subgraphs */
   secret: string;
   /** subgraphs whose subscriptions go over graphql-ws */
@@ -18,40 +16,50 @@ export interface RuntimeOptions {
   graphiql?: boolean;
 }
 
+/** What the front door vouches for; the engine never authenticates by itself. */
+export interface ServerContext {
+  tenant: string;
+  principal?: Principal;
+}
+
 /**
- * Authenticates once per operation (HTTP, SSE and WebSocket alike) and puts a short-lived,
- * signed tenant assertion in the context; transports interpolate it into subgraph calls.
+ * Puts the tenant the front door authenticated (HTTP, SSE, WebSocket alike) in the context,
+ * with the assertion for the subgraph whose subscriptions go over graphql-ws. A context
+ * without a tenant never reaches a subgraph.
  */
-function tenantPlugin(verify: TokenVerifier, sign: (tenant: string) => string): GatewayPlugin {
+function tenantPlugin(statusAssertion: (tenant: string) => string): GatewayPlugin {
   return {
-    async onContextBuilding({ context, extendContext }: any) {
-      const authorization = context.connectionParams
-        ? context.connectionParams.authorization ?? context.connectionParams.Authorization
-        : context.request?.headers.get('authorization');
-      const tenant: string = context.tenant ?? (await authenticate(verify, authorization));
-      extendContext({ tenant, tenantAssertion: sign(tenant) });
+    onContextBuilding({ context, extendContext }: { context: Partial<ServerContext>; extendContext: (c: Record<string, unknown>) => void }) {
+      const tenant = context.tenant;
+      if (!tenant) throw fail('UNAUTHENTICATED', 'send Authorization: Bearer <token>', { http: { status: 401 } });
+      extendContext({ tenantAssertion: statusAssertion(tenant) });
     },
   } as GatewayPlugin;
 }
 
 /**
- * The HTTP transport with the tenant assertion set by a function: the `{context.tenantAssertion}`
- * header template is parsed and interpolated on every subgraph call (1.7% of the gateway's CPU on
- * the query benchmark). Custom headers stay part of the in-flight dedup key, so two tenants never
- * share a subgraph call.
+ * The HTTP transport with the tenant assertion set by a function, minted for the subgraph it
+ * goes to (a header replayed elsewhere is refused): the `{context.…}` header template is parsed
+ * and interpolated on every call (1.7% of the gateway's CPU on the query benchmark). Custom
+ * headers stay part of the in-flight dedup key, so two tenants never share a subgraph call.
  */
-const tenantHttp = {
-  getSubgraphExecutor: (payload: Parameters<typeof httpTransport.getSubgraphExecutor>[0]) => httpTransport.getSubgraphExecutor({
-    ...payload,
-    transportEntry: {
-      ...payload.transportEntry,
-      options: { ...payload.transportEntry.options, headers: (req?: { context?: { tenantAssertion?: string } }) => ({ [TENANT_HEADER]: req?.context?.tenantAssertion ?? '' }) } as never,
-    },
-  }),
-};
+function tenantHttp(sign: (tenant: string, audience: string) => string) {
+  return {
+    getSubgraphExecutor: (payload: Parameters<typeof httpTransport.getSubgraphExecutor>[0]) => httpTransport.getSubgraphExecutor({
+      ...payload,
+      transportEntry: {
+        ...payload.transportEntry,
+        options: {
+          ...payload.transportEntry.options,
+          headers: (req?: { context?: Partial<ServerContext> }) => ({ [TENANT_HEADER]: req?.context?.tenant ? sign(req.context.tenant, payload.subgraphName) : '' }),
+        } as never,
+      },
+    }),
+  };
+}
 
 export function createRuntime(opts: RuntimeOptions) {
-  const sign = tenantSigner(opts.secret, 60);
+  const sign = tenantSigner(opts.secret);
   const subscriptionsOverWs = Object.fromEntries(opts.wsSubgraphs.map((name) => [name, {
     options: {
       subscriptions: {
@@ -60,21 +68,28 @@ export function createRuntime(opts: RuntimeOptions) {
       },
     },
   }]));
+  const http = tenantHttp(sign);
+  const wsAudience = opts.wsSubgraphs[0] ?? 'nvca-status';
   return createGatewayRuntime({
     supergraph: opts.supergraph,
     unifiedGraphHandler,
     // every other kind as the runtime resolves it by default
-    transports: (kind: string) => (kind === 'http' ? tenantHttp : import(`@graphql-mesh/transport-${kind}`)),
+    transports: (kind: string) => (kind === 'http' ? http : import(`@graphql-mesh/transport-${kind}`)),
     transportEntries: {
       '*.http': {},
       ...subscriptionsOverWs,
-    } as any,
+    } as never,
     graphiql: opts.graphiql ?? false,
     landingPage: false,
     // Hive's logger reports every user error as ERR; ours logs only unexpected ones (maskError)
     logging: false,
-    maskedErrors: { maskError: (err: any) => maskError(err, (e) => log.error('unexpected error', e)) as Error },
-    plugins: () => [tenantPlugin(opts.verify, sign)],
-  } as any);
+    maskedErrors: {
+      maskError: (err: unknown) => {
+        const e = err as Parameters<typeof maskError>[0];
+        return maskError(e, (x) => log.error('unexpected error', x), err, { downstream: true, markUnexpected: true });
+      },
+    },
+    plugins: () => [tenantPlugin((tenant) => sign(tenant, wsAudience))],
+  });
 }
 export type Runtime = ReturnType<typeof createRuntime>;

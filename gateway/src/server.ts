@@ -1,16 +1,18 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { withSubgraphUrls, readSupergraph, type SubgraphName } from '@nvcf/schema';
-import type { TokenVerifier } from '@nvcf/auth';
+import type { Principal, TokenVerifier } from '@nvcf/auth';
 import type { Bus } from '@nvcf/messaging';
 import type { StreamLimits } from '@nvcf/status-stream';
-import { listen, closeServer, sendJson, BodyTooLarge, graphqlError } from '@nvcf/subgraph-kit';
-import { createLogger } from '@nvcf/logging';
+import { listen, closeServer, sendJson, graphqlError } from '@nvcf/subgraph-kit';
+import { DisposalStack } from '@nvcf/lifecycle';
+import { RequestMetrics, processMetrics, drainServer } from '@nvcf/service';
 import { createRuntime } from './runtime.js';
 import { attachWebSocket } from './ws.js';
-import { pipeResponse } from './pipe.js';
 import { StatusService } from './status/service.js';
-
-const log = createLogger('gateway');
+import { FrontDoor } from './front.js';
+import { OperationGuard } from './guard/guard.js';
+import { defaultLimits, type GatewayLimits } from './limits.js';
+import { RefusalMetrics } from './metrics.js';
 
 export interface GatewayOptions {
   subgraphs: Record<SubgraphName, string>;
@@ -23,10 +25,24 @@ export interface GatewayOptions {
   cursorSecret: string;
   port?: number;
   host?: string;
+  /**
+   * /metrics lists tenants and their activity, so it is served on its own listener, on
+   * loopback by default (a Prometheus sidecar or a port the cluster keeps private). 0: any free port.
+   */
+  metricsPort?: number;
+  metricsHost?: string;
   graphiql?: boolean;
+  /**
+   * `authenticated` (the embedded default): every authenticated caller may introspect.
+   * `claim` (production): only callers whose token grants it (Principal.introspection); the
+   * others get FORBIDDEN and no "Did you mean" hints in validation errors.
+   */
+  introspection?: 'authenticated' | 'claim';
   /** supergraph SDL; defaults to the committed one */
   supergraph?: string;
   statusLimits?: Partial<StreamLimits>;
+  /** request size, cost, time and rate limits (docs/limits.md) */
+  limits?: Partial<GatewayLimits>;
   maxSubscriptionsPerConnection?: number;
   /**
    * `gateway` (default): this replica serves instanceStatusChanged from its own read of the
@@ -40,64 +56,86 @@ export interface RunningGateway extends AsyncDisposable {
   url: string;
   graphqlUrl: string;
   wsUrl: string;
+  /** base URL of the metrics listener (GET /metrics) */
+  metricsUrl: string;
   status: StatusService;
-  /** stop taking work, close subscriptions (clients resume elsewhere), then close */
+  /**
+   * Not ready from now on (503, new requests refused with UNAVAILABLE), WebSockets closed with
+   * 1001 and SSE streams ended without `complete` (clients resume elsewhere from their cursor),
+   * queries and mutations in flight finish for up to `graceMs`, then everything is closed.
+   */
+  drain(graceMs: number): Promise<void>;
   dispose(): Promise<void>;
 }
 
 export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
-  const runtime = createRuntime({
-    supergraph: withSubgraphUrls(opts.supergraph ?? readSupergraph(), opts.subgraphs),
-    verify: opts.verify, secret: opts.secret, wsSubgraphs: ['nvca-status'], graphiql: opts.graphiql,
-  });
-  // load the supergraph before listening: the first WebSocket operation fails otherwise
-  await runtime.getSchema();
-  const status = new StatusService({
-    bus: opts.bus, cursorSecret: opts.cursorSecret, verify: opts.verify, limits: opts.statusLimits,
-    // in-process, with the tenant as server context: never reachable by a client
-    execute: async (tenant, query, variables) => (await runtime.fetch('http://gateway.internal/graphql', {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query, variables }),
-    }, { tenant })).json(),
-  });
-  await status.start();
-  let draining = false;
-  const ours = (opts.statusPath ?? 'gateway') === 'gateway';
+  const stack = new DisposalStack();
+  try {
+    const limits: GatewayLimits = { ...defaultLimits, ...opts.limits };
+    const runtime = createRuntime({
+      supergraph: withSubgraphUrls(opts.supergraph ?? readSupergraph(), opts.subgraphs),
+      secret: opts.secret, wsSubgraphs: ['nvca-status'], graphiql: opts.graphiql,
+    });
+    stack.defer(async () => { await runtime.dispose(); });
+    // load the supergraph before listening: the first WebSocket operation fails otherwise
+    const schema = await runtime.getSchema();
+    const status = new StatusService({
+      bus: opts.bus, cursorSecret: opts.cursorSecret, limits: opts.statusLimits,
+      // in-process, with the tenant as server context: never reachable by a client
+      execute: async (tenant, query, variables) => (await runtime.fetch('http://gateway.internal/graphql', {
+        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query, variables }),
+      }, { tenant })).json(),
+    });
+    let draining = false;
+    let grace = 0;
+    const requests = new RequestMetrics('nvcf_gateway');
+    const processInfo = processMetrics('nvcf_gateway');
+    const ours = (opts.statusPath ?? 'gateway') === 'gateway';
+    const refusals = new RefusalMetrics();
+    const restricted = opts.introspection === 'claim';
+    const front = new FrontDoor({
+      runtime, limits, status: ours ? status : null, refused: (code) => refusals.count(code), requests,
+      verify: restricted ? opts.verify : async (token): Promise<Principal> => ({ ...(await opts.verify(token)), introspection: true }),
+      guard: new OperationGuard(schema, limits),
+    });
 
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (path === '/health') return sendJson(res, 200, { status: 'ok' });
-    if (path === '/ready') return draining ? sendJson(res, 503, { status: 'draining' }) : sendJson(res, 200, { status: 'ready' });
-    if (path === '/metrics') { res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }); return res.end(status.stream.metrics.render()); }
-    if (draining) return sendJson(res, 503, graphqlError('UNAVAILABLE', 'gateway is shutting down; retry on another replica'), { connection: 'close' });
-    if (ours && req.method === 'POST' && path === '/graphql' && (req.headers.accept ?? '').includes('text/event-stream')) {
-      void (async () => {
-        const r = await status.trySse(req, res);
-        if (r.handled) return;
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-        await pipeResponse(res, await runtime.fetch(`http://gateway.internal${req.url}`, { method: 'POST', headers, body: r.body }));
-      })().catch((err) => {
-        if (err instanceof BodyTooLarge) return sendJson(res, 413, graphqlError('LIMIT_EXCEEDED', err.message));
-        log.error('SSE request failed', err);
-        if (!res.headersSent) sendJson(res, 500, graphqlError('INTERNAL_SERVER_ERROR', 'Internal server error')); else res.end();
-      });
-      return;
-    }
-    return runtime(req, res);
-  });
+    const metricsServer = createServer((req: IncomingMessage, res: ServerResponse) => {
+      if ((req.url ?? '/').split('?')[0] !== '/metrics') return sendJson(res, 404, { error: 'GET /metrics' });
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+      res.end(requests.render() + refusals.render() + status.stream.metrics.render() + processInfo());
+    });
+    stack.defer(() => closeServer(metricsServer));
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === '/health') return sendJson(res, 200, { status: 'ok' });
+      if (path === '/ready') return draining ? sendJson(res, 503, { status: 'draining' }) : sendJson(res, 200, { status: 'ready' });
+      if (draining) return sendJson(res, 503, graphqlError('UNAVAILABLE', 'gateway is shutting down; retry on another replica'), { connection: 'close' });
+      if (path === '/graphql') return front.handle(req, res);
+      sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}; the API is at /graphql`));
+    });
+    stack.defer(() => drainServer(server, grace));
+    const ws = attachWebSocket(server, runtime, front, ours ? status : null, { maxPerConnection: opts.maxSubscriptionsPerConnection ?? 100, maxPayload: limits.maxBodyBytes });
+    stack.defer(() => { ws.wss.close(); });
+    stack.defer(() => ws.dispose());
+    // disposed first: feeds end (SSE without `complete`), so clients resume on another replica
+    await status.start();
+    stack.defer(() => status.stop());
+    const url = await listen(server, opts.port ?? 0, opts.host);
+    const metricsUrl = await listen(metricsServer, opts.metricsPort ?? 0, opts.metricsHost ?? '127.0.0.1');
 
-  const ws = attachWebSocket(server, runtime, opts.verify, ours ? status : null, opts.maxSubscriptionsPerConnection ?? 100);
-  const url = await listen(server, opts.port ?? 0, opts.host);
-  let disposed: Promise<void> | undefined;
-  const dispose = () => (disposed ??= (async () => {
-    draining = true;
-    // 1001 Going Away: clients reconnect (to another replica) and resume from their cursor
-    for (const client of ws.wss.clients) client.close(1001, 'gateway shutting down');
-    await status.stop();
-    await ws.dispose();
-    ws.wss.close();
-    await (runtime as any).dispose?.();
-    await closeServer(server);
-  })());
-  return { url, graphqlUrl: `${url}/graphql`, wsUrl: `${url.replace('http', 'ws')}/graphql`, status, dispose, [Symbol.asyncDispose]: dispose };
+    const moved = stack.move();
+    let drained: Promise<void> | undefined;
+    const drain = (graceMs: number) => (drained ??= (async () => {
+      draining = true;
+      grace = graceMs;
+      // 1001 Going Away: clients reconnect (to another replica) and resume from their cursor
+      for (const client of ws.wss.clients) client.close(1001, 'gateway shutting down');
+      await moved.disposeAsync();
+    })());
+    const dispose = () => drain(0);
+    return { url, graphqlUrl: `${url}/graphql`, wsUrl: `${url.replace('http', 'ws')}/graphql`, metricsUrl, status, drain, dispose, [Symbol.asyncDispose]: dispose };
+  } catch (err) {
+    await stack.disposeAsync();
+    throw err;
+  }
 }

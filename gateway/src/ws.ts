@@ -1,55 +1,85 @@
-import { WebSocketServer } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
+import type { Server } from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { GraphQLError } from 'graphql';
+import { useServer, type Extra } from 'graphql-ws/use/ws';
+import type { ServerOptions, SubscribeMessage, Context } from 'graphql-ws';
 import { getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
+import type { Principal } from '@nvcf/auth';
 import { fail } from '@nvcf/errors';
-import type { TokenVerifier } from '@nvcf/auth';
-import { authenticate } from './auth.js';
+import { createLogger } from '@nvcf/logging';
 import { statusOperation, type StatusOperation } from './status/operation.js';
 import { publicSchema } from './status/execute.js';
 import type { StatusService } from './status/service.js';
 import { sendFramesDirectly } from './status/frames.js';
+import { refusalErrors } from './guard/guard.js';
+import type { FrontDoor } from './front.js';
+import type { Runtime } from './runtime.js';
 
-interface StatusCall { op: StatusOperation; variables: Record<string, unknown> | undefined; tenant: string; extra: Extra; query: string; id: string }
-type Extra = { tenant?: string; socket?: any; request?: unknown; statusSubscriptions?: number; [k: string]: unknown };
+const log = createLogger('gateway');
+
+type ConnectionState = { principal?: Principal; statusSubscriptions?: number };
+type WsExtra = Extra & Partial<ConnectionState>;
+type WsContext = Context<Record<string, unknown>, WsExtra>;
+interface StatusCall { op: StatusOperation; variables: Record<string, unknown>; tenant: string; extra: WsExtra; query: string; id: string }
 
 /**
- * graphql-ws on the gateway: status subscriptions are served by the replica's own fan-out;
- * every other operation goes to the Hive runtime.
+ * graphql-ws on the gateway. connection_init is authenticated before any operation is read;
+ * every subscribe passes the front door's rate and guard; status subscriptions are served by
+ * the replica's own fan-out, every other operation by the Hive runtime.
  */
-export function attachWebSocket(server: import('node:http').Server, runtime: any, verify: TokenVerifier, status: StatusService | null, maxPerConnection: number) {
-  const wss = new WebSocketServer({ server, path: '/graphql' });
-  const hive = getGraphQLWSOptions(runtime, (ctx: any) => ({ req: ctx.extra?.request, socket: ctx.extra?.socket, tenant: ctx.extra?.tenant })) as any;
-  const ws = useServer<Record<string, unknown>, Extra>({
+export function attachWebSocket(server: Server, runtime: Runtime, front: FrontDoor, status: StatusService | null, opts: { maxPerConnection: number; maxPayload: number }) {
+  // one message is bounded like one HTTP body
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: opts.maxPayload });
+  const hive = getGraphQLWSOptions(runtime, (ctx: WsContext) => ({ req: ctx.extra.request, socket: ctx.extra.socket, tenant: ctx.extra.principal?.tenant, principal: ctx.extra.principal })) as unknown as ServerOptions<Record<string, unknown>, WsExtra>;
+  const options: ServerOptions<Record<string, unknown>, WsExtra> = {
     ...hive,
-    onConnect: async (ctx: any) => {
+    onConnect: async (ctx) => {
       try {
-        ctx.extra.tenant = await authenticate(verify, ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization);
+        ctx.extra.principal = await front.authenticate(ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization);
         return true;
       } catch (err) {
-        ctx.extra.socket?.close(4401, `UNAUTHENTICATED: ${(err as Error).message}`.slice(0, 120));
+        ctx.extra.socket.close(4401, `UNAUTHENTICATED: ${(err as Error).message}`.slice(0, 120));
         return false;
       }
     },
-    onSubscribe: (ctx: any, id: string, payload: any) => {
-      const op = status && statusOperation(payload.query, payload.operationName);
-      if (!op) return hive.onSubscribe(ctx, id, payload);
-      if ((ctx.extra.statusSubscriptions ?? 0) >= maxPerConnection) {
-        return [fail('LIMIT_EXCEEDED', `at most ${maxPerConnection} status subscriptions per connection; open another connection or narrow the filters`, { limit: maxPerConnection })];
+    onSubscribe: (ctx, id, payload: SubscribeMessage['payload']) => {
+      try {
+        const principal = ctx.extra.principal!;
+        const admitted = front.admit(principal, payload);
+        const op = status && statusOperation(admitted);
+        if (!op) return hive.onSubscribe!(ctx, id, payload);
+        if ((ctx.extra.statusSubscriptions ?? 0) >= opts.maxPerConnection) {
+          return [fail('LIMIT_EXCEEDED', `at most ${opts.maxPerConnection} status subscriptions per connection; open another connection or narrow the filters`, { limit: opts.maxPerConnection })];
+        }
+        // counted here, before any await: subscribes that arrive together must not all pass the check
+        ctx.extra.statusSubscriptions = (ctx.extra.statusSubscriptions ?? 0) + 1;
+        const call: StatusCall = { op, variables: admitted.variables, tenant: principal.tenant, extra: ctx.extra, query: admitted.query, id };
+        return { schema: publicSchema(), document: op.document, operationName: admitted.operationName, variableValues: admitted.variables, contextValue: { __status: call } };
+      } catch (err) {
+        // a refused operation gets an error for its id; the connection and its other operations live on
+        const errors = refusalErrors(err);
+        if (errors) return errors.map(withoutHttp);
+        log.error('subscribe failed', err);
+        return [fail('INTERNAL_SERVER_ERROR', 'Internal server error')];
       }
-      // counted here, before any await: subscribes that arrive together must not all pass the check
-      ctx.extra.statusSubscriptions = (ctx.extra.statusSubscriptions ?? 0) + 1;
-      const call: StatusCall = { op, variables: payload.variables ?? undefined, tenant: ctx.extra.tenant!, extra: ctx.extra, query: payload.query, id };
-      return { schema: publicSchema(), document: op.document, operationName: payload.operationName, variableValues: payload.variables, contextValue: { __status: call } };
     },
-    subscribe: async (args: any) => {
-      const call: StatusCall | undefined = args.contextValue?.__status;
-      if (!call) return hive.subscribe(args);
+    subscribe: async (args) => {
+      const call = (args.contextValue as { __status?: StatusCall } | undefined)?.__status;
+      if (!call) return hive.subscribe!(args);
       let released = false;
       const release = () => { if (!released) { released = true; call.extra.statusSubscriptions!--; } };
-      const run = await status!.run(call.op, call.variables, call.tenant, null, call.query).catch((err) => { release(); throw err; });
+      const run = await status!.run(call.op, call.variables, call.tenant, null, call.query).catch((err: unknown) => { release(); throw err; });
       if (!('events' in run)) { release(); return run; }
-      return sendFramesDirectly(run.events, call.extra.socket, call.id, release);
+      return sendFramesDirectly(run.events, call.extra.socket as WebSocket, call.id, release);
     },
-  } as any, wss);
+  };
+  const ws = useServer<Record<string, unknown>, ConnectionState>(options, wss);
   return { wss, dispose: () => ws.dispose() };
+}
+
+// HTTP hints (status, Retry-After) mean nothing on a WebSocket
+function withoutHttp(e: GraphQLError): GraphQLError {
+  if (!e.extensions.http) return e;
+  const { http: _h, ...extensions } = e.extensions;
+  return Object.assign(Object.create(Object.getPrototypeOf(e) as object) as GraphQLError, e, { extensions });
 }

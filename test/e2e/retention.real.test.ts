@@ -19,7 +19,7 @@ describeReal('NATS JetStream and Cassandra', () => {
 
     it('is refused with CURSOR_EXPIRED naming the oldest cursor, over graphql-ws and SSE; that one resumes', async () => {
       const d = await deployedHelm(httpClient(system.url, 'dev-token-a'), { minInstances: 1, maxInstances: 1 });
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       await using first = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { instanceId: d.instanceIds[0]! });
       await watchA.opened(1);
       let clock = Date.now() * 1000;

@@ -1,5 +1,5 @@
 /**
- * CLI: `tsx test/services/cli.ts up [nats|cassandra|kubernetes|all]...` / `down [--purge]` / `env`.
+ * CLI: `tsx --conditions=source test/services/cli.ts up [nats|cassandra|kubernetes|all]...` / `down [--purge]` / `env`.
  * `up` alone starts NATS and Cassandra; `up kubernetes` starts them and, additionally, etcd,
  * kube-apiserver and the cluster simulator; `up all` is the same; names combine (`up nats kubernetes`).
  * Progress goes to stderr; `up` and `env` print the KEY=VALUE env to stdout.

@@ -47,7 +47,7 @@ export async function startSimProcess(p: ServicePaths, env: NodeJS.ProcessEnv, k
   const logFile = path.join(p.logsDir, 'cluster-sim.log');
   fs.appendFileSync(logFile, `\n=== services: starting cluster-sim ${new Date().toISOString()} ===\n`);
   const from = fs.statSync(logFile).size;
-  const pid = spawnDetached(process.execPath, ['--import', 'tsx', simScript(p), kubeconfig], { cwd: p.root, env, logFile });
+  const pid = spawnDetached(process.execPath, ['--conditions=source', '--import', 'tsx', simScript(p), kubeconfig], { cwd: p.root, env, logFile });
   const ready = async () => fs.readFileSync(logFile, 'utf8').slice(from).includes('cluster-sim ready');
   const outcome = await waitUntil(ready, { timeoutMs: 60_000, intervalMs: 200, exited: () => !isAlive(pid) });
   if (outcome !== 'ready') {

@@ -17,13 +17,26 @@ export function realEnv() {
   return { natsUrl: NATS_URL, contactPoints: CASSANDRA_CONTACT_POINTS.split(','), localDataCenter: CASSANDRA_LOCAL_DC ?? 'datacenter1' };
 }
 
+/** Where a real system's backends are; the run's shared NATS and Cassandra unless a fault test brings its own. */
+export interface RealWhere {
+  natsUrl?: string;
+  cassandra?: { contactPoints: string[]; localDataCenter: string };
+}
+
 /**
  * The same system on NATS JetStream and Cassandra. Each system gets its own keyspaces and
  * cluster ids, so systems of one run never see each other's clusters, instances or durables.
  */
-export async function startRealSystem(overrides: SystemOptions = {}, where: { natsUrl?: string } = {}) {
+export async function startRealSystem(overrides: SystemOptions = {}, where: RealWhere = {}) {
   const suffix = `_${randomBytes(4).toString('hex')}`;
-  const backends = await realBackends({ ...realEnv(), ...where, keyspaceSuffix: suffix, dropKeyspaces: true });
+  const env = realEnv();
+  const backends = await realBackends({
+    natsUrl: where.natsUrl ?? env.natsUrl,
+    contactPoints: where.cassandra?.contactPoints ?? env.contactPoints,
+    localDataCenter: where.cassandra?.localDataCenter ?? env.localDataCenter,
+    keyspaceSuffix: suffix,
+    dropKeyspaces: !where.cassandra, // a private Cassandra goes away whole (and may be down at the end)
+  });
   try {
     const system = await startSystem({ clusters: demoClusters(suffix.replace('_', '-')), ...overrides, backends });
     await untilStatusBacklogDrained(where.natsUrl ?? realEnv().natsUrl, overrides.deploymentSuffix ?? '').catch(async (err) => { await system.dispose(); throw err; });
@@ -40,7 +53,7 @@ export async function startRealSystem(overrides: SystemOptions = {}, where: { na
  * next system would start its first rollout while its consumers still work through someone
  * else's events, missing a 4 s revision deadline. So a system is ready once they have caught up.
  */
-async function untilStatusBacklogDrained(natsUrl: string, suffix: string) {
+export async function untilStatusBacklogDrained(natsUrl: string, suffix: string) {
   const nc = await connect({ servers: natsUrl, name: 'test-backlog-check' });
   try {
     const jsm = await jetstreamManager(nc);

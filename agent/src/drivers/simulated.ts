@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { InstanceState } from '@nvcf/messaging';
 import type { OperatorRegistry } from '@nvcf/operators';
 import { PermanentFailure, TemporaryFailure, type ClusterDriver, type DesiredInstance, type ObservedInstance } from '../driver.js';
@@ -11,6 +12,12 @@ export interface SimulatedClusterOptions {
   registry?: OperatorRegistry;
   /** how long an operator takes to make its secondary objects ready */
   operatorDelayMs?: number;
+  /**
+   * Keeps the cluster's objects in this JSON file, as a real cluster keeps them in its API
+   * server: an agent process that replaces another (a rolling upgrade) finds them there.
+   * Without it they live as long as the process.
+   */
+  stateFile?: string;
 }
 
 interface Simulate {
@@ -47,8 +54,9 @@ export type SimulatedCluster = ClusterDriver & {
 export function createSimulatedCluster(opts: SimulatedClusterOptions): SimulatedCluster {
   const { startDelayMs = 50, updateDelayMs = 50 } = opts;
   const operators = opts.registry ? new SimulatedOperators(opts.registry, { primaryMs: startDelayMs, secondaryMs: opts.operatorDelayMs ?? startDelayMs * 2 }) : undefined;
-  const objects = new Map<string, ObservedInstance>();
+  const objects = loadState(opts.stateFile);
   const attempts = new Map<string, number>();
+  const save = () => { if (opts.stateFile) saveState(opts.stateFile, objects); };
 
   const driver = {
     clusterId: opts.clusterId,
@@ -69,6 +77,7 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
       if (sim.failure === 'temporary' && n <= (sim.failTimes ?? 1)) throw new TemporaryFailure(`worker not ready yet (nvcfSimulate temporary failure ${n} of ${sim.failTimes ?? 1})`);
       // the object exists from the first apply on; readiness follows after the delay
       objects.set(desired.instanceId, { desired, readyRevisionId: cur?.readyRevisionId ?? null, reportedState: cur?.reportedState ?? null, lastClock: cur?.lastClock ?? 0 });
+      save();
       if (desired.workload.kind === 'operator') {
         if (!operators) throw new PermanentFailure('this cluster runs no operators');
         operators.apply(desired, desired.workload);
@@ -76,18 +85,31 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
         while (operators.pending(desired.instanceId).length) await wait(10, signal);
       } else await wait(sim.delayMs ?? (cur ? updateDelayMs : startDelayMs), signal);
       const o = objects.get(desired.instanceId);
-      if (o) { o.desired = desired; o.readyRevisionId = desired.revisionId; }
+      if (o) { o.desired = desired; o.readyRevisionId = desired.revisionId; save(); }
     },
     async noteReported(instanceId: string, state: InstanceState, clock: number) {
       const o = objects.get(instanceId);
-      if (o) { o.reportedState = state; o.lastClock = clock; }
+      if (o) { o.reportedState = state; o.lastClock = clock; save(); }
     },
     async remove(instanceId: string) {
       objects.delete(instanceId);
+      save();
       operators?.remove(instanceId);
     },
     async dispose() {},
     async [Symbol.asyncDispose]() {},
   };
   return driver;
+}
+
+function loadState(file: string | undefined): Map<string, ObservedInstance> {
+  if (!file || !existsSync(file)) return new Map();
+  return new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, ObservedInstance>));
+}
+
+// written whole and renamed into place: a process killed mid-write leaves the previous state, never half of one
+function saveState(file: string, objects: Map<string, ObservedInstance>) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(Object.fromEntries(objects)));
+  renameSync(tmp, file);
 }

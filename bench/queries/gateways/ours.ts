@@ -1,4 +1,4 @@
-// Our gateway as a process of its own: tsx bench/queries/gateways/ours.ts <supergraph file> <port>
+// Our gateway as a process of its own: tsx --conditions=source bench/queries/gateways/ours.ts <supergraph file> <port>
 import { readFileSync } from 'node:fs';
 import { startOurGateway } from '../our-gateway.js';
 

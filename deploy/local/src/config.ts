@@ -1,6 +1,7 @@
 import { int, oneOf, pairs, str, required, type Env } from '@nvcf/config';
 import { DEV_TOKENS } from '@nvcf/auth';
 import { levels } from '@nvcf/logging';
+import { readGatewayLimits } from '@nvcf/gateway';
 
 /** Everything `npm start` reads from the environment, validated once. */
 export function readConfig(env: Env) {
@@ -17,13 +18,11 @@ export function readConfig(env: Env) {
     logLevel: oneOf(env, 'LOG_LEVEL', levels, 'info'),
     statusPath: oneOf(env, 'STATUS_PATH', ['gateway', 'forward'] as const, 'gateway'),
     authMode: oneOf(env, 'AUTH_MODE', ['dev', 'jwt'] as const, 'dev'),
+    metricsPort: int(env, 'METRICS_PORT', 9464, { min: 0, max: 65535 }),
+    gatewayLimits: readGatewayLimits(env),
+    // production restricts introspection to tokens that carry the claim
+    introspection: oneOf(env, 'INTROSPECTION', ['authenticated', 'claim'] as const, env.AUTH_MODE === 'jwt' ? 'claim' : 'authenticated'),
   };
-}
-
-/** Production auth: JWTs checked against issuer, audience and JWKS (dev tokens are not JWTs, so they fail). */
-export function readJwtConfig(env: Env) {
-  const hint = 'AUTH_MODE=jwt needs the identity provider';
-  return { issuer: required(env, 'JWT_ISSUER', hint), audience: required(env, 'JWT_AUDIENCE', hint), jwksUrl: required(env, 'JWT_JWKS_URL', hint), tenantClaim: str(env, 'JWT_TENANT_CLAIM', 'ncaId') };
 }
 
 /** Where the real backends are; `.services/env` fills in what the environment does not say. */

@@ -2,7 +2,8 @@ import { staticTokens, jwtTokens } from '@nvcf/auth';
 import { ConfigError } from '@nvcf/config';
 import { setLogLevel } from '@nvcf/logging';
 import { defaultRegistryPath, loadRegistry } from '@nvcf/operators';
-import { readConfig, readRealConfig, readJwtConfig } from './config.js';
+import { readJwtConfig } from '@nvcf/gateway';
+import { readConfig, readRealConfig } from './config.js';
 import { readEnvFile } from './env-file.js';
 import { kubernetesDrivers, readKubernetesConfig } from './kubernetes.js';
 import { realBackends } from './real.js';
@@ -20,11 +21,13 @@ async function main() {
   const system = await startSystem({
     backends, driver, statusPath: config.statusPath,
     port: config.port, host: config.host, verify: config.authMode === 'jwt' ? jwtTokens(readJwtConfig(process.env)) : staticTokens(config.tokens), graphiql: true, secret: config.secret,
+    metricsPort: config.metricsPort, introspection: config.introspection, gatewayLimits: config.gatewayLimits,
     sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs }, revisionDeadlineMs: config.revisionDeadlineMs,
   });
   console.log(`NVCF control plane (${config.backend === 'real' ? 'NATS JetStream and Cassandra' : 'embedded backends'}) at ${system.url}`);
   console.log(`  GraphQL IDE: open ${system.url} in a browser`);
   console.log(`  WebSocket subscriptions: ${system.gateway.wsUrl}`);
+  console.log(`  metrics (loopback only): ${system.gateway.metricsUrl}/metrics`);
   if (config.authMode === 'dev') for (const [token, tenant] of Object.entries(config.tokens)) console.log(`  token for tenant ${tenant}: Authorization: Bearer ${token}`);
   console.log('Press Ctrl-C to stop.');
   let stopping = false;

@@ -5,7 +5,7 @@ import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { createIcmsServer, createMemoryIcmsStore, type ClusterRecord, type IcmsStore } from '@nvcf/subgraph-icms';
 import { createStatusServer, createMemoryStatusStore, type StatusStore } from '@nvcf/subgraph-nvca-status';
 import { startAgent, createSimulatedCluster, type Agent, type ClusterDriver } from '@nvcf/agent';
-import { startGateway, type RunningGateway } from '@nvcf/gateway';
+import { startGateway, type RunningGateway, type GatewayLimits } from '@nvcf/gateway';
 import { staticTokens, DEV_TOKENS, type TokenVerifier } from '@nvcf/auth';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { demoClusters } from './seed.js';
@@ -34,6 +34,11 @@ export interface SystemOptions {
   agentAckWaitMs?: number;
   graphiql?: boolean;
   secret?: string;
+  /** the gateway's request limits (docs/limits.md); rates of 0 turn rate limiting off */
+  gatewayLimits?: Partial<GatewayLimits>;
+  /** the gateway's metrics listener (loopback, any free port by default) */
+  metricsPort?: number;
+  introspection?: 'authenticated' | 'claim';
   statusLimits?: Partial<import('@nvcf/status-stream').StreamLimits>;
   statusPath?: 'gateway' | 'forward';
   /** how much of the status stream is kept (resume cursors older than that expire) */
@@ -105,7 +110,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     stack.defer(async () => { for (const a of agents.values()) await a.stop(); for (const d of drivers.values()) await d.dispose(); });
 
     const subgraphs = { nvcf: nvcf.graphqlUrl, icms: icms.graphqlUrl, 'nvca-status': status.graphqlUrl };
-    const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, cursorSecret: secret, bus, port: opts.port ?? 0, host, graphiql: opts.graphiql, statusLimits: opts.statusLimits, statusPath: opts.statusPath });
+    const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, cursorSecret: secret, bus, port: opts.port ?? 0, host, graphiql: opts.graphiql, statusLimits: opts.statusLimits, statusPath: opts.statusPath,
+      limits: opts.gatewayLimits, metricsPort: opts.metricsPort, introspection: opts.introspection });
     stack.use(gateway);
     // the gateway goes first on dispose (stack order), the bus last
     const moved = stack.move();

@@ -8,6 +8,16 @@ export type Execute = (tenant: string, query: string, variables: Record<string, 
 
 const ID_KEY = '__nvcfInstanceId';
 
+type Result = Awaited<ReturnType<Execute>>;
+const unavailable = (res: Result) => !!res.errors?.some((e) => (e as { extensions?: { code?: unknown } }).extensions?.code === 'UNAVAILABLE');
+
+/**
+ * How long an event waits for the stores behind its Instance fields. An event whose fetch
+ * failed would reach the client as an error without its cursor, the transition lost to it
+ * for good; held back, it arrives complete (and in order) once the store answers again.
+ */
+export const INSTANCE_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000 };
+
 /** The query that fetches a subscription's Instance selection for many ids at once. */
 export function remoteQuery(op: StatusOperation, variables: Record<string, unknown>): { query: string; variables: Record<string, unknown> } {
   const usedFragments = new Set<string>();
@@ -48,7 +58,7 @@ export class InstanceFetcher {
       // no cache: an instance's fields change between events
       loader = new DataLoader(async (ids) => {
         const unique = [...new Set(ids)];
-        const res = await this.execute(tenant, q.query, { ...q.variables, __ids: unique });
+        const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
         const rows = (res.data?.__instances ?? []) as (Record<string, unknown> | null)[];
         if (!res.data && res.errors?.length) return ids.map(() => new Error(res.errors![0]!.message));
         const byId = new Map(rows.filter((r): r is Record<string, unknown> => !!r).map((r) => [r[ID_KEY] as string, r]));
@@ -57,6 +67,16 @@ export class InstanceFetcher {
       this.loaders.set(key, loader);
     }
     return loader.load(id);
+  }
+
+  /** Runs `fetch` again while a dependency answers UNAVAILABLE, for up to INSTANCE_RETRY.forMs. */
+  private async untilAvailable(fetch: () => Promise<Result>): Promise<Result> {
+    const giveUpAt = Date.now() + INSTANCE_RETRY.forMs;
+    for (let delay = INSTANCE_RETRY.initialMs; ; delay = Math.min(delay * 2, INSTANCE_RETRY.maxMs)) {
+      const res = await fetch();
+      if (!unavailable(res) || Date.now() + delay > giveUpAt) return res;
+      await new Promise((r) => setTimeout(r, delay).unref());
+    }
   }
 }
 

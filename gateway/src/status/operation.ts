@@ -1,4 +1,4 @@
-import { Kind, getOperationAST, parse, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 
 export const STATUS_FIELD = 'instanceStatusChanged';
 /** Instance fields every status event carries itself: no supergraph fetch needed for them. */
@@ -20,14 +20,13 @@ export interface StatusOperation {
   needsRemote: boolean;
 }
 
-/** Parses a request and says whether it is an instanceStatusChanged subscription (ours to serve). */
-export function statusOperation(query: unknown, operationName?: string | null): StatusOperation | null {
-  if (typeof query !== 'string' || !query.includes(STATUS_FIELD)) return null;
-  let document: DocumentNode;
-  try { document = parse(query); } catch { return null; }
-  const operation = getOperationAST(document, operationName ?? undefined);
-  if (!operation || operation.operation !== 'subscription') return null;
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
+/**
+ * Says whether an admitted operation (parsed, validated and within the cost limits by the
+ * guard) is an instanceStatusChanged subscription, ours to serve.
+ */
+export function statusOperation(admitted: { document: DocumentNode; operation: OperationDefinitionNode; fragments: Map<string, FragmentDefinitionNode> }): StatusOperation | null {
+  const { document, operation, fragments } = admitted;
+  if (operation.operation !== 'subscription') return null;
   const root = fieldsOf(operation.selectionSet, fragments);
   if (root.length !== 1 || root[0]!.name.value !== STATUS_FIELD) return null;
   const instanceFields = fieldsOf(root[0]!.selectionSet!, fragments).filter((f) => f.name.value === 'instance');
@@ -37,13 +36,20 @@ export function statusOperation(query: unknown, operationName?: string | null): 
   return { document, operation, fragments, instanceFields, needsRemote };
 }
 
-/** The fields of a selection set, looking through inline fragments and fragment spreads. */
-export function fieldsOf(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): FieldNode[] {
+/**
+ * The fields of a selection set, looking through inline fragments and fragment spreads. The
+ * guard has refused cycles and bounded the expansion; a fragment already on the path is
+ * still not followed again, so this never recurses without end.
+ */
+export function fieldsOf(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, path: ReadonlySet<string> = new Set()): FieldNode[] {
   const out: FieldNode[] = [];
   for (const s of set?.selections ?? []) {
     if (s.kind === Kind.FIELD) out.push(s);
-    else if (s.kind === Kind.INLINE_FRAGMENT) out.push(...fieldsOf(s.selectionSet, fragments));
-    else { const f = fragments.get(s.name.value); if (f) out.push(...fieldsOf(f.selectionSet, fragments)); }
+    else if (s.kind === Kind.INLINE_FRAGMENT) out.push(...fieldsOf(s.selectionSet, fragments, path));
+    else if (!path.has(s.name.value)) {
+      const f = fragments.get(s.name.value);
+      if (f) out.push(...fieldsOf(f.selectionSet, fragments, new Set(path).add(s.name.value)));
+    }
   }
   return out;
 }

@@ -1,11 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { fail } from '@nvcf/errors';
-import type { TokenVerifier } from '@nvcf/auth';
-import { readBody, sendJson } from '@nvcf/subgraph-kit';
 import { StatusStream, type StreamLimits } from '@nvcf/status-stream';
 import type { Bus } from '@nvcf/messaging';
-import { authenticate } from '../auth.js';
-import { statusOperation, type StatusOperation } from './operation.js';
+import type { StatusOperation } from './operation.js';
 import { InstanceFetcher, type Execute } from './instances.js';
 import { runStatusSubscription, ResultCache } from './execute.js';
 import { serveSse } from './sse.js';
@@ -13,10 +10,8 @@ import { serveSse } from './sse.js';
 export interface StatusServiceOptions {
   bus: Bus;
   cursorSecret: string;
-  verify: TokenVerifier;
   execute: Execute;
   limits?: Partial<StreamLimits>;
-  maxBodyBytes?: number;
 }
 
 /**
@@ -39,24 +34,8 @@ export class StatusService {
     return runStatusSubscription({ op, variables, tenant, stream: this.stream, instances: this.instances, lastEventId, cache: this.cache, query });
   }
 
-  /** Serves an SSE request if it is a status subscription; otherwise hands back the body it read. */
-  async trySse(req: IncomingMessage, res: ServerResponse): Promise<{ handled: true } | { handled: false; body: string }> {
-    const body = await readBody(req, this.opts.maxBodyBytes ?? 1024 * 1024);
-    let parsed: { query?: unknown; variables?: Record<string, unknown>; operationName?: string } = {};
-    try { parsed = JSON.parse(body); } catch { return { handled: false, body }; }
-    const op = statusOperation(parsed.query, parsed.operationName);
-    if (!op) return { handled: false, body };
-    let tenant: string;
-    try {
-      tenant = await authenticate(this.opts.verify, req.headers.authorization);
-    } catch (err) {
-      const e = err as { message: string; extensions: Record<string, unknown> };
-      const { http: _h, ...extensions } = e.extensions;
-      sendJson(res, 401, { errors: [{ message: e.message, extensions }] });
-      return { handled: true };
-    }
-    const lastEventId = req.headers['last-event-id'];
-    await serveSse(req, res, await this.run(op, parsed.variables, tenant, typeof lastEventId === 'string' ? lastEventId : null, parsed.query as string));
-    return { handled: true };
+  /** Serves an admitted status subscription over SSE. */
+  async serveSse(res: ServerResponse, op: StatusOperation, admitted: { variables: Record<string, unknown>; query: string }, tenant: string, lastEventId: string | null) {
+    await serveSse(res, await this.run(op, admitted.variables, tenant, lastEventId, admitted.query));
   }
 }

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { ExecutionResult } from 'graphql';
 import { sendJson } from '@nvcf/subgraph-kit';
 import type { StatusRun } from './execute.js';
@@ -8,8 +8,13 @@ import { serializedResult } from './serialize.js';
 const KEEPALIVE_MS = 12_000;
 
 async function write(res: ServerResponse, chunk: string) {
-  // backpressure: a slow client stops the pull, and its feed conflates instead of this buffer growing
-  if (!res.write(chunk)) await once(res, 'drain');
+  // backpressure: a slow client stops the pull, and its feed conflates instead of this buffer growing;
+  // a client that goes away while we wait ends the wait too (no drain ever comes then)
+  if (!res.write(chunk) && !res.destroyed) {
+    const done = new AbortController();
+    await Promise.race([once(res, 'drain', { signal: done.signal }), once(res, 'close', { signal: done.signal })]).catch(() => undefined);
+    done.abort();
+  }
 }
 
 /**
@@ -17,7 +22,7 @@ async function write(res: ServerResponse, chunk: string) {
  * cursor in the SSE `id` (so a reconnecting client sends it back as Last-Event-ID), then
  * `complete`. A shutting-down gateway ends the response without `complete`: reconnect and resume.
  */
-export async function serveSse(req: IncomingMessage, res: ServerResponse, run: StatusRun | ExecutionResult) {
+export async function serveSse(res: ServerResponse, run: StatusRun | ExecutionResult) {
   if (!('events' in run)) {
     // refused before streaming (validation, cursor): a plain GraphQL error response
     return sendJson(res, 400, run);
@@ -26,7 +31,10 @@ export async function serveSse(req: IncomingMessage, res: ServerResponse, run: S
   res.flushHeaders();
   let closed = false;
   const stop = () => { closed = true; void run.events.return?.(); };
-  req.on('close', stop);
+  // the response's close is the one that fires when the client goes: the request's fired
+  // long ago, once its body was read, and listening there leaked every SSE subscription
+  res.on('close', stop);
+  if (res.destroyed) stop();
   const keepalive = setInterval(() => { if (!closed) res.write(':\n\n'); }, KEEPALIVE_MS);
   try {
     for (;;) {
@@ -41,7 +49,7 @@ export async function serveSse(req: IncomingMessage, res: ServerResponse, run: S
     if (!closed && e.extensions?.code && e.extensions.code !== 'UNAVAILABLE') await write(res, `event: next\ndata: ${JSON.stringify({ errors: [{ message: e.message, extensions: e.extensions }] })}\n\n`);
   } finally {
     clearInterval(keepalive);
-    req.off('close', stop);
+    res.off('close', stop);
     res.end();
   }
 }

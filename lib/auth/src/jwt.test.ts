@@ -13,7 +13,8 @@ describe('JWT bearer tokens (production)', () => {
       const jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`;
       const verify = jwtTokens({ issuer: 'https://idp.example', audience: 'nvcf', jwksUrl });
       const sign = (claims: Record<string, unknown>, aud = 'nvcf') => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer('https://idp.example').setAudience(aud).setExpirationTime('5m').sign(privateKey);
-      await expect(verify(await sign({ ncaId: 'nca-a' }))).resolves.toBe('nca-a');
+      await expect(verify(await sign({ ncaId: 'nca-a' }))).resolves.toEqual({ tenant: 'nca-a', introspection: false });
+      await expect(verify(await sign({ ncaId: 'nca-a', 'nvcf:introspection': true }))).resolves.toEqual({ tenant: 'nca-a', introspection: true });
       await expect(verify('dev-token-a')).rejects.toThrow(AuthError);
       await expect(verify(await sign({ ncaId: 'nca-a' }, 'someone-else'))).rejects.toThrow('does not verify');
       await expect(verify(await sign({ sub: 'x' }))).rejects.toThrow("no 'ncaId' claim");

@@ -1,5 +1,5 @@
-import { Client, types } from 'cassandra-driver';
-import { CassandraUnavailable } from './errors.js';
+import { Client, policies, types } from 'cassandra-driver';
+import { CassandraUnavailable, unavailableFrom } from './errors.js';
 
 export interface CassandraClientOptions {
   /** host or host:port */
@@ -13,6 +13,8 @@ export interface CassandraClientOptions {
   consistency?: types.consistencies;
   /** per-request timeout; schema changes in migrations want more than the driver's 12 s */
   requestTimeoutMs?: number;
+  /** longest wait between attempts to reach a node that went down (default 2 s) */
+  reconnectMaxMs?: number;
 }
 
 export type CassandraClient = Client & AsyncDisposable & { dispose(): Promise<void> };
@@ -28,6 +30,9 @@ export async function createCassandraClient(opts: CassandraClientOptions): Promi
       serialConsistency: types.consistencies.localSerial,
     },
     socketOptions: opts.requestTimeoutMs ? { readTimeout: opts.requestTimeoutMs } : undefined,
+    // the driver's default backs off to 10 minutes: a node back after a 30 s outage would sit
+    // unused for as long again, every request failing UNAVAILABLE meanwhile
+    policies: { reconnection: new policies.reconnection.ExponentialReconnectionPolicy(200, opts.reconnectMaxMs ?? 2000, false) },
   });
   try {
     await client.connect();
@@ -38,7 +43,13 @@ export async function createCassandraClient(opts: CassandraClientOptions): Promi
   }
   let closing: Promise<void> | undefined;
   const dispose = () => (closing ??= client.shutdown());
-  return Object.assign(client, { dispose, [Symbol.asyncDispose]: dispose });
+  // every statement of every store goes through here: a down or overloaded node becomes UNAVAILABLE
+  const execute = client.execute.bind(client) as (...args: unknown[]) => unknown;
+  const translated = ((...args: unknown[]) => {
+    if (args.some((a) => typeof a === 'function')) return execute(...args); // callback style: the driver's own
+    return (execute(...args) as Promise<types.ResultSet>).catch((err: unknown) => { throw unavailableFrom(err) ?? err; });
+  }) as Client['execute'];
+  return Object.assign(client, { execute: translated, dispose, [Symbol.asyncDispose]: dispose });
 }
 
 const IDENT = /^[a-z][a-z0-9_]{0,47}$/;

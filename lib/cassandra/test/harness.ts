@@ -1,6 +1,6 @@
 /**
  * Shared by every Cassandra-backed test: connection from the environment, and a client on
- * keyspaces migrated `up` from deploy/migrations. Tests (and scripts/migrate.ts) are the only
+ * keyspaces migrated `up` from deploy/migrations. Tests (and lib/cassandra/src/migrate-main.ts) are the only
  * places that read the environment.
  */
 import path from 'node:path';
@@ -16,7 +16,7 @@ export function cassandraConnection(): { contactPoints: string[]; localDataCente
   const points = process.env.CASSANDRA_CONTACT_POINTS;
   if (!points) {
     throw new Error(
-      'CASSANDRA_CONTACT_POINTS is not set: start one with `npx tsx test/services/cli.ts up cassandra` and export what it prints, ' +
+      'CASSANDRA_CONTACT_POINTS is not set: start one with `npx tsx --conditions=source test/services/cli.ts up cassandra` and export what it prints, ' +
         'or run with NVCF_TEST_BACKENDS=memory to skip the Cassandra suites',
     );
   }

@@ -29,4 +29,20 @@ describe('error registry', () => {
     const wrapped = maskError(new GraphQLError('boom', { originalError: new Error('secret detail') }));
     expect(wrapped.message).toBe('Internal server error');
   });
+
+  it('keeps where a subgraph error happened and never blames the client for a service fault', () => {
+    const logged: unknown[] = [];
+    const located = { line: 1, column: 3 };
+    const registeredFromSubgraph = maskError({ message: 'GPU specification x does not exist', path: ['rollbackGpuSpecification'], locations: [located], extensions: { code: 'NOT_FOUND', serviceName: 'nvcf' } }, (e) => logged.push(e), undefined, { downstream: true });
+    expect(registeredFromSubgraph.toJSON()).toEqual({ message: 'GPU specification x does not exist', path: ['rollbackGpuSpecification'], locations: [located], extensions: { code: 'NOT_FOUND' } });
+    const unknown = maskError({ message: 'db password is hunter2', path: ['clusters', 0, 'name'], locations: [located], extensions: { code: 'WEIRD', serviceName: 'icms' } }, (e) => logged.push(e), undefined, { downstream: true });
+    expect(unknown.toJSON()).toEqual({ message: expect.stringContaining('the icms service failed'), path: ['clusters', 0, 'name'], locations: [located], extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', serviceName: 'icms' } });
+    const unreachable = maskError({ message: 'connect ECONNREFUSED 10.0.0.7:4001', path: ['clusters'], extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', serviceName: 'icms' } }, (e) => logged.push(e), undefined, { downstream: true });
+    expect(unreachable.message).not.toContain('10.0.0.7');
+    expect(logged).toHaveLength(2);
+    // the subgraph's own view: an error without a registry code is masked, whatever its path
+    expect(maskError({ message: 'boom', path: ['x'], extensions: {} }).extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR' });
+    expect(maskError({ message: 'boom', extensions: {} }, () => {}, undefined, { markUnexpected: true }).extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', unexpected: true });
+    expect(maskError(new GraphQLError('Cannot query field "x"', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })).extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
 });

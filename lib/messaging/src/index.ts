@@ -1,5 +1,6 @@
 export { createMemoryBus } from './memory.js';
 export { createNatsBus, type NatsBusOptions } from './nats.js';
+export { natsStreamConfig, streamConfigDifferences, type StreamConfigDifference } from './nats-streams.js';
 export { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './nats-errors.js';
 export { ConsumerSetupError } from './nats-consume.js';
 export { Streams, allStreams, subjects, durableName, subjectMatches } from './subjects.js';

@@ -86,6 +86,7 @@ export function createMemoryBus(): Bus {
       const due: number[] = [...d.unacked].sort((a, b) => a - b);
       const inFlight = new Set<number>();
       const timers = new Set<NodeJS.Timeout>();
+      const handlers = new Set<Promise<void>>();
       let stopped = false;
 
       const pump = () => {
@@ -116,16 +117,23 @@ export function createMemoryBus(): Bus {
             }
             pump();
           };
-          void runDelivery({ ...decode<T>(m), deliveryCount: count }, handler, backoffMs).then((o) => { if (!stopped) done(o); });
+          // settled even after stop(): the work is done, and an ack spares the next consumer a duplicate
+          const h = runDelivery({ ...decode<T>(m), deliveryCount: count }, handler, backoffMs).then(done).finally(() => handlers.delete(h));
+          handlers.add(h);
         }
       };
       s.wake.add(pump);
       queueMicrotask(pump);
       const consumer: Consumer = {
-        async stop() {
+        async stop(o: { graceMs?: number } = {}) {
           stopped = true;
           s.wake.delete(pump);
           for (const t of timers) clearTimeout(t);
+          if (o.graceMs) {
+            let timer: NodeJS.Timeout | undefined;
+            await Promise.race([Promise.allSettled([...handlers]), new Promise((r) => { timer = setTimeout(r, o.graceMs); })]);
+            clearTimeout(timer);
+          }
           d.active = false;
           consumers.delete(consumer);
         },
@@ -152,10 +160,11 @@ export function createMemoryBus(): Bus {
       return consumer;
     },
 
-    async streamInfo(name): Promise<StreamInfo> {
+    async streamInfo(name, opts = {}): Promise<StreamInfo> {
       const s = mustStream(name);
       trim(s, Date.now());
-      return { firstSeq: s.messages[0]?.seq ?? s.lastSeq + 1, lastSeq: s.lastSeq, messages: s.messages.length };
+      const messages = opts.subject ? s.messages.filter((m) => subjectMatches(opts.subject, m.subject)).length : s.messages.length;
+      return { firstSeq: s.messages[0]?.seq ?? s.lastSeq + 1, lastSeq: s.lastSeq, messages };
     },
 
     async dispose() {

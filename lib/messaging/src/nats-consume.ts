@@ -62,7 +62,13 @@ export async function consumeDurable<T>(ctx: NatsContext, opts: ConsumerOptions,
     }
   };
 
-  const deliver = async (m: JsMsg) => {
+  const handlers = new Set<Promise<void>>();
+  const deliver = (m: JsMsg) => {
+    const h = handle(m).finally(() => handlers.delete(h));
+    handlers.add(h);
+    return h;
+  };
+  const handle = async (m: JsMsg) => {
     const seq = m.info.streamSequence;
     const entry: { msg: JsMsg; keepalive?: NodeJS.Timeout } = { msg: m };
     running.set(seq, entry);
@@ -113,6 +119,7 @@ export async function consumeDurable<T>(ctx: NatsContext, opts: ConsumerOptions,
     open,
     onMessage,
     closed: () => nc.isClosed(),
+    settle: (graceMs) => waitFor([...handlers], graceMs),
     beforeStop: () => {
       slots.close();
       // in-flight handlers keep running, but their messages may now expire and go to the next consumer
@@ -125,4 +132,11 @@ export async function consumeDurable<T>(ctx: NatsContext, opts: ConsumerOptions,
     throw new ConsumerSetupError(`cannot consume ${stream} as ${durable}`, { cause: err });
   }
   return loop;
+}
+
+/** Resolves when every promise has settled, or after `ms`, whichever comes first. */
+async function waitFor(all: Promise<unknown>[], ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(all), new Promise((r) => { timer = setTimeout(r, ms); })]);
+  clearTimeout(timer);
 }

@@ -26,6 +26,8 @@ export interface LoopOptions {
   /** true once the connection is closed for good: no point reopening */
   closed: () => boolean;
   beforeStop?: () => void;
+  /** waits up to `graceMs` for handlers in flight (a draining stop) */
+  settle?: (graceMs: number) => Promise<void>;
   /** awaited by stop() once the loop has ended */
   afterStop?: () => Promise<void>;
 }
@@ -57,11 +59,12 @@ export class ConsumeLoop {
   }
 
   /** Stops pulling; returns once the loop has handed back everything it had buffered. */
-  async stop(): Promise<void> {
+  async stop(opts: { graceMs?: number } = {}): Promise<void> {
     this.abort.abort();
     this.opts.beforeStop?.();
     void this.iter?.close();
     await this.running;
+    if (opts.graceMs) await this.opts.settle?.(opts.graceMs);
     await this.opts.afterStop?.();
   }
 

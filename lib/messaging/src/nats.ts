@@ -1,6 +1,7 @@
-import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type StreamConfig, type StreamInfo as JsStreamInfo } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type StreamConfig, type StreamInfo as JsStreamInfo } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { consumeDurable, nanos, type NatsContext } from './nats-consume.js';
+import { consumeDurable, type NatsContext } from './nats-consume.js';
+import { natsStreamConfig, streamConfigDifferences } from './nats-streams.js';
 import { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './nats-errors.js';
 import { sleep, type ConsumeLoop } from './nats-loop.js';
 import { tailStream } from './nats-tail.js';
@@ -20,30 +21,13 @@ export interface NatsBusOptions {
   publishRetryMs?: number;
 }
 
-const DEFAULT_DUPLICATE_WINDOW_MS = 120_000;
 const RETRIED_ATTEMPT_MS = 2000;
-
-function streamConfig(spec: StreamSpec, replicas: number): StreamConfig {
-  return {
-    name: spec.name,
-    subjects: spec.subjects,
-    retention: spec.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
-    storage: StorageType.File,
-    num_replicas: replicas,
-    max_age: nanos(spec.maxAgeMs ?? 0),
-    max_msgs: spec.maxMsgs ?? -1,
-    duplicate_window: nanos(spec.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS),
-  } as StreamConfig; // the server fills in the remaining fields with its defaults
-}
 
 const isStreamNotFound = (err: unknown) => err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound;
 
-/** Only what we set: other fields (placement, compression...) may be tuned by operators. */
-function differs(have: StreamConfig, want: StreamConfig): boolean {
-  return [...have.subjects].sort().join() !== [...want.subjects].sort().join()
-    || have.max_age !== want.max_age || have.max_msgs !== want.max_msgs
-    || have.duplicate_window !== want.duplicate_window || have.num_replicas !== want.num_replicas;
-}
+// retention and storage cannot change in place; every other field we set is updated
+const differs = (have: StreamConfig, want: StreamConfig) =>
+  streamConfigDifferences(have, want).some((d) => d.field !== 'retention' && d.field !== 'storage');
 
 /** The bus on NATS JetStream: streams on file storage, durable pull consumers, ordered consumers for tails. */
 export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDisposable> {
@@ -94,7 +78,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
     async ensureStreams(specs) {
       alive();
       for (const spec of specs) {
-        const want = streamConfig(spec, replicas);
+        const want = natsStreamConfig(spec, replicas);
         try {
           const have: JsStreamInfo | undefined = await ctx.jsm.streams.info(spec.name).catch((err) => {
             if (isStreamNotFound(err)) return undefined;
@@ -137,11 +121,12 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
       return track(await tailStream(ctx, topts, handler));
     },
 
-    async streamInfo(name): Promise<StreamInfo> {
+    async streamInfo(name, opts = {}): Promise<StreamInfo> {
       alive();
-      const { state } = await ctx.jsm.streams.info(name);
+      const { state } = await ctx.jsm.streams.info(name, opts.subject ? { subjects_filter: opts.subject } : undefined);
+      const messages = opts.subject ? Object.values(state.subjects ?? {}).reduce((a, n) => a + n, 0) : state.messages;
       // an empty stream reports first_seq 0 at creation and last_seq + 1 after a purge: normalise to the latter
-      return { firstSeq: state.messages === 0 ? state.last_seq + 1 : state.first_seq, lastSeq: state.last_seq, messages: state.messages };
+      return { firstSeq: state.messages === 0 ? state.last_seq + 1 : state.first_seq, lastSeq: state.last_seq, messages };
     },
 
     dispose() {

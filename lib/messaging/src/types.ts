@@ -57,7 +57,12 @@ export interface TailOptions {
 }
 
 export interface Consumer {
-  stop(): Promise<void>;
+  /**
+   * Stops taking messages. With `graceMs`, waits up to that long for handlers already running
+   * to finish (a draining service); their outcome still settles the message. Without it,
+   * returns at once and work in flight is redelivered to the next consumer if it never settles.
+   */
+  stop(opts?: { graceMs?: number }): Promise<void>;
 }
 
 /** Thrown by a handler to stop redelivery of a message that can never succeed. */
@@ -81,6 +86,7 @@ export interface Bus extends AsyncDisposable {
   consume<T>(opts: ConsumerOptions, handler: (msg: Delivery<T>) => Promise<void>): Promise<Consumer>;
   /** An ordered, ephemeral read of a stream (for fan-out and resume); no acks. */
   tail<T>(opts: TailOptions, handler: (msg: BusMessage<T>) => void): Promise<Consumer>;
-  streamInfo(stream: string): Promise<StreamInfo>;
+  /** the stream's bounds; `messages` counts only `subject` (wildcards allowed) when given */
+  streamInfo(stream: string, opts?: { subject?: string }): Promise<StreamInfo>;
   dispose(): Promise<void>;
 }

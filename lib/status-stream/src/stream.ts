@@ -28,6 +28,8 @@ export class StatusStream {
   readonly metrics: StreamMetrics;
   private live?: Consumer;
   private readonly feeds = new Set<SubscriberFeed>();
+  /** subscriptions past the per-tenant check that are still awaiting their resume point */
+  private readonly reserved = new Map<string, number>();
 
   constructor(private readonly opts: StatusStreamOptions) {
     this.limits = { ...defaultLimits, ...opts.limits };
@@ -54,10 +56,19 @@ export class StatusStream {
   async open(tenant: string, filter: StatusFilter, opts: { after?: string | null; snapshot?: boolean | null } = {}): Promise<Feed> {
     if (!hasFilter(filter)) throw fail('BAD_USER_INPUT', 'instanceStatusChanged needs at least one of functionId, versionId, gpuSpecificationId, instanceId', { field: 'functionId' });
     if (opts.after && opts.snapshot) throw fail('BAD_USER_INPUT', 'give either after (resume) or snapshot: true, not both', { field: 'snapshot' });
-    if (this.metrics.open(tenant) >= this.limits.perTenant) {
+    const reserved = this.reserved.get(tenant) ?? 0;
+    if (this.metrics.open(tenant) + reserved >= this.limits.perTenant) {
       throw fail('LIMIT_EXCEEDED', `tenant ${tenant} has ${this.limits.perTenant} open status subscriptions on this gateway, the limit; close some first`, { limit: this.limits.perTenant });
     }
-    const fromSeq = opts.after ? await this.resumePoint(tenant, opts.after) : undefined;
+    // reserved before the await below: resumed subscriptions that arrive together must not all pass the check
+    this.reserved.set(tenant, reserved + 1);
+    let fromSeq: number | undefined;
+    try {
+      fromSeq = opts.after ? await this.resumePoint(tenant, opts.after) : undefined;
+    } finally {
+      const left = this.reserved.get(tenant)! - 1;
+      if (left) this.reserved.set(tenant, left); else this.reserved.delete(tenant);
+    }
     const field = FIELDS.find((f) => filter[f])!;
     const k = key(tenant, field, filter[field]!);
     const feed: SubscriberFeed = new SubscriberFeed(tenant, filter, this.limits, {

@@ -6,9 +6,10 @@ export interface TenantContext {
   tenant: string;
 }
 
-export function tenantFrom(secret: string, header: string | null | undefined): string {
+/** The tenant of an assertion minted for this audience (the subgraph's name, or its RPC audience). */
+export function tenantFrom(secret: string, header: string | null | undefined, audience: string): string {
   try {
-    return verifyTenant(secret, header);
+    return verifyTenant(secret, header, { audience });
   } catch (err) {
     if (err instanceof TenantAssertionError) {
       throw fail('UNAUTHENTICATED', `subgraph refused the request: ${err.message}`, { http: { status: 401 } });

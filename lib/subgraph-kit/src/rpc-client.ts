@@ -1,14 +1,17 @@
-import { signTenant, TENANT_HEADER } from '@nvcf/auth';
+import { signTenant, TENANT_HEADER, rpcAudience } from '@nvcf/auth';
 import { fail, type Code } from '@nvcf/errors';
 
-/** Calls another service's internal RPC as the given tenant; registry errors come back as registry errors. */
-export function rpcClient(baseUrl: () => string, secret: string) {
+/**
+ * Calls another service's internal RPC as the given tenant; registry errors come back as
+ * registry errors. The assertion is minted for that service's RPCs alone.
+ */
+export function rpcClient(baseUrl: () => string, secret: string, service: string) {
   return async <T>(tenant: string, method: string, input: unknown): Promise<T> => {
     let res: Response;
     try {
       res = await fetch(`${baseUrl()}/internal/rpc/${method}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [TENANT_HEADER]: signTenant(secret, tenant) },
+        headers: { 'content-type': 'application/json', [TENANT_HEADER]: signTenant(secret, tenant, rpcAudience(service)) },
         body: JSON.stringify(input),
       });
     } catch (cause) {

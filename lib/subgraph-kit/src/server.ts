@@ -6,9 +6,12 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { fail, maskError } from '@nvcf/errors';
 import { GraphQLError } from 'graphql';
+import { rpcAudience } from '@nvcf/auth';
 import { tenantFrom, TENANT_HEADER, type TenantContext } from './context.js';
 import { readBody, sendJson, graphqlError, BodyTooLarge } from './http.js';
-import { listen, closeServer } from './listen.js';
+import { listen } from './listen.js';
+import { RequestMetrics, processMetrics, drainServer } from '@nvcf/service';
+import { inputLimitsPlugin } from './input-limits-plugin.js';
 import { createLogger } from '@nvcf/logging';
 
 export type RpcHandler = (tenant: string, input: any) => Promise<unknown>;
@@ -37,6 +40,8 @@ export interface RunningSubgraph extends AsyncDisposable {
   name: string;
   url: string;
   graphqlUrl: string;
+  /** not ready from now on (503), requests in flight finish for up to `graceMs`, then closed */
+  drain(graceMs: number): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -46,20 +51,27 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
   const apollo = new ApolloServer<BaseContext>({
     schema: opts.schema,
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
+    // the service drains itself on SIGTERM; Apollo's own handler would stop it mid-drain and signal again
+    stopOnTerminationSignals: false,
+    plugins: [ApolloServerPluginInlineTraceDisabled(), inputLimitsPlugin()],
     formatError: (formatted, error) => maskError(formatted, (e) => log.error('unexpected error', e), error) as any,
   });
   await apollo.start();
+  const requests = new RequestMetrics(`nvcf_${opts.name.replace(/\W/g, '_')}`);
+  const processInfo = processMetrics(`nvcf_${opts.name.replace(/\W/g, '_')}`);
+  let draining = false;
 
   const handleGraphql = async (req: IncomingMessage, res: ServerResponse) => {
     const body = req.method === 'POST' ? await readBody(req, maxBodyBytes) : '';
+    const done = requests.start(`graphql:${operationNameOf(body)}`);
+    res.once('finish', () => done(res.statusCode >= 500));
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
     let parsed: unknown;
     try { parsed = body ? JSON.parse(body) : undefined; } catch { return sendJson(res, 400, graphqlError('BAD_USER_INPUT', 'request body is not JSON')); }
     const result = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: new URL(req.url ?? '/', 'http://x').search, body: parsed },
-      context: async () => opts.context(tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined)),
+      context: async () => opts.context(tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined, opts.name)),
     });
     const out: Record<string, string> = {};
     for (const [k, v] of result.headers) out[k] = v;
@@ -71,8 +83,10 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
   const handleRpc = async (req: IncomingMessage, res: ServerResponse, method: string) => {
     const handler = opts.rpc?.[method];
     if (!handler) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no internal method ${method}` } });
+    const done = requests.start(`rpc:${method}`);
+    res.once('finish', () => done(res.statusCode >= 500));
     try {
-      const tenant = tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined);
+      const tenant = tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined, rpcAudience(opts.name));
       const input = JSON.parse((await readBody(req, maxBodyBytes)) || '{}');
       sendJson(res, 200, { result: (await handler(tenant, input)) ?? null });
     } catch (err) {
@@ -88,8 +102,11 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     const path = (req.url ?? '/').split('?')[0]!;
     const run = async () => {
       if (path === '/health') return sendJson(res, 200, { status: 'ok' });
-      if (path === '/ready') return (opts.ready?.() ?? true) ? sendJson(res, 200, { status: 'ready' }) : sendJson(res, 503, { status: 'starting' });
-      if (path === '/metrics' && opts.metrics) { res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }); return res.end(opts.metrics()); }
+      if (path === '/ready') {
+        if (draining) return sendJson(res, 503, { status: 'draining' });
+        return (opts.ready?.() ?? true) ? sendJson(res, 200, { status: 'ready' }) : sendJson(res, 503, { status: 'starting' });
+      }
+      if (path === '/metrics') { res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }); return res.end(requests.render() + processInfo() + (opts.metrics?.() ?? '')); }
       if (path === '/graphql') return handleGraphql(req, res);
       if (path.startsWith('/internal/rpc/') && req.method === 'POST') return handleRpc(req, res, path.slice('/internal/rpc/'.length));
       sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}`));
@@ -109,7 +126,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
       schema: opts.schema,
       onConnect: (ctx) => {
         try {
-          ctx.extra.tenant = tenantFrom(opts.secret, ctx.connectionParams?.[TENANT_HEADER] as string | undefined);
+          ctx.extra.tenant = tenantFrom(opts.secret, ctx.connectionParams?.[TENANT_HEADER] as string | undefined, opts.name);
           return true;
         } catch {
           return false;
@@ -121,19 +138,30 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
   }
 
   const url = await listen(server, opts.port ?? 0, opts.host);
+  let drained: Promise<void> | undefined;
   const running: RunningSubgraph = {
     name: opts.name,
     url,
     graphqlUrl: `${url}/graphql`,
-    async dispose() {
+    drain: (graceMs) => (drained ??= (async () => {
+      draining = true;
       await wsCleanup?.dispose();
       wss?.close();
+      await drainServer(server, graceMs);
       await apollo.stop();
-      await closeServer(server);
-    },
+    })()),
+    dispose: () => running.drain(0),
     [Symbol.asyncDispose]: () => running.dispose(),
   };
   return running;
 }
 
 export { fail };
+
+/** The operation name for metrics, without parsing the document: `query Name`, else `anonymous`. */
+function operationNameOf(body: string): string {
+  const named = /"operationName"\s*:\s*"([_A-Za-z][_0-9A-Za-z]{0,63})"/.exec(body);
+  if (named) return named[1]!;
+  const inQuery = /"query"\s*:\s*"\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]{0,63})/.exec(body);
+  return inQuery?.[1] ?? 'anonymous';
+}

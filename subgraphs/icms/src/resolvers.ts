@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { fail } from '@nvcf/errors';
-import { DateTimeScalar, type TenantContext } from '@nvcf/subgraph-kit';
+import { DateTimeScalar, inputLimit, type TenantContext } from '@nvcf/subgraph-kit';
 import type { IcmsStore } from './store/index.js';
 import { type ClusterRecord, type InstanceRecord, type UpdateActionRecord } from './model.js';
 import { mayUse } from './placement.js';
@@ -19,10 +19,17 @@ export interface IcmsContext extends TenantContext {
 }
 
 type Ref = { id: string };
+/**
+ * loadMany answers a failed batch (the store down) with Error entries; a missing row is null.
+ * Read as "no such instance" they would hide an outage: the field fails instead (UNAVAILABLE).
+ */
+const loaded = <T>(items: (T | Error)[]): T[] => items.map((i) => { if (i instanceof Error) throw i; return i; });
 const own = <T extends { ncaId: string }>(ctx: IcmsContext, rec: T | null | undefined) => (rec && rec.ncaId === ctx.tenant ? rec : null);
 
 /** Public view of an instance: state comes from nvca-status, so only REQUESTED hides here. */
 const visible = (i: InstanceRecord) => i.state !== 'TERMINATED';
+// refused before any resolver runs (input limits); kept for in-process callers
+const MAX_IDS = inputLimit('Query.instances(ids:)').maxItems!;
 
 export function resolvers(store: IcmsStore) {
   return {
@@ -31,8 +38,8 @@ export function resolvers(store: IcmsStore) {
       clusters: async (_: unknown, __: unknown, ctx: IcmsContext) => (await store.listClusters()).filter((c) => mayUse(c, ctx.tenant)),
       instance: async (_: unknown, { id }: Ref, ctx: IcmsContext) => own(ctx, await ctx.loaders.instances.load(id)),
       instances: async (_: unknown, { ids }: { ids: string[] }, ctx: IcmsContext) => {
-        if (ids.length > 1000) throw fail('LIMIT_EXCEEDED', `instances takes at most 1000 ids (got ${ids.length}); ask in pages`, { field: 'ids' });
-        return (await ctx.loaders.instances.loadMany(ids)).map((i) => (i instanceof Error ? null : own(ctx, i)));
+        if (ids.length > MAX_IDS) throw fail('LIMIT_EXCEEDED', `instances takes at most ${MAX_IDS} ids (got ${ids.length}); ask in pages`, { field: 'ids', limit: MAX_IDS });
+        return loaded(await ctx.loaders.instances.loadMany(ids)).map((i) => own(ctx, i));
       },
     },
     Instance: {
@@ -55,7 +62,7 @@ export function resolvers(store: IcmsStore) {
     },
     UpdateAction: {
       targets: async (a: UpdateActionRecord, _: unknown, ctx: IcmsContext) =>
-        (await ctx.loaders.instances.loadMany(a.targets)).filter((i): i is InstanceRecord => !!i && !(i instanceof Error)),
+        loaded(await ctx.loaders.instances.loadMany(a.targets)).filter((i): i is InstanceRecord => !!i),
     },
   };
 }

@@ -32,9 +32,9 @@ export async function createIcmsServer(opts: IcmsServerOptions): Promise<Running
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
     rpc: icmsHandlers(opts.store, opts.bus) as any,
   });
-  const dispose = async () => {
-    await consumer.stop();
-    await server.dispose();
+  const drain = async (graceMs: number) => {
+    await Promise.all([consumer.stop({ graceMs }), server.drain(graceMs)]);
   };
-  return { ...server, dispose, [Symbol.asyncDispose]: dispose };
+  const dispose = () => drain(0);
+  return { ...server, drain, dispose, [Symbol.asyncDispose]: dispose };
 }

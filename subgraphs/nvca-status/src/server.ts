@@ -30,10 +30,10 @@ export async function createStatusServer(opts: StatusServerOptions): Promise<Run
     name: 'nvca-status', schema, secret: opts.secret, port: opts.port, host: opts.host, subscriptions: true, metrics: () => stream.metrics.render(),
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
   });
-  const dispose = async () => {
-    await server.dispose();
-    await consumer.stop();
+  const drain = async (graceMs: number) => {
     await stream.stop();
+    await Promise.all([consumer.stop({ graceMs }), server.drain(graceMs)]);
   };
-  return { ...server, dispose, [Symbol.asyncDispose]: dispose };
+  const dispose = () => drain(0);
+  return { ...server, drain, dispose, [Symbol.asyncDispose]: dispose };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
+import { inputLimit } from '@nvcf/subgraph-kit';
 import type { LaunchSpec } from '@nvcf/messaging';
 import type { DeploymentRecord, JsonObject, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import { checkConfiguration, checkPort, checkSpec } from './validate.js';
@@ -41,7 +42,8 @@ export async function deployFunctionVersion(nvcf: Nvcf, tenant: string, versionI
   if (!v || v.ncaId !== tenant) throw fail('NOT_FOUND', `function version ${versionId} does not exist`, { field: 'versionId' });
   if (v.deploymentId && v.status !== 'INACTIVE') throw fail('CONFLICT', `function version ${versionId} is already deployed (status ${v.status}); undeploy it first`);
   if (!input.gpuSpecifications.length) throw fail('BAD_USER_INPUT', 'gpuSpecifications must contain at least one specification', { field: 'gpuSpecifications' });
-  if (input.gpuSpecifications.length > 16) throw fail('LIMIT_EXCEEDED', 'at most 16 GPU specifications per deployment', { field: 'gpuSpecifications' });
+  const maxSpecs = inputLimit('DeployInput.gpuSpecifications').maxItems!;
+  if (input.gpuSpecifications.length > maxSpecs) throw fail('LIMIT_EXCEEDED', `at most ${maxSpecs} GPU specifications per deployment`, { field: 'gpuSpecifications', limit: maxSpecs });
   checkOperatorDeploy(nvcf, v, input);
 
   const now = new Date().toISOString();

@@ -5,7 +5,7 @@ export type IcmsClient = { [K in keyof IcmsRpc]: (tenant: string, input: IcmsRpc
 
 /** ICMS over its internal RPC; the URL is resolved late so services may start in any order. */
 export function httpIcmsClient(baseUrl: () => string, secret: string): IcmsClient {
-  const call = rpcClient(baseUrl, secret);
+  const call = rpcClient(baseUrl, secret, 'icms');
   return {
     launch: (t, i) => call(t, 'launch', i),
     update: (t, i) => call(t, 'update', i),

@@ -57,7 +57,8 @@ export function resolvers(nvcf: Nvcf) {
     Deployment: {
       __resolveReference: async ({ id }: Ref, ctx: NvcfContext) => own(ctx, await ctx.loaders.deployments.load(id)),
       functionVersion: (d: DeploymentRecord, _: unknown, ctx: NvcfContext) => ctx.loaders.versions.load(d.versionId),
-      gpuSpecifications: async (d: DeploymentRecord, _: unknown, ctx: NvcfContext) => (await ctx.loaders.specs.loadMany(d.specIds)).filter((s): s is SpecRecord => !!s && !(s instanceof Error)),
+      // an Error entry is a failed batch (the store down), not a missing spec: it fails the field
+      gpuSpecifications: async (d: DeploymentRecord, _: unknown, ctx: NvcfContext) => (await ctx.loaders.specs.loadMany(d.specIds)).filter((s): s is SpecRecord => { if (s instanceof Error) throw s; return !!s; }),
     },
     GpuSpecification: {
       __resolveReference: async ({ id }: Ref, ctx: NvcfContext) => own(ctx, await ctx.loaders.specs.load(id)),

@@ -1,7 +1,7 @@
 import { parse } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { subgraphSdl } from '@nvcf/schema';
-import { startSubgraph, type RunningSubgraph } from '@nvcf/subgraph-kit';
+import { startSubgraph, inputLimit, type RunningSubgraph } from '@nvcf/subgraph-kit';
 import type { Bus } from '@nvcf/messaging';
 import { Nvcf, type NvcfLimits } from './nvcf.js';
 import { resolvers } from './resolvers.js';
@@ -30,17 +30,18 @@ export interface NvcfServerOptions {
 export const buildNvcfSchema = (nvcf: Nvcf) => buildSubgraphSchema({ typeDefs: parse(subgraphSdl('nvcf')), resolvers: resolvers(nvcf) as any });
 
 export async function createNvcfServer(opts: NvcfServerOptions): Promise<RunningSubgraph & { nvcf: Nvcf }> {
-  const nvcf = new Nvcf(opts.store, opts.icms, opts.registry, { maxConfigurationBytes: 64 * 1024, ...opts.limits }, opts.revisionDeadlineMs ?? 600_000);
+  const nvcf = new Nvcf(opts.store, opts.icms, opts.registry, { maxConfigurationBytes: inputLimit('RevisionInput.configuration').maxBytes!, ...opts.limits }, opts.revisionDeadlineMs ?? 600_000);
   const consumer = await consumeStatus(nvcf, opts.bus, opts.consumerName);
   const sweeper = sweepDeadlines(nvcf, opts.deadlineSweepMs ?? 1000);
   const server = await startSubgraph({
     name: 'nvcf', schema: buildNvcfSchema(nvcf), secret: opts.secret, port: opts.port, host: opts.host,
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
   });
-  const dispose = async () => {
+  const drain = async (graceMs: number) => {
     sweeper.stop();
-    await consumer.stop();
-    await server.dispose();
+    // HTTP and the status consumer drain together: neither takes new work, both finish what they hold
+    await Promise.all([consumer.stop({ graceMs }), server.drain(graceMs)]);
   };
-  return { ...server, nvcf, dispose, [Symbol.asyncDispose]: dispose };
+  const dispose = () => drain(0);
+  return { ...server, nvcf, drain, dispose, [Symbol.asyncDispose]: dispose };
 }

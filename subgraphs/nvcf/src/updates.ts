@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
+import { jsonExtent } from '@nvcf/subgraph-kit';
 import type { JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import type { Nvcf } from './nvcf.js';
 import { checkBounds, checkConfiguration } from './validate.js';
@@ -37,7 +38,7 @@ async function revisionBody(nvcf: Nvcf, version: VersionRecord, spec: SpecRecord
   if (input.configuration != null) throw fail('BAD_USER_INPUT', 'revision.configuration holds Helm values; operator workloads take revision.manifestMergePatches', { field: 'input.revision.configuration' });
   const patches = input.manifestMergePatches;
   if (!patches?.length) throw fail('BAD_USER_INPUT', 'revision.manifestMergePatches must contain at least one patch', { field: 'input.revision.manifestMergePatches' });
-  const size = Buffer.byteLength(JSON.stringify(patches));
+  const { bytes: size } = jsonExtent({ raw: patches });
   if (size > nvcf.limits.maxConfigurationBytes) throw fail('LIMIT_EXCEEDED', `revision.manifestMergePatches is ${size} bytes; the limit is ${nvcf.limits.maxConfigurationBytes}`, { field: 'input.revision.manifestMergePatches' });
   const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
   const base = mergeManifests(version.manifests ?? [], d?.manifestMergePatches ?? [], nvcf.registry, 'manifestMergePatches', version.operatorTypes ?? []);

@@ -1,4 +1,5 @@
 import { fail } from '@nvcf/errors';
+import { inputLimit, jsonExtent } from '@nvcf/subgraph-kit';
 import type { Health, JsonObject } from './model.js';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -6,8 +7,11 @@ const HELM_CHART = /^oci:\/\/[^\s/]+(\/[^\s/]+)*\/[a-z0-9]([-a-z0-9]*[a-z0-9])?-
 
 export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+// the gateway and the subgraph refuse these before any resolver runs; kept for in-process callers
+const NAME = inputLimit('CreateFunctionInput.name');
+
 export function checkName(name: string) {
-  if (name.length < 1 || name.length > 128) throw fail('BAD_USER_INPUT', `name must be 1 to 128 characters (got ${name.length})`, { field: 'name' });
+  if (name.length < NAME.minLength! || name.length > NAME.maxLength!) throw fail('BAD_USER_INPUT', `name must be ${NAME.minLength} to ${NAME.maxLength} characters (got ${name.length})`, { field: 'name' });
   if (/[\u0000-\u001f]/.test(name)) throw fail('BAD_USER_INPUT', 'name must not contain control characters', { field: 'name' });
 }
 
@@ -64,7 +68,7 @@ export function checkConfiguration(field: string, value: unknown, maxBytes: numb
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
     throw fail('BAD_USER_INPUT', `${field} must be a JSON object of Helm values (got ${got})`, { field });
   }
-  const size = Buffer.byteLength(JSON.stringify(value));
+  const { bytes: size } = jsonExtent({ raw: value }); // no recursion: a value nested 100 000 deep is measured too
   if (size > maxBytes) {
     throw fail('LIMIT_EXCEEDED', `${field} is ${size} bytes; the limit is ${maxBytes} bytes. Move large data into the chart or a ConfigMap.`, { field, limit: maxBytes, size });
   }

@@ -21,7 +21,7 @@ export function faultsSuite(name: string, make: MakeSystem) {
     afterAll(async () => system?.dispose());
 
     it('an agent killed mid-rollout: its successor finishes the work, every transition delivered once', async () => {
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const a = httpClient(system.url, 'dev-token-a');
       const d = await deployedHelm(a, { minInstances: 4, maxInstances: 4 });
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { gpuSpecificationId: d.specId });

@@ -22,7 +22,7 @@ export function happySuite(name: string, make: MakeSystem) {
     afterAll(async () => system?.dispose());
 
     async function run(subscribe: (functionId: string) => Sub) {
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const client = httpClient(system.url, 'dev-token-a');
       const { versionId, functionId } = await helmFunction(client);
       await using sub = subscribe(functionId);

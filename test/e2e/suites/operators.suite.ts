@@ -54,7 +54,7 @@ export function operatorsSuite(name: string, make: MakeSystem) {
     });
 
     it('deploys on a cluster with the attribute, labels every object, and is ACTIVE only once secondary objects are ready', async () => {
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const v = ok(await nimFunction(a())).createFunction;
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { versionId: v.id });
       await watchA.opened(1);

@@ -18,7 +18,7 @@ export function replicasSuite(name: string, make: MakeSystem) {
     afterEach(async () => { await second?.dispose(); await system?.dispose(); });
 
     it('graphql-ws: the client is closed with 1001 and resumes on the other replica from its cursor', async () => {
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const a = httpClient(system.url, 'dev-token-a');
       const d = await deployedHelm(a, { minInstances: 4, maxInstances: 4 });
       const sub = resumingSubscription<InstanceStatusChangedSubscription, any>([system.gateway.wsUrl, second.wsUrl], 'dev-token-a', InstanceStatusChangedDocument, { gpuSpecificationId: d.specId });
@@ -40,7 +40,7 @@ export function replicasSuite(name: string, make: MakeSystem) {
     });
 
     it('SSE: the stream ends without complete and resumes elsewhere with Last-Event-ID', async () => {
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const a = httpClient(system.url, 'dev-token-a');
       const d = await deployedHelm(a, { minInstances: 4, maxInstances: 4 });
       const first = sseRaw(system.url, 'dev-token-a', InstanceStatusChangedDocument, { gpuSpecificationId: d.specId });

@@ -36,7 +36,7 @@ export function streamSuite(name: string, make: MakeSystem) {
     }
 
     it('resumes over graphql-ws after a cursor: exactly the events after it, in order, then live', async () => {
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const d = await deployedHelm(a());
       await using control = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { gpuSpecificationId: d.specId });
       const first = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { gpuSpecificationId: d.specId });
@@ -55,7 +55,7 @@ export function streamSuite(name: string, make: MakeSystem) {
     });
 
     it('resumes over SSE with Last-Event-ID; every event carries its cursor as the SSE id', async () => {
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const d = await deployedHelm(a());
       await using control = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { gpuSpecificationId: d.specId });
       const first = sseRaw(system.url, 'dev-token-a', InstanceStatusChangedDocument, { gpuSpecificationId: d.specId });
@@ -76,7 +76,7 @@ export function streamSuite(name: string, make: MakeSystem) {
     });
 
     it('refuses forged and foreign cursors with CURSOR_INVALID and sends nothing', async () => {
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
       await using mine = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { gpuSpecificationId: d.specId });
       await watchA.opened(1);
@@ -107,7 +107,7 @@ export function streamSuite(name: string, make: MakeSystem) {
     });
 
     it('keeps each instance in order under concurrent publishers; a stale transition is never delivered', async () => {
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       // a real instance, so the Instance fields resolve; the transitions come from five racing publishers
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
       const publish = publisher(system, d.functionId);
@@ -125,8 +125,8 @@ export function streamSuite(name: string, make: MakeSystem) {
     it('a slow client is conflated per instance and told so; memory stays bounded', async () => {
       const fn = `fn-slow-${randomUUID()}`;
       const publish = publisher(system, fn);
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
-      const lagBefore = await gauge(system.gateway.url, 'nvcf_status_lag_events_total', { tenant: 'nca-a' });
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
+      const lagBefore = await gauge(system.gateway.metricsUrl, 'nvcf_status_lag_events_total', { tenant: 'nca-a' });
       const received: any[] = [];
       let paused!: IncomingMessage;
       const req = request(system.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: 'Bearer dev-token-a' } }, (res) => {
@@ -156,15 +156,15 @@ export function streamSuite(name: string, make: MakeSystem) {
       const lagged = received.filter((e) => e.lag);
       expect(lagged.length).toBeGreaterThan(0);
       expect(lagged.every((e) => e.lag.skippedEvents > 0 && e.lag.resumeAfter.startsWith('v1.'))).toBe(true);
-      expect(await gauge(system.gateway.url, 'nvcf_status_lag_events_total', { tenant: 'nca-a' })).toBeGreaterThan(lagBefore);
+      expect(await gauge(system.gateway.metricsUrl, 'nvcf_status_lag_events_total', { tenant: 'nca-a' })).toBeGreaterThan(lagBefore);
     }, 240_000);
 
     it('a slow graphql-ws client is conflated too: the gateway waits for the socket instead of buffering', async () => {
       const fn = `fn-slow-ws-${randomUUID()}`;
       const publish = publisher(system, fn);
-      const watchA = await watchSubscriptions(system.gateway.url, 'nca-a');
+      const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const received: any[] = [];
-      const openNow = () => gauge(system.gateway.url, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' });
+      const openNow = () => gauge(system.gateway.metricsUrl, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' });
       const openBefore = await openNow();
       const ws = new WebSocket(system.gateway.wsUrl, 'graphql-transport-ws');
       try {
@@ -198,7 +198,7 @@ export function streamSuite(name: string, make: MakeSystem) {
       const client = createWsClient({ url: system.gateway.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: 'Bearer dev-token-a' }, retryAttempts: 0 });
       try {
         const refused: unknown[] = [];
-        const openNow = () => gauge(system.gateway.url, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' });
+        const openNow = () => gauge(system.gateway.metricsUrl, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' });
         const before = await openNow();
         const query = print(InstanceStatusChangedDocument);
         // all 101 subscribe messages go out back to back, before the gateway answers any

@@ -1,6 +1,6 @@
 /**
  * The cluster simulator as a process (started by `services:up -- kubernetes`):
- *   node --import tsx test/services/cluster-sim/main.ts KUBECONFIG [installMs updateMs operatorMs secondaryMs]
+ *   node --conditions=source --import tsx test/services/cluster-sim/main.ts KUBECONFIG [installMs updateMs operatorMs secondaryMs]
  * Prints "cluster-sim ready" once its watches have listed; stops on SIGTERM.
  */
 import { createKubeClient, loadKubeConfig } from '@nvcf/agent/kubernetes';

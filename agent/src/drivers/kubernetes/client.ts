@@ -70,9 +70,11 @@ export interface KubeClient {
   readonly watcher: Watch;
 }
 
-export function loadKubeConfig(file: string): KubeConfig {
+/** From a kubeconfig file; without one, the pod's service account (in-cluster) or the default kubeconfig. */
+export function loadKubeConfig(file?: string): KubeConfig {
   const kc = new KubeConfig();
-  kc.loadFromFile(file);
+  if (file) kc.loadFromFile(file);
+  else kc.loadFromDefault();
   return kc;
 }
 

@@ -2,9 +2,11 @@
  * npm run migrate -- status
  * npm run migrate -- up [--keyspace K]
  * npm run migrate -- goto V --expect V0 --keyspace K
+ * In production (the image): `node lib/cassandra/dist/migrate-main.js up`, or the launcher's `migrate up`.
  *
  * Connection: CASSANDRA_CONTACT_POINTS (host:port,…) and CASSANDRA_LOCAL_DC from the environment,
- * else from .services/env (written by `npm run services:up`). CASSANDRA_REPLICATION (or
+ * else from .services/env (written by `npm run services:up`). CASSANDRA_KEYSPACE_SUFFIX, as the
+ * services read it, appends to every keyspace name (K names the folder in deploy/migrations). CASSANDRA_REPLICATION (or
  * --replication) sets how new keyspaces replicate: SimpleStrategy:1 (default, one local node) or,
  * in production, NetworkTopologyStrategy:<dc>=3. Exit codes: 0 done, 1 failed (ledger left
  * dirty), 2 usage, 3 refused (nothing changed).
@@ -13,9 +15,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createMigrator, keyspaceName, MigrationFailed, MigrationRefused, parseReplication, type AppliedMigration } from '@nvcf/cassandra';
+import { keyspaceName } from './client.js';
+import { createMigrator, type AppliedMigration } from './migrations/runner.js';
+import { parseReplication } from './migrations/replication.js';
+import { MigrationFailed, MigrationRefused } from './errors.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// the repository (or image) root, from src/ and from dist/ alike
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const USAGE = 'usage: migrate status | up [--keyspace K] | goto V --expect V0 --keyspace K  [--dir D] [--replication R]';
 
 class UsageError extends Error {
@@ -68,15 +74,18 @@ async function main(argv: string[]): Promise<number> {
   const points = env.CASSANDRA_CONTACT_POINTS;
   if (!points) throw new UsageError('CASSANDRA_CONTACT_POINTS is not set (and .services/env has none: run `npm run services:up -- cassandra`)');
   const replication = values.replication ?? env.CASSANDRA_REPLICATION;
+  const suffix = env.CASSANDRA_KEYSPACE_SUFFIX ?? '';
+  if (!/^[a-z0-9_]*$/.test(suffix)) throw new UsageError(`CASSANDRA_KEYSPACE_SUFFIX may hold only a-z, 0-9 and _ (got '${suffix}')`);
   const parsed = usage(() => ({
     replication: replication ? parseReplication(replication) : undefined,
-    keyspace: values.keyspace && keyspaceName(values.keyspace),
+    keyspace: values.keyspace && keyspaceName(`${values.keyspace}${suffix}`),
   }));
 
   await using migrator = await createMigrator({
     contactPoints: points.split(',').map((p) => p.trim()).filter(Boolean),
     localDataCenter: env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
     dir: values.dir ?? path.join(ROOT, 'deploy', 'migrations'),
+    keyspaceSuffix: suffix,
     replication: parsed.replication,
     log: (line) => console.error(`migrate: ${line}`),
   });

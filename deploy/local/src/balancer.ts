@@ -1,0 +1,74 @@
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { listen, closeServer } from '@nvcf/subgraph-kit';
+
+export interface Balancer extends AsyncDisposable {
+  url: string;
+  /** replaces the set of backends (base URLs) */
+  setBackends(urls: string[]): void;
+  /** backends that answered /ready with 200 at the last check */
+  ready(): string[];
+  dispose(): Promise<void>;
+}
+
+/**
+ * What a Kubernetes Service does for this topology on one machine: HTTP and WebSocket traffic
+ * round-robin to the backends whose `/ready` answers 200, checked every `checkMs`. A backend
+ * that starts draining answers 503 there and gets no new connections from the next check on.
+ */
+export async function startBalancer(opts: { backends: string[]; port?: number; host?: string; checkMs?: number }): Promise<Balancer> {
+  let backends = [...opts.backends];
+  let live: string[] = [];
+  let next = 0;
+  const pick = () => (live.length ? live[next++ % live.length] : undefined);
+  const check = async () => {
+    const results = await Promise.all(backends.map(async (b) => {
+      try { return (await fetch(`${b}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200 ? b : null; } catch { return null; }
+    }));
+    live = results.filter((b): b is string => b !== null);
+  };
+  await check();
+  let checking = false;
+  const timer = setInterval(() => { if (checking) return; checking = true; void check().finally(() => { checking = false; }); }, opts.checkMs ?? 200);
+
+  const server: Server = createServer((req, res) => {
+    const target = pick();
+    if (!target) { res.writeHead(503, { 'content-type': 'application/json' }); return res.end('{"errors":[{"message":"no ready backend","extensions":{"code":"UNAVAILABLE"}}]}'); }
+    const u = new URL(target);
+    const upstream = request({ host: u.hostname, port: u.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    upstream.on('error', () => { if (!res.headersSent) { res.writeHead(502); } res.end(); });
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const target = pick();
+    if (!target) return socket.destroy();
+    const u = new URL(target);
+    const up = connect(Number(u.port), u.hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`, ...Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${v}`]))];
+      up.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) up.write(head);
+      up.pipe(socket);
+      socket.pipe(up);
+    });
+    const end = () => { up.destroy(); socket.destroy(); };
+    up.on('error', end);
+    socket.on('error', end);
+    up.on('close', end);
+    socket.on('close', end);
+  });
+  const url = await listen(server, opts.port ?? 0, opts.host);
+  let disposed: Promise<void> | undefined;
+  const dispose = () => (disposed ??= (async () => { clearInterval(timer); await closeServer(server); })());
+  return {
+    url,
+    // a removed backend gets no new request from now on (an endpoint removed before its pod drains)
+    setBackends: (urls) => { backends = [...urls]; live = live.filter((u) => urls.includes(u)); void check(); },
+    ready: () => [...live],
+    dispose,
+    [Symbol.asyncDispose]: dispose,
+  };
+}

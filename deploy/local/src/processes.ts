@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export type ServiceKind = 'gateway' | 'nvcf' | 'icms' | 'nvca-status' | 'agent';
+/** Where a service's entrypoint lives, relative to the repository (or image) root. */
+export const packageDir: Record<ServiceKind, string> = { gateway: 'gateway', nvcf: 'subgraphs/nvcf', icms: 'subgraphs/icms', 'nvca-status': 'subgraphs/nvca-status', agent: 'agent' };
+
+/** `dist`: the built JavaScript, as production runs it. `source`: the TypeScript through tsx (development). */
+export type RunMode = 'dist' | 'source';
+
+export function serviceCommand(kind: ServiceKind, mode: RunMode, root = ROOT): string[] {
+  const dir = path.join(root, packageDir[kind]);
+  return mode === 'dist' ? [path.join(dir, 'dist', 'main.js')] : ['--conditions=source', '--import', 'tsx', path.join(dir, 'src', 'main.ts')];
+}
+
+export interface ServiceProcess {
+  name: string;
+  kind: ServiceKind;
+  /** base URL of its HTTP port (health, ready; the API for gateway and subgraphs) */
+  url: string;
+  /** base URL of GET /metrics (the gateway serves it on its own loopback port) */
+  metricsUrl: string;
+  pid: number;
+  /** its exit code (null when killed by a signal) */
+  exited: Promise<number | null>;
+  /** stderr and stdout so far, for failure messages */
+  output(): string;
+  /** until /ready answers 200 (rejects if the process exits first or after `timeoutMs`) */
+  ready(timeoutMs?: number): Promise<void>;
+  /** sends the signal and resolves with the exit code and how long the exit took */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
+}
+
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  s.listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** Starts one service as its own OS process on `port`, with exactly the environment given (plus PATH). */
+export function spawnService(o: { name: string; kind: ServiceKind; port: number; metricsPort?: number; env: Record<string, string>; mode: RunMode; root?: string; echo?: boolean }): ServiceProcess {
+  const child: ChildProcess = spawn(process.execPath, serviceCommand(o.kind, o.mode, o.root), {
+    cwd: o.root ?? ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', ...o.env, PORT: String(o.port), ...(o.metricsPort ? { METRICS_PORT: String(o.metricsPort) } : {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (d: Buffer) => {
+    out = (out + d.toString()).slice(-64_000);
+    if (o.echo) process.stderr.write(d.toString().replace(/^(?=.)/gm, `[${o.name}] `));
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let done = false;
+  void exited.then(() => { done = true; });
+  const url = `http://127.0.0.1:${o.port}`;
+  return {
+    name: o.name, kind: o.kind, url, metricsUrl: o.metricsPort ? `http://127.0.0.1:${o.metricsPort}` : url, pid: child.pid!, exited, output: () => out,
+    async ready(timeoutMs = 60_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        if (done) throw new Error(`${o.name} exited before it was ready:\n${out.slice(-4000)}`);
+        try { if ((await fetch(`${url}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200) return; } catch { /* not listening yet */ }
+        if (Date.now() > until) throw new Error(`${o.name} not ready after ${timeoutMs} ms:\n${out.slice(-4000)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async stop(signal = 'SIGTERM') {
+      const t = performance.now();
+      if (!done) child.kill(signal);
+      const code = await exited;
+      return { code, ms: Math.round(performance.now() - t) };
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DisposalStack } from '@nvcf/lifecycle';
+import { startBalancer, type Balancer } from './balancer.js';
+import { spawnService, freePort, type RunMode, type ServiceKind, type ServiceProcess } from './processes.js';
+import { demoClusters } from './seed.js';
+import { statusConsumers } from './system.js';
+
+export interface TopologyOptions {
+  /** NATS_URL, CASSANDRA_CONTACT_POINTS, CASSANDRA_LOCAL_DC, NVCF_INTERNAL_SECRET(_FILE), NVCF_CURSOR_SECRET(_FILE)… */
+  env: Record<string, string>;
+  mode: RunMode;
+  /** files the processes share (cluster list, simulated cluster state) */
+  stateDir: string;
+  /** the two gateway ports; 0 picks free ones */
+  gatewayPorts?: [number, number];
+  /** apart from the gateways every port is picked free */
+  clusterSuffix?: string;
+  /**
+   * Keeps this deployment's durable consumers on the status stream apart from other
+   * deployments on the same NATS (`nvcf<suffix>`…); a new durable starts at the stream's beginning.
+   */
+  deploymentSuffix?: string;
+  /** the environment of the gateways only (limits, auth) */
+  gatewayEnv?: Record<string, string>;
+  echo?: boolean;
+}
+
+export interface Topology extends AsyncDisposable {
+  gateways: ServiceProcess[];
+  /** what a Kubernetes Service would be: one ready-aware balancer per subgraph */
+  services: Record<'nvcf' | 'icms' | 'nvca-status', Balancer>;
+  processes(): ServiceProcess[];
+  clusters: string[];
+  /**
+   * Replaces one process the way a Deployment with maxSurge 1 / maxUnavailable 0 does: the new
+   * one starts and becomes ready, then the old one gets SIGTERM. Agents are replaced like a
+   * Recreate strategy (one agent per cluster): SIGTERM first, then the new one.
+   */
+  replace(name: string, onReady?: (next: ServiceProcess, old: ServiceProcess) => void): Promise<{ old: ServiceProcess; next: ServiceProcess; exit: { code: number | null; ms: number } }>;
+  kill(name: string): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The production topology on one machine, each service its own OS process: two gateway
+ * replicas, one process per subgraph plus a second nvcf replica (their work-queue consumers
+ * compete), and one agent per demo cluster (simulated driver, its state in a file).
+ */
+export async function startTopology(o: TopologyOptions): Promise<Topology> {
+  const stack = new DisposalStack();
+  try {
+    mkdirSync(o.stateDir, { recursive: true });
+    const clusters = demoClusters(o.clusterSuffix ?? '');
+    const clustersFile = path.join(o.stateDir, 'clusters.json');
+    writeFileSync(clustersFile, JSON.stringify(clusters, null, 2));
+    const live = new Map<string, ServiceProcess>();
+    const envOf = new Map<string, { kind: ServiceKind; env: Record<string, string>; port: () => Promise<number> }>();
+    const start = async (name: string) => {
+      const spec = envOf.get(name)!;
+      const p = spawnService({ name, kind: spec.kind, port: await spec.port(), metricsPort: spec.kind === 'gateway' ? await freePort() : undefined, env: { ...o.env, ...spec.env }, mode: o.mode, echo: o.echo });
+      live.set(name, p);
+      await p.ready();
+      return p;
+    };
+    stack.defer(async () => { await Promise.all([...live.values()].map((p) => p.stop('SIGTERM'))); });
+    const define = (name: string, kind: ServiceKind, env: Record<string, string>, port: () => Promise<number> = freePort) => envOf.set(name, { kind, env, port });
+
+    const consumer = statusConsumers(o.deploymentSuffix);
+    define('icms', 'icms', { ICMS_CLUSTERS_FILE: clustersFile, STATUS_CONSUMER_NAME: consumer.icms });
+    define('nvca-status', 'nvca-status', { STATUS_CONSUMER_NAME: consumer.status });
+    const icms = await start('icms');
+    const status = await start('nvca-status');
+    const services = {
+      icms: stack.use(await startBalancer({ backends: [icms.url] })),
+      'nvca-status': stack.use(await startBalancer({ backends: [status.url] })),
+    } as Topology['services'];
+    define('nvcf-1', 'nvcf', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvcf });
+    define('nvcf-2', 'nvcf', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvcf });
+    const nvcf = await Promise.all([start('nvcf-1'), start('nvcf-2')]);
+    services.nvcf = stack.use(await startBalancer({ backends: nvcf.map((p) => p.url) }));
+    for (const c of clusters) define(`agent-${c.id}`, 'agent', { CLUSTER_ID: c.id, CLUSTER_DRIVER: 'simulated', SIM_STATE_FILE: path.join(o.stateDir, `${c.id}.json`) });
+    await Promise.all(clusters.map((c) => start(`agent-${c.id}`)));
+    const gwEnv = { NVCF_URL: services.nvcf.url, ICMS_URL: services.icms.url, NVCA_STATUS_URL: services['nvca-status'].url, ...o.gatewayEnv };
+    const [p1, p2] = o.gatewayPorts ?? [0, 0];
+    define('gateway-1', 'gateway', gwEnv, async () => p1 || freePort());
+    define('gateway-2', 'gateway', gwEnv, async () => p2 || freePort());
+    const gateways = await Promise.all([start('gateway-1'), start('gateway-2')]);
+
+    const balancerOf = (name: string) => (name.startsWith('nvcf') ? services.nvcf : name === 'icms' ? services.icms : name === 'nvca-status' ? services['nvca-status'] : undefined);
+    const backendsOf = (kind: ServiceKind) => [...live.values()].filter((p) => p.kind === kind).map((p) => p.url);
+
+    const replace: Topology['replace'] = async (name, onReady) => {
+      const old = live.get(name);
+      if (!old) throw new Error(`no process named ${name}`);
+      const spec = envOf.get(name)!;
+      if (spec.kind === 'agent') {
+        const exit = await old.stop('SIGTERM');
+        const next = await start(name);
+        return { old, next, exit };
+      }
+      // a gateway keeps its port (clients and the test's balancer know it); others get a new one
+      const port = spec.kind === 'gateway' ? await freePort() : await spec.port();
+      const next = spawnService({ name, kind: spec.kind, port, metricsPort: spec.kind === 'gateway' ? await freePort() : undefined, env: { ...o.env, ...spec.env }, mode: o.mode, echo: o.echo });
+      await next.ready();
+      live.set(name, next);
+      // as Kubernetes does: the old endpoint leaves the Service, requests already sent to it
+      // finish (the preStop pause), then it gets SIGTERM and drains whatever is left
+      balancerOf(name)?.setBackends(backendsOf(spec.kind));
+      onReady?.(next, old);
+      await new Promise((r) => setTimeout(r, 300));
+      const exit = await old.stop('SIGTERM');
+      if (spec.kind === 'gateway') gateways.splice(gateways.indexOf(old), 1, next);
+      return { old, next, exit };
+    };
+    const kill = async (name: string) => {
+      const p = live.get(name);
+      if (!p) throw new Error(`no process named ${name}`);
+      await p.stop('SIGKILL');
+      live.delete(name);
+      if (p.kind === 'gateway') gateways.splice(gateways.indexOf(p), 1);
+      balancerOf(name)?.setBackends(backendsOf(p.kind));
+    };
+    const moved = stack.move();
+    let disposed: Promise<void> | undefined;
+    const dispose = () => (disposed ??= moved.disposeAsync());
+    return { gateways, services, processes: () => [...live.values()], clusters: clusters.map((c) => c.id), replace, kill, dispose, [Symbol.asyncDispose]: dispose };
+  } catch (err) {
+    await stack.disposeAsync();
+    throw err;
+  }
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { int, oneOf, pairs, required, str, ConfigError, type Env } from '@nvcf/config';
+import { jwtTokens, staticTokens, type TokenVerifier } from '@nvcf/auth';
+import { readSupergraph } from '@nvcf/schema';
+import { readServiceConfig, readBusConfig, readInternalSecret, readCursorSecret, url } from '@nvcf/service';
+import { defaultLimits, limitEnv, type GatewayLimits } from './limits.js';
+
+/** Every gateway limit from its variable (docs/limits.md); rates of 0 turn rate limiting off. */
+export function readGatewayLimits(env: Env): GatewayLimits {
+  const limits = { ...defaultLimits };
+  for (const key of Object.keys(limitEnv) as (keyof GatewayLimits)[]) {
+    const rate = key === 'operationsPerSecond' || key === 'subscriptionsPerSecond';
+    limits[key] = int(env, limitEnv[key], defaultLimits[key], { min: rate ? 0 : 1 });
+  }
+  return limits;
+}
+
+/** Production auth: JWTs checked against issuer, audience and JWKS (dev tokens are not JWTs, so they fail). */
+export function readJwtConfig(env: Env) {
+  const hint = 'AUTH_MODE=jwt needs the identity provider';
+  return {
+    issuer: required(env, 'JWT_ISSUER', hint), audience: required(env, 'JWT_AUDIENCE', hint), jwksUrl: required(env, 'JWT_JWKS_URL', hint),
+    tenantClaim: str(env, 'JWT_TENANT_CLAIM', 'ncaId'), introspectionClaim: str(env, 'JWT_INTROSPECTION_CLAIM', 'nvcf:introspection'),
+  };
+}
+
+/**
+ * Static tokens exist for development only: the gateway service accepts them when AUTH_MODE=dev
+ * is set and AUTH_TOKENS names them, never by default.
+ */
+function readVerifier(env: Env): { mode: 'jwt' | 'dev'; verify: TokenVerifier } {
+  const mode = oneOf(env, 'AUTH_MODE', ['jwt', 'dev'] as const, 'jwt');
+  if (mode === 'jwt') return { mode, verify: jwtTokens(readJwtConfig(env)) };
+  const tokens = pairs(env, 'AUTH_TOKENS', {});
+  if (!Object.keys(tokens).length) throw new ConfigError("AUTH_MODE=dev needs AUTH_TOKENS ('token1=tenant1,token2=tenant2'): no token is accepted by default");
+  return { mode, verify: staticTokens(tokens) };
+}
+
+function readSupergraphFile(env: Env): string {
+  const file = env.SUPERGRAPH_FILE;
+  if (!file) return readSupergraph();
+  try { return readFileSync(file, 'utf8'); } catch (cause) { throw new ConfigError(`SUPERGRAPH_FILE=${file} cannot be read: ${(cause as Error).message}`); }
+}
+
+/** Everything the gateway service reads, once, at start (docs/configuration.md). */
+export function readGatewayConfig(env: Env) {
+  const hint = 'the subgraph\'s base URL, e.g. http://nvcf:4001';
+  const auth = readVerifier(env);
+  return {
+    ...readServiceConfig(env, { port: 4000 }),
+    ...readBusConfig(env),
+    metricsPort: int(env, 'METRICS_PORT', 9464, { min: 0, max: 65535 }),
+    metricsHost: str(env, 'METRICS_HOST', '127.0.0.1'),
+    subgraphs: {
+      nvcf: `${url(env, 'NVCF_URL', hint)}/graphql`,
+      icms: `${url(env, 'ICMS_URL', hint)}/graphql`,
+      'nvca-status': `${url(env, 'NVCA_STATUS_URL', hint)}/graphql`,
+    },
+    supergraph: readSupergraphFile(env),
+    secret: readInternalSecret(env),
+    cursorSecret: readCursorSecret(env),
+    authMode: auth.mode,
+    verify: auth.verify,
+    introspection: oneOf(env, 'INTROSPECTION', ['authenticated', 'claim'] as const, auth.mode === 'jwt' ? 'claim' : 'authenticated'),
+    graphiql: oneOf(env, 'GRAPHIQL', ['on', 'off'] as const, auth.mode === 'jwt' ? 'off' : 'on') === 'on',
+    statusPath: oneOf(env, 'STATUS_PATH', ['gateway', 'forward'] as const, 'gateway'),
+    limits: readGatewayLimits(env),
+  };
+}
+export type GatewayConfig = ReturnType<typeof readGatewayConfig>;

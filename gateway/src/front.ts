@@ -1,0 +1,159 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal, TokenVerifier } from '@nvcf/auth';
+import { fail } from '@nvcf/errors';
+import { readBody, BodyTooLarge } from '@nvcf/subgraph-kit';
+import { createLogger } from '@nvcf/logging';
+import type { RequestMetrics } from '@nvcf/service';
+import type { GatewayLimits } from './limits.js';
+import type { Runtime } from './runtime.js';
+import { authenticate } from './auth.js';
+import { refuse } from './refuse.js';
+import { pipeResponse } from './pipe.js';
+import { OperationGuard, refusalErrors, type GraphQLParams, type GuardedOperation } from './guard/guard.js';
+import { TenantRate } from './guard/rate.js';
+import { statusOperation } from './status/operation.js';
+import type { StatusService } from './status/service.js';
+
+const log = createLogger('gateway');
+
+export interface FrontDoorOptions {
+  runtime: Runtime;
+  verify: TokenVerifier;
+  guard: OperationGuard;
+  limits: GatewayLimits;
+  /** serves instanceStatusChanged itself; null forwards it like any subscription */
+  status: StatusService | null;
+  /** counts refusals by code (metrics) */
+  refused: (code: string) => void;
+  /** requests by operation name: count, errors, latency */
+  requests: RequestMetrics;
+}
+
+/**
+ * Everything that happens to an operation before the engine sees it, shared by HTTP, SSE and
+ * WebSocket: authentication first (nothing is read or parsed for an anonymous caller), then
+ * the tenant's rate, then the operation guard. Only then is it planned and executed.
+ */
+export class FrontDoor {
+  readonly operations: TenantRate;
+  readonly subscriptions: TenantRate;
+  constructor(readonly opts: FrontDoorOptions) {
+    this.operations = new TenantRate(opts.limits.operationsPerSecond, opts.limits.operationsBurst, 'operations');
+    this.subscriptions = new TenantRate(opts.limits.subscriptionsPerSecond, opts.limits.subscriptionsBurst, 'subscription opens');
+  }
+
+  authenticate(authorization: unknown) { return authenticate(this.opts.verify, authorization); }
+
+  /** Rate, then guard: what is left is an operation the engine may run for this caller. */
+  admit(principal: Principal, params: GraphQLParams): GuardedOperation {
+    this.operations.take(principal.tenant);
+    const op = this.opts.guard.check(params, principal);
+    if (op.operation.operation === 'subscription') this.subscriptions.take(principal.tenant);
+    return op;
+  }
+
+  /** POST and GET /graphql. */
+  handle(req: IncomingMessage, res: ServerResponse) {
+    const started = performance.now();
+    const named = { handler: 'refused' };
+    res.once('finish', () => this.opts.requests.observe(named.handler, performance.now() - started, res.statusCode >= 500));
+    this.serve(req, res, named).catch((err) => {
+      const errors = refusalErrors(err);
+      if (errors) {
+        this.opts.refused(String(errors[0]!.extensions.code));
+        return refuse(res, errors);
+      }
+      if (err instanceof BodyTooLarge) {
+        this.opts.refused('LIMIT_EXCEEDED');
+        // the rest of the body is never read: close the connection instead of draining it
+        res.setHeader('connection', 'close');
+        return refuse(res, [fail('LIMIT_EXCEEDED', `the request body exceeds ${this.opts.limits.maxBodyBytes} bytes, the limit`, { limit: this.opts.limits.maxBodyBytes, http: { status: 413 } })]);
+      }
+      log.error('request failed', err);
+      if (!res.headersSent) refuse(res, [fail('INTERNAL_SERVER_ERROR', 'Internal server error', { http: { status: 500 } })]);
+      else res.end();
+    });
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, named: { handler: string }) {
+    const { runtime, limits } = this.opts;
+    const url = new URL(req.url ?? '/', 'http://gateway.internal');
+    const accept = req.headers.accept ?? '';
+    if (req.method === 'GET' && !url.searchParams.has('query') && accept.includes('text/html')) {
+      // the IDE's page: static, and every request it then makes authenticates like any other
+      return runtime(req, res);
+    }
+    if (req.method !== 'POST' && req.method !== 'GET') {
+      throw fail('BAD_USER_INPUT', 'use POST (or GET for queries) on /graphql', { http: { status: 405, headers: { allow: 'GET, POST' } } });
+    }
+    const principal = await this.authenticate(req.headers.authorization);
+    let params: GraphQLParams;
+    let body: string | undefined;
+    if (req.method === 'POST') {
+      const declared = Number(req.headers['content-length']);
+      if (declared > limits.maxBodyBytes) throw new BodyTooLarge(`declared ${declared} bytes`);
+      body = await readBody(req, limits.maxBodyBytes);
+      params = parseBody(body);
+    } else {
+      params = {
+        query: url.searchParams.get('query'),
+        operationName: url.searchParams.get('operationName'),
+        variables: parseJsonParam(url.searchParams.get('variables'), 'variables'),
+      };
+    }
+    const op = this.admit(principal, params);
+    named.handler = `${op.operation.operation}:${op.operationName ?? op.operation.name?.value ?? 'anonymous'}`;
+    const status = this.opts.status && op.operation.operation === 'subscription' ? statusOperation(op) : null;
+    if (status) {
+      if (!accept.includes('text/event-stream')) throw fail('BAD_USER_INPUT', 'subscriptions need Accept: text/event-stream (SSE) or a WebSocket', { http: { status: 406 } });
+      const lastEventId = req.headers['last-event-id'];
+      return this.opts.status!.serveSse(res, status, op, principal.tenant, typeof lastEventId === 'string' ? lastEventId : null);
+    }
+    await this.execute(req, res, principal, url, body);
+  }
+
+  /** Hands an admitted operation to the engine, with the per-request timeout. */
+  private async execute(req: IncomingMessage, res: ServerResponse, principal: Principal, url: URL, body: string | undefined) {
+    const abort = new AbortController();
+    let expired = false;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      // settled before the abort: the engine answers an aborted request at once, and that answer must not win
+      const timer = setTimeout(() => { expired = true; resolve('timeout'); abort.abort(); }, this.opts.limits.requestTimeoutMs);
+      timer.unref();
+      abort.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    });
+    // a client that went away stops its work too
+    const gone = () => abort.abort();
+    res.once('close', gone);
+    try {
+      const headers: Record<string, string> = { accept: req.headers.accept ?? 'application/json' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const pending = Promise.resolve(this.opts.runtime.fetch(`http://gateway.internal/graphql${url.search}`, { method: req.method, headers, body, signal: abort.signal }, { tenant: principal.tenant, principal }));
+      const response = await Promise.race([pending, timedOut]);
+      if (response === 'timeout' || expired) {
+        pending.catch(() => undefined);
+        throw fail('TIMEOUT', `the operation did not finish within ${this.opts.limits.requestTimeoutMs} ms; a mutation may still complete: read the object before retrying`, { limit: this.opts.limits.requestTimeoutMs, http: { status: 504 } });
+      }
+      await pipeResponse(res, response);
+    } finally {
+      res.off('close', gone);
+      if (!abort.signal.aborted) abort.abort();
+    }
+  }
+}
+
+function parseBody(body: string): GraphQLParams {
+  let parsed: unknown;
+  try { parsed = JSON.parse(body); } catch (err) {
+    throw fail('BAD_USER_INPUT', `the request body is not JSON (${(err as Error).message.slice(0, 120)}); send {"query": "...", "variables": {...}}`, { http: { status: 400 } });
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw fail('BAD_USER_INPUT', 'the request body must be one JSON object {"query", "variables", "operationName"}; batches are not accepted', { http: { status: 400 } });
+  }
+  return parsed as GraphQLParams;
+}
+
+function parseJsonParam(value: string | null, name: string): unknown {
+  if (value == null || value === '') return undefined;
+  try { return JSON.parse(value); } catch { throw fail('BAD_USER_INPUT', `the ${name} parameter is not JSON`, { field: name }); }
+}

@@ -1,0 +1,136 @@
+import { GraphQLError, Kind, getOperationAST, parse, validate, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
+import { fail } from '@nvcf/errors';
+import { checkOperationInputs } from '@nvcf/subgraph-kit';
+import type { GatewayLimits } from '../limits.js';
+import { summarize } from './analyze.js';
+import { checkVariableDepth } from './variables.js';
+
+export interface GraphQLParams {
+  query?: unknown;
+  operationName?: unknown;
+  variables?: unknown;
+  extensions?: unknown;
+}
+
+export interface GuardedOperation {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  fragments: Map<string, FragmentDefinitionNode>;
+  operationName: string | undefined;
+  variables: Record<string, unknown>;
+  query: string;
+}
+
+const withLocations = (err: GraphQLError, code: string, message = err.message) => new GraphQLError(message, { nodes: err.nodes, source: err.source, positions: err.positions, extensions: { code } });
+
+// "Did you mean …?" hints describe the schema: only callers who may introspect get them
+const withoutHints = (message: string) => message.replace(/ Did you mean .*\?$/, '');
+
+/**
+ * The checks every operation passes before the gateway plans or executes it, cheapest
+ * first: document size, tokens (the parser stops at the limit), fragment cycles, depth,
+ * aliases, directives and cost (fragments summarised once, never expanded), introspection,
+ * validation against the schema, then the variables. Each failure is a registry error.
+ */
+export class OperationGuard {
+  // validation is the costly step; documents that passed once pass again (the schema is fixed)
+  private readonly validated = new Set<string>();
+  constructor(private readonly schema: GraphQLSchema, private readonly limits: GatewayLimits) {}
+
+  check(params: GraphQLParams, caller: { introspection: boolean }): GuardedOperation {
+    const { limits } = this;
+    const { query, operationName } = params;
+    if (typeof query !== 'string' || !query.trim()) throw fail('BAD_USER_INPUT', 'send the GraphQL document as a non-empty string in `query`', { field: 'query' });
+    if (operationName != null && typeof operationName !== 'string') throw fail('BAD_USER_INPUT', '`operationName` must be a string or null', { field: 'operationName' });
+    if (params.variables != null && (typeof params.variables !== 'object' || Array.isArray(params.variables))) {
+      throw fail('BAD_USER_INPUT', '`variables` must be a JSON object (or null)', { field: 'variables' });
+    }
+    const variables = (params.variables ?? {}) as Record<string, unknown>;
+    if (query.length > limits.maxDocumentChars) {
+      throw fail('LIMIT_EXCEEDED', `the document has ${query.length} characters; at most ${limits.maxDocumentChars} are accepted`, { limit: limits.maxDocumentChars, field: 'query' });
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: limits.maxTokens });
+    } catch (err) {
+      if (!(err instanceof GraphQLError)) throw err;
+      if (/Document contains more th\w+ \d+ tokens/.test(err.message)) {
+        throw fail('LIMIT_EXCEEDED', `the document has more than ${limits.maxTokens} tokens, the limit; split the operation or use fragments less`, { limit: limits.maxTokens, field: 'query' });
+      }
+      throw withLocations(err, 'GRAPHQL_PARSE_FAILED');
+    }
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+    const { directives, valueDepth } = scan(document);
+    if (directives > limits.maxDirectives) {
+      throw fail('LIMIT_EXCEEDED', `the document uses ${directives} directives; at most ${limits.maxDirectives} are accepted`, { limit: limits.maxDirectives });
+    }
+    if (valueDepth > limits.maxVariableDepth) {
+      throw fail('LIMIT_EXCEEDED', `an argument value in the document is nested ${valueDepth} levels deep; at most ${limits.maxVariableDepth} are accepted`, { limit: limits.maxVariableDepth });
+    }
+    const operation = getOperationAST(document, operationName ?? undefined);
+    if (!operation) {
+      throw fail('GRAPHQL_VALIDATION_FAILED', operationName ? `the document has no operation named "${operationName}"` : 'the document has several operations: name the one to run in `operationName`', { field: 'operationName' });
+    }
+    const s = summarize(operation.selectionSet, fragments, variables);
+    if (s.depth > limits.maxDepth) throw fail('LIMIT_EXCEEDED', `the operation is ${s.depth} levels deep; at most ${limits.maxDepth} are accepted`, { limit: limits.maxDepth });
+    if (s.aliases > limits.maxAliases) throw fail('LIMIT_EXCEEDED', `the operation has ${s.aliases} aliased fields (after fragment expansion); at most ${limits.maxAliases} are accepted`, { limit: limits.maxAliases });
+    if (s.cost > limits.maxCost) {
+      throw fail('LIMIT_EXCEEDED', `the operation selects ${Number.isFinite(s.cost) ? s.cost : 'too many'} fields after fragment expansion (its cost); at most ${limits.maxCost} are accepted — select fewer fields or ids per request`, { limit: limits.maxCost });
+    }
+    if (s.introspection && !caller.introspection) {
+      throw fail('FORBIDDEN', 'introspection is disabled for this caller; the schema is published in the API documentation', { field: '__schema' });
+    }
+    if (!this.validated.has(query)) {
+      const errors = validate(this.schema, document, undefined, { maxErrors: 20 });
+      if (errors.length) {
+        const [first, ...rest] = errors.map((e) => withLocations(e, 'GRAPHQL_VALIDATION_FAILED', caller.introspection ? e.message : withoutHints(e.message)));
+        throw rest.length ? new ValidationErrors([first!, ...rest]) : first!;
+      }
+      if (this.validated.size >= 1000) this.validated.clear();
+      if (query.length <= 8192) this.validated.add(query);
+    }
+    checkVariableDepth(variables, limits.maxVariableDepth);
+    // every input value within its documented bound (docs/limits.md), before the planner or a subgraph sees it
+    const oversize = checkOperationInputs({ schema: this.schema, document, operation, variables });
+    if (oversize) throw oversize;
+    const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], variables, { maxErrors: 10 });
+    if (coerced.errors) {
+      const [first, ...rest] = coerced.errors.map((e) => withLocations(e, 'BAD_USER_INPUT', caller.introspection ? e.message : withoutHints(e.message)));
+      throw rest.length ? new ValidationErrors([first!, ...rest]) : first!;
+    }
+    return { document, operation, fragments, operationName: operationName ?? undefined, variables, query };
+  }
+}
+
+/**
+ * Directives used, and the deepest nesting of literal argument values (objects and lists
+ * written in the document). Iterative: nothing here recurses on what the client sent.
+ */
+function scan(document: DocumentNode): { directives: number; valueDepth: number } {
+  let directives = 0;
+  let valueDepth = 0;
+  const todo: [unknown, number][] = [[document.definitions, 0]];
+  while (todo.length) {
+    const [n, depth] = todo.pop()!;
+    if (Array.isArray(n)) { for (const x of n) todo.push([x, depth]); continue; }
+    if (!n || typeof n !== 'object') continue;
+    const node = n as { kind?: string } & Record<string, unknown>;
+    if (node.kind === Kind.DIRECTIVE) directives++;
+    const nested = node.kind === Kind.OBJECT || node.kind === Kind.LIST ? depth + 1 : depth;
+    valueDepth = Math.max(valueDepth, nested);
+    for (const [k, v] of Object.entries(node)) if (k !== 'loc' && v && typeof v === 'object') todo.push([v, nested]);
+  }
+  return { directives, valueDepth };
+}
+
+/** More than one error about the same request: all of them reach the client. */
+export class ValidationErrors extends Error {
+  override name = 'ValidationErrors';
+  constructor(readonly errors: GraphQLError[]) { super(errors[0]!.message); }
+}
+
+/** The errors a refused operation answers with. */
+export const refusalErrors = (err: unknown): GraphQLError[] | undefined =>
+  err instanceof ValidationErrors ? err.errors : err instanceof GraphQLError ? [err] : undefined;

@@ -1,0 +1,110 @@
+/**
+ * Every limit the gateway enforces before it plans or executes anything. docs/limits.md
+ * lists them with their defaults and codes; a test keeps that page in step with this file.
+ */
+export interface GatewayLimits {
+  /** bytes of a request body (HTTP, SSE) or of one WebSocket message */
+  maxBodyBytes: number;
+  /** characters of the GraphQL document */
+  maxDocumentChars: number;
+  /** lexical tokens of the document: bounds parsing time and the memory of the parse caches */
+  maxTokens: number;
+  /** nesting of selection sets, through fragments */
+  maxDepth: number;
+  /** aliased fields, counted after fragment expansion */
+  maxAliases: number;
+  /** directives in the document */
+  maxDirectives: number;
+  /** fields the operation selects after fragment expansion; a field with a list argument (ids) counts once per item */
+  maxCost: number;
+  /** nesting of the variables object (JSON values included) */
+  maxVariableDepth: number;
+  /** ms a query or mutation may take before the gateway answers TIMEOUT */
+  requestTimeoutMs: number;
+  /** per tenant and replica: operations (queries, mutations, subscription opens) per second, and the burst above it */
+  operationsPerSecond: number;
+  operationsBurst: number;
+  /** per tenant and replica: subscription opens per second, and the burst above it */
+  subscriptionsPerSecond: number;
+  subscriptionsBurst: number;
+}
+
+export const defaultLimits: GatewayLimits = {
+  maxBodyBytes: 1024 * 1024,
+  maxDocumentChars: 32 * 1024,
+  maxTokens: 1000,
+  maxDepth: 12,
+  maxAliases: 30,
+  maxDirectives: 20,
+  maxCost: 5000,
+  maxVariableDepth: 64,
+  requestTimeoutMs: 30_000,
+  operationsPerSecond: 200,
+  operationsBurst: 400,
+  subscriptionsPerSecond: 100,
+  subscriptionsBurst: 500,
+};
+
+/** The environment variable of each limit (`npm start`, the service's main). */
+export const limitEnv: Record<keyof GatewayLimits, string> = {
+  maxBodyBytes: 'GATEWAY_MAX_BODY_BYTES',
+  maxDocumentChars: 'GATEWAY_MAX_DOCUMENT_CHARS',
+  maxTokens: 'GATEWAY_MAX_TOKENS',
+  maxDepth: 'GATEWAY_MAX_DEPTH',
+  maxAliases: 'GATEWAY_MAX_ALIASES',
+  maxDirectives: 'GATEWAY_MAX_DIRECTIVES',
+  maxCost: 'GATEWAY_MAX_COST',
+  maxVariableDepth: 'GATEWAY_MAX_VARIABLE_DEPTH',
+  requestTimeoutMs: 'GATEWAY_REQUEST_TIMEOUT_MS',
+  operationsPerSecond: 'GATEWAY_OPERATIONS_PER_SECOND',
+  operationsBurst: 'GATEWAY_OPERATIONS_BURST',
+  subscriptionsPerSecond: 'GATEWAY_SUBSCRIPTIONS_PER_SECOND',
+  subscriptionsBurst: 'GATEWAY_SUBSCRIPTIONS_BURST',
+};
+
+/** What docs/limits.md says about each: the code a client gets when it is exceeded, and what it bounds. */
+export const limitDocs: Record<keyof GatewayLimits, { code: string; unit: string; what: string }> = {
+  maxBodyBytes: { code: 'LIMIT_EXCEEDED (HTTP 413)', unit: 'bytes', what: 'request body (HTTP, SSE) or one WebSocket message; refused before it is read further' },
+  maxDocumentChars: { code: 'LIMIT_EXCEEDED', unit: 'characters', what: 'the GraphQL document (`query`)' },
+  maxTokens: { code: 'LIMIT_EXCEEDED', unit: 'tokens', what: 'lexical tokens of the document; the parser stops at the limit' },
+  maxDepth: { code: 'LIMIT_EXCEEDED', unit: 'levels', what: 'nesting of selection sets, through fragments' },
+  maxAliases: { code: 'LIMIT_EXCEEDED', unit: 'aliases', what: 'aliased fields after fragment expansion' },
+  maxDirectives: { code: 'LIMIT_EXCEEDED', unit: 'directives', what: 'directives used in the document' },
+  maxCost: { code: 'LIMIT_EXCEEDED', unit: 'fields', what: 'fields selected after fragment expansion; a field with a list argument (`instances(ids:)`) counts its selection once per item' },
+  maxVariableDepth: { code: 'LIMIT_EXCEEDED', unit: 'levels', what: 'nesting of the `variables` object, JSON values included' },
+  requestTimeoutMs: { code: 'TIMEOUT (HTTP 504)', unit: 'ms', what: 'time a query or mutation may take; a mutation may still complete after it' },
+  operationsPerSecond: { code: 'RATE_LIMITED (HTTP 429, Retry-After)', unit: 'per second', what: 'operations of one tenant on one gateway replica (HTTP, SSE and WebSocket)' },
+  operationsBurst: { code: 'RATE_LIMITED (HTTP 429, Retry-After)', unit: 'operations', what: 'operations one tenant may send at once above its rate' },
+  subscriptionsPerSecond: { code: 'RATE_LIMITED', unit: 'per second', what: 'subscription opens of one tenant on one gateway replica' },
+  subscriptionsBurst: { code: 'RATE_LIMITED', unit: 'subscriptions', what: 'subscription opens one tenant may make at once above its rate' },
+};
+
+const shown = (key: keyof GatewayLimits, value: number) => {
+  const { unit } = limitDocs[key];
+  if (unit === 'bytes' && value % 1024 === 0) return value % (1024 * 1024) === 0 ? `${value / 1024 / 1024} MiB` : `${value / 1024} KiB`;
+  if (unit === 'characters' && value % 1024 === 0) return `${value / 1024} Ki characters`;
+  if ((key === 'operationsPerSecond' || key === 'subscriptionsPerSecond') && value === 0) return 'off';
+  return `${value} ${unit}`;
+};
+
+/** The gateway section of docs/limits.md (kept in step by a test; `npm run limits:docs` writes it). */
+export function renderGatewayLimitsDocs(): string {
+  const rows = (Object.keys(limitDocs) as (keyof GatewayLimits)[]).map((k) => `| \`${limitEnv[k]}\` | ${shown(k, defaultLimits[k])} | ${limitDocs[k].code.replace(/^(\w+)/, '`$1`')} | ${limitDocs[k].what} |`);
+  return [
+    '## Requests at the gateway',
+    '',
+    'Checked in this order, before the gateway plans or executes anything: authentication',
+    '(`UNAUTHENTICATED`, HTTP 401, before the body is read), the body size, the tenant\'s rate, then',
+    'the document: its length, its tokens (the parser stops at the limit), fragment cycles, directives,',
+    'literal nesting, depth, aliases and cost (fragments are priced once, never expanded), introspection,',
+    'validation against the schema and the variables. The same checks apply to every WebSocket',
+    '`subscribe` after an authenticated `connection_init`. Each variable below sets its limit for the',
+    'gateway process; rates of 0 turn rate limiting off. Requests refused here are counted in',
+    '`nvcf_gateway_requests_refused_total{code}` on the metrics listener (`METRICS_PORT`, loopback).',
+    '',
+    '| variable | default | code | what |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,46 @@
+import type { Env } from '@nvcf/config';
+import { setLogLevel } from '@nvcf/logging';
+import { createNatsBus, allStreams, type Bus } from '@nvcf/messaging';
+import { createCassandraClient, type CassandraClient } from '@nvcf/cassandra';
+import { DisposalStack } from '@nvcf/lifecycle';
+import { runMain } from './main.js';
+import { readServiceConfig, readBusConfig, readCassandraConfig, readInternalSecret } from './config.js';
+
+const readCommon = (env: Env, port: number) => ({
+  ...readServiceConfig(env, { port }),
+  ...readBusConfig(env),
+  cassandra: readCassandraConfig(env),
+  secret: readInternalSecret(env),
+});
+export type SubgraphConfig<C> = ReturnType<typeof readCommon> & C;
+
+/**
+ * The main of a subgraph service: its configuration (the common part and its own), a NATS
+ * bus with this release's streams, a Cassandra session, the server; on SIGTERM the server
+ * drains (HTTP and its consumers), then the connections close.
+ */
+export function runSubgraphMain<C>(
+  name: string,
+  defaults: { port: number },
+  readOwn: (env: Env) => C,
+  build: (deps: { bus: Bus; cassandra: CassandraClient; keyspace: (base: string) => string; config: SubgraphConfig<C> }) => Promise<{ graphqlUrl: string; drain(graceMs: number): Promise<void> }>,
+) {
+  runMain(name, () => ({ ...readCommon(process.env, defaults.port), ...readOwn(process.env) }), async (config) => {
+    setLogLevel(config.logLevel);
+    const stack = new DisposalStack();
+    try {
+      const bus = stack.use(await createNatsBus({ servers: config.natsUrl, name, streamReplicas: config.streamReplicas }));
+      await bus.ensureStreams(allStreams);
+      const cassandra = stack.use(await createCassandraClient({ contactPoints: config.cassandra.contactPoints, localDataCenter: config.cassandra.localDataCenter }));
+      const server = await build({ bus, cassandra, keyspace: (base) => `${base}${config.cassandra.keyspaceSuffix}`, config });
+      const connections = stack.move();
+      return {
+        describe: server.graphqlUrl,
+        drain: async () => { try { await server.drain(config.drainGraceMs); } finally { await connections.disposeAsync(); } },
+      };
+    } catch (err) {
+      await stack.disposeAsync();
+      throw err;
+    }
+  }, { graceMs: (c) => c.drainGraceMs });
+}
