@@ -54,11 +54,11 @@ describeReal('NATS JetStream and Cassandra', () => {
       }));
       try {
         for (const w of watches) await w.opened(2);
-        const rev = ok(await submit(a, d.specId, { model: 'v2', nvcfSimulate: { delayMs: 1000 } })).updateGpuSpecification.latestRevision!;
+        const rev = ok(await submit(a, d.specId, { model: 'v2', nvcfSimulate: { delayMs: 1500 } })).updateGpuSpecification.latestRevision!;
         for (const { ws } of subs) await ws.until((e) => e.filter((x) => x.instanceStatusChanged.state === 'UPDATING').length === 4, 'every instance UPDATING');
         await link.cut();
-        await nats.stop();
         const downAt = Date.now();
+        await nats.stop();
         // down until every agent has finished its update: each ACTIVE is reported into the outage
         await waitUntil(() => appliedEverywhere(system, d.instanceIds, rev.id), { what: 'every instance applied while NATS is down', timeoutMs: 10_000 });
         await nats.start();

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DEV_TOKENS } from '@nvcf/auth';
-import { waitUntil } from '@nvcf/testing';
+import { waitUntil, GiveUp } from '@nvcf/testing';
+import { freePort, serviceCommand } from '@nvcf/local/topology';
 
 export interface GatewayProcessOptions {
   /** subgraph name -> GraphQL URL (System.subgraphs) */
@@ -25,22 +26,23 @@ export interface GatewayProcess extends AsyncDisposable {
   signal(signal: NodeJS.Signals): void;
 }
 
-const CHILD = fileURLToPath(new URL('./gateway-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// workspace packages from their TypeScript sources (the `source` export condition), through tsx
-const NODE_ARGS = ['--conditions=source', '--import', 'tsx', CHILD];
-
-class GatewayProcessError extends Error {
-  override name = 'GatewayProcessError';
-}
 
 /** Starts a gateway replica in its own OS process and waits until its /ready answers 200. */
 export async function startGatewayProcess(o: GatewayProcessOptions): Promise<GatewayProcess> {
   const tokens = Object.entries(o.tokens ?? DEV_TOKENS).map(([t, tenant]) => `${t}=${tenant}`).join(',');
-  const child = spawn(process.execPath, NODE_ARGS, {
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const base = (name: string) => o.subgraphs[name]!.replace(/\/graphql$/, '');
+  // the gateway service's own entrypoint, as production starts it (from its sources, through tsx)
+  const child = spawn(process.execPath, serviceCommand('gateway', 'source'), {
     cwd: ROOT,
-    env: { ...process.env, GATEWAY_SUBGRAPHS: JSON.stringify(o.subgraphs), NATS_URL: o.natsUrl, NVCF_INTERNAL_SECRET: o.secret, AUTH_TOKENS: tokens },
-    stdio: ['pipe', 'pipe', 'pipe'], // stdin: the child leaves when we do
+    env: {
+      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', HOST: '127.0.0.1',
+      PORT: String(port), METRICS_PORT: String(metricsPort), NATS_URL: o.natsUrl, NVCF_URL: base('nvcf'), ICMS_URL: base('icms'), NVCA_STATUS_URL: base('nvca-status'),
+      // cursors must verify on every replica: the system signs them with its one secret too
+      NVCF_INTERNAL_SECRET: o.secret, NVCF_CURSOR_SECRET: o.secret, AUTH_MODE: 'dev', AUTH_TOKENS: tokens,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-8000); });
@@ -65,17 +67,15 @@ export async function startGatewayProcess(o: GatewayProcessOptions): Promise<Gat
   };
 
   try {
-    const urls = await new Promise<{ url: string; graphqlUrl: string; wsUrl: string; metricsUrl: string }>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new GatewayProcessError(`gateway process printed no URLs within ${o.startTimeoutMs ?? 60_000} ms; stderr:\n${stderr}`)), o.startTimeoutMs ?? 60_000);
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const line = out.split('\n').slice(0, -1).find((l) => l.startsWith('{')); // complete lines only
-        if (line) { clearTimeout(timer); resolve(JSON.parse(line)); }
-      });
-      void exited.then(([code, sig]) => { clearTimeout(timer); reject(new GatewayProcessError(`gateway process exited during startup (${sig ?? `code ${code}`}); stderr:\n${stderr}`)); });
-    });
-    await waitUntil(async () => !gone && (await fetch(`${urls.url}/ready`)).ok, { what: `gateway process ${child.pid} ready`, timeoutMs: 15_000 });
+    const url = `http://127.0.0.1:${port}`;
+    const urls = { url, graphqlUrl: `${url}/graphql`, wsUrl: `ws://127.0.0.1:${port}/graphql`, metricsUrl: `http://127.0.0.1:${metricsPort}` };
+    void exited.then(([code, sig]) => { if (!ready) stderr += `\nexited during startup (${sig ?? `code ${code}`})`; });
+    let ready = false;
+    await waitUntil(async () => {
+      if (gone) throw new GiveUp(`gateway process exited during startup; stderr:\n${stderr}`);
+      return (await fetch(`${urls.url}/ready`).catch(() => null))?.ok;
+    }, { what: `gateway process ${child.pid} ready`, timeoutMs: o.startTimeoutMs ?? 60_000 });
+    ready = true;
     return { pid: child.pid!, ...urls, kill, signal: (s) => { if (!gone) child.kill(s); }, [Symbol.asyncDispose]: dispose };
   } catch (err) {
     await dispose();
