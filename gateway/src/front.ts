@@ -69,6 +69,8 @@ export class FrontDoor {
         res.setHeader('connection', 'close');
         return refuse(res, [fail('LIMIT_EXCEEDED', `the request body exceeds ${this.opts.limits.maxBodyBytes} bytes, the limit`, { limit: this.opts.limits.maxBodyBytes, http: { status: 413 } })]);
       }
+      // the client went away and its work was stopped: nobody to answer, nothing went wrong
+      if (res.destroyed && (err as Error)?.name === 'AbortError') return;
       log.error('request failed', err);
       if (!res.headersSent) refuse(res, [fail('INTERNAL_SERVER_ERROR', 'Internal server error', { http: { status: 500 } })]);
       else res.end();

@@ -38,18 +38,14 @@ export class OperationGuard {
   private readonly validated = new Set<string>();
   constructor(private readonly schema: GraphQLSchema, private readonly limits: GatewayLimits) {}
 
-  check(params: GraphQLParams, caller: { introspection: boolean }): GuardedOperation {
+  // documents that passed the structural checks once, parsed: small ones only, so the cache stays a few MB
+  private readonly documents = new Map<string, { document: DocumentNode; fragments: Map<string, FragmentDefinitionNode> }>();
+
+  /** Parses within the token limit and checks directives and literal nesting; reuses the result for small documents. */
+  private parsed(query: string) {
+    const hit = this.documents.get(query);
+    if (hit) return hit;
     const { limits } = this;
-    const { query, operationName } = params;
-    if (typeof query !== 'string' || !query.trim()) throw fail('BAD_USER_INPUT', 'send the GraphQL document as a non-empty string in `query`', { field: 'query' });
-    if (operationName != null && typeof operationName !== 'string') throw fail('BAD_USER_INPUT', '`operationName` must be a string or null', { field: 'operationName' });
-    if (params.variables != null && (typeof params.variables !== 'object' || Array.isArray(params.variables))) {
-      throw fail('BAD_USER_INPUT', '`variables` must be a JSON object (or null)', { field: 'variables' });
-    }
-    const variables = (params.variables ?? {}) as Record<string, unknown>;
-    if (query.length > limits.maxDocumentChars) {
-      throw fail('LIMIT_EXCEEDED', `the document has ${query.length} characters; at most ${limits.maxDocumentChars} are accepted`, { limit: limits.maxDocumentChars, field: 'query' });
-    }
     let document: DocumentNode;
     try {
       document = parse(query, { maxTokens: limits.maxTokens });
@@ -69,6 +65,27 @@ export class OperationGuard {
     if (valueDepth > limits.maxVariableDepth) {
       throw fail('LIMIT_EXCEEDED', `an argument value in the document is nested ${valueDepth} levels deep; at most ${limits.maxVariableDepth} are accepted`, { limit: limits.maxVariableDepth });
     }
+    const entry = { document, fragments };
+    if (query.length <= 2048) {
+      if (this.documents.size >= 500) this.documents.clear();
+      this.documents.set(query, entry);
+    }
+    return entry;
+  }
+
+  check(params: GraphQLParams, caller: { introspection: boolean }): GuardedOperation {
+    const { limits } = this;
+    const { query, operationName } = params;
+    if (typeof query !== 'string' || !query.trim()) throw fail('BAD_USER_INPUT', 'send the GraphQL document as a non-empty string in `query`', { field: 'query' });
+    if (operationName != null && typeof operationName !== 'string') throw fail('BAD_USER_INPUT', '`operationName` must be a string or null', { field: 'operationName' });
+    if (params.variables != null && (typeof params.variables !== 'object' || Array.isArray(params.variables))) {
+      throw fail('BAD_USER_INPUT', '`variables` must be a JSON object (or null)', { field: 'variables' });
+    }
+    const variables = (params.variables ?? {}) as Record<string, unknown>;
+    if (query.length > limits.maxDocumentChars) {
+      throw fail('LIMIT_EXCEEDED', `the document has ${query.length} characters; at most ${limits.maxDocumentChars} are accepted`, { limit: limits.maxDocumentChars, field: 'query' });
+    }
+    const { document, fragments } = this.parsed(query);
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) {
       throw fail('GRAPHQL_VALIDATION_FAILED', operationName ? `the document has no operation named "${operationName}"` : 'the document has several operations: name the one to run in `operationName`', { field: 'operationName' });
