@@ -4,6 +4,7 @@
 #   docker run IMAGE gateway | nvcf | icms | nvca-status | agent
 #   docker run IMAGE migrate up          (a Job before a rollout: `migrate status`, `migrate goto V --expect V0 --keyspace K`)
 #   docker run IMAGE preflight | probe --url URL --token T
+#   docker run IMAGE streams ensure      (a Job before a rollout: every NATS stream of this release created or updated)
 # Configuration is the environment (docs/configuration.md). Production runs Node 22: package.json
 # says `>=20.19` only because development and the tests run on the Node 20 of the build machines.
 # It runs as uid 10001 with a read-only root filesystem (it writes nothing; mount an emptyDir on

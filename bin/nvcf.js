@@ -12,6 +12,7 @@ const mains = {
   migrate: 'lib/cassandra/dist/migrate-main.js',
   probe: 'ops/dist/probe-main.js',
   preflight: 'ops/dist/preflight-main.js',
+  streams: 'ops/dist/streams-main.js',
 };
 
 const [name = '', ...args] = process.argv.slice(2);

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { int, oneOf, pairs, required, str, ConfigError, type Env } from '@nvcf/config';
 import { jwtTokens, staticTokens, type TokenVerifier } from '@nvcf/auth';
-import { readSupergraph } from '@nvcf/schema';
+import { readSupergraph, persistedDocumentsPath } from '@nvcf/schema';
 import { readServiceConfig, readBusConfig, readInternalSecret, readCursorSecret, url } from '@nvcf/service';
 import { defaultLimits, limitEnv, type GatewayLimits } from './limits.js';
+import { loadTrustedDocuments, trustedModes, TrustedDocumentsInvalid } from './guard/trusted.js';
 
 /** Every gateway limit from its variable (docs/limits.md); rates of 0 turn rate limiting off. */
 export function readGatewayLimits(env: Env): GatewayLimits {
@@ -42,6 +43,22 @@ function readSupergraphFile(env: Env): string {
   try { return readFileSync(file, 'utf8'); } catch (cause) { throw new ConfigError(`SUPERGRAPH_FILE=${file} cannot be read: ${(cause as Error).message}`); }
 }
 
+/**
+ * Trusted documents (docs/schema.md): the mode, and the manifest, checked here so that a bad file
+ * is one configuration error. Default `allow`: `require` once every client sends ids.
+ */
+export function readTrustedDocuments(env: Env) {
+  const mode = oneOf(env, 'TRUSTED_DOCUMENTS', trustedModes, 'allow');
+  const file = str(env, 'TRUSTED_DOCUMENTS_FILE', persistedDocumentsPath());
+  if (mode !== 'off') {
+    try { loadTrustedDocuments(file); } catch (err) {
+      if (err instanceof TrustedDocumentsInvalid) throw new ConfigError(`TRUSTED_DOCUMENTS_FILE: ${err.message}`);
+      throw err;
+    }
+  }
+  return { trustedDocuments: mode, trustedDocumentsFile: file };
+}
+
 /** Everything the gateway service reads, once, at start (docs/configuration.md). */
 export function readGatewayConfig(env: Env) {
   const hint = 'the subgraph\'s base URL, e.g. http://nvcf:4001';
@@ -65,6 +82,7 @@ export function readGatewayConfig(env: Env) {
     graphiql: oneOf(env, 'GRAPHIQL', ['on', 'off'] as const, auth.mode === 'jwt' ? 'off' : 'on') === 'on',
     statusPath: oneOf(env, 'STATUS_PATH', ['gateway', 'forward'] as const, 'gateway'),
     limits: readGatewayLimits(env),
+    ...readTrustedDocuments(env),
   };
 }
 export type GatewayConfig = ReturnType<typeof readGatewayConfig>;

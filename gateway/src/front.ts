@@ -11,6 +11,7 @@ import { refuse } from './refuse.js';
 import { pipeResponse } from './pipe.js';
 import { OperationGuard, refusalErrors, type GraphQLParams, type GuardedOperation } from './guard/guard.js';
 import { TenantRate } from './guard/rate.js';
+import type { TrustedDocuments } from './guard/trusted.js';
 import { statusOperation } from './status/operation.js';
 import type { StatusService } from './status/service.js';
 
@@ -20,6 +21,8 @@ export interface FrontDoorOptions {
   runtime: Runtime;
   verify: TokenVerifier;
   guard: OperationGuard;
+  /** trusted documents: ids resolved (and, in `require` mode, ad-hoc documents refused) before the guard parses */
+  trusted: TrustedDocuments;
   limits: GatewayLimits;
   /** serves instanceStatusChanged itself; null forwards it like any subscription */
   status: StatusService | null;
@@ -27,12 +30,15 @@ export interface FrontDoorOptions {
   refused: (code: string) => void;
   /** requests by operation name: count, errors, latency */
   requests: RequestMetrics;
+  /** counts an admitted operation's uses of deprecated fields (metrics) */
+  deprecated: (fields: readonly string[], operation: string) => void;
 }
 
 /**
  * Everything that happens to an operation before the engine sees it, shared by HTTP, SSE and
  * WebSocket: authentication first (nothing is read or parsed for an anonymous caller), then
- * the tenant's rate, then the operation guard. Only then is it planned and executed.
+ * the tenant's rate, then the trusted-documents lookup (in `require` mode an ad-hoc document is
+ * refused unparsed), then the operation guard. Only then is it planned and executed.
  */
 export class FrontDoor {
   readonly operations: TenantRate;
@@ -44,12 +50,17 @@ export class FrontDoor {
 
   authenticate(authorization: unknown) { return authenticate(this.opts.verify, authorization); }
 
-  /** Rate, then guard: what is left is an operation the engine may run for this caller. */
+  /**
+   * Rate, trusted documents, then guard: what is left is an operation the engine may run for this
+   * caller. `op.params` is what the engine gets (a trusted document in place of its id).
+   */
   admit(principal: Principal, params: GraphQLParams): GuardedOperation {
     this.operations.take(principal.tenant);
-    const op = this.opts.guard.check(params, principal);
+    const trusted = this.opts.trusted.resolve(params);
+    const op = this.opts.guard.check(trusted.params, principal);
     if (op.operation.operation === 'subscription') this.subscriptions.take(principal.tenant);
-    return op;
+    if (op.deprecated.length) this.opts.deprecated(op.deprecated, op.operationName ?? op.operation.name?.value ?? 'anonymous');
+    return trusted.documentId ? { ...op, documentId: trusted.documentId } : op;
   }
 
   /** POST and GET /graphql. */
@@ -101,9 +112,17 @@ export class FrontDoor {
         query: url.searchParams.get('query'),
         operationName: url.searchParams.get('operationName'),
         variables: parseJsonParam(url.searchParams.get('variables'), 'variables'),
+        extensions: parseJsonParam(url.searchParams.get('extensions'), 'extensions'),
+        documentId: url.searchParams.get('documentId'),
       };
     }
     const op = this.admit(principal, params);
+    // a trusted document's id (or an id this gateway ignores): the engine gets the document itself
+    if (op.params !== params) {
+      const { query, operationName, variables, extensions } = op.params;
+      if (body !== undefined) body = JSON.stringify({ query, operationName, variables, extensions });
+      else url.search = forwardSearch(op.params);
+    }
     named.handler = `${op.operation.operation}:${op.operationName ?? op.operation.name?.value ?? 'anonymous'}`;
     const status = this.opts.status && op.operation.operation === 'subscription' ? statusOperation(op) : null;
     if (status) {
@@ -153,6 +172,14 @@ function parseBody(body: string): GraphQLParams {
     throw fail('BAD_USER_INPUT', 'the request body must be one JSON object {"query", "variables", "operationName"}; batches are not accepted', { http: { status: 400 } });
   }
   return parsed as GraphQLParams;
+}
+
+function forwardSearch(p: GraphQLParams): string {
+  const search = new URLSearchParams({ query: String(p.query) });
+  if (typeof p.operationName === 'string') search.set('operationName', p.operationName);
+  if (p.variables != null) search.set('variables', JSON.stringify(p.variables));
+  if (p.extensions != null) search.set('extensions', JSON.stringify(p.extensions));
+  return `?${search}`;
 }
 
 function parseJsonParam(value: string | null, name: string): unknown {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { withSubgraphUrls, readSupergraph, type SubgraphName } from '@nvcf/schema';
+import { withSubgraphUrls, readSupergraph, persistedDocumentsPath, type SubgraphName } from '@nvcf/schema';
 import type { Principal, TokenVerifier } from '@nvcf/auth';
 import type { Bus } from '@nvcf/messaging';
 import type { StreamLimits } from '@nvcf/status-stream';
@@ -11,8 +11,9 @@ import { attachWebSocket } from './ws.js';
 import { StatusService } from './status/service.js';
 import { FrontDoor } from './front.js';
 import { OperationGuard } from './guard/guard.js';
+import { TrustedDocuments, loadTrustedDocuments, type TrustedMode } from './guard/trusted.js';
 import { defaultLimits, type GatewayLimits } from './limits.js';
-import { RefusalMetrics } from './metrics.js';
+import { DeprecationMetrics, RefusalMetrics } from './metrics.js';
 
 export interface GatewayOptions {
   subgraphs: Record<SubgraphName, string>;
@@ -50,6 +51,14 @@ export interface GatewayOptions {
    * graphql-ws (kept for comparison; see gateway/README.md).
    */
   statusPath?: 'gateway' | 'forward';
+  /**
+   * Trusted documents (docs/schema.md): `allow` (default) runs a manifest document by its id and
+   * ad-hoc documents too; `require` runs manifest documents only (PERSISTED_QUERY_REQUIRED, before
+   * any parsing); `off` looks no id up.
+   */
+  trustedDocuments?: TrustedMode;
+  /** the manifest, `{ "sha256:<hex>": "<document>" }`; default the generated schema/generated/persisted-documents.json */
+  trustedDocumentsFile?: string;
 }
 
 export interface RunningGateway extends AsyncDisposable {
@@ -92,9 +101,13 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const processInfo = processMetrics('nvcf_gateway');
     const ours = (opts.statusPath ?? 'gateway') === 'gateway';
     const refusals = new RefusalMetrics();
+    const deprecations = new DeprecationMetrics();
+    const trustedMode = opts.trustedDocuments ?? 'allow';
+    const trusted = new TrustedDocuments(trustedMode, trustedMode === 'off' ? undefined : loadTrustedDocuments(opts.trustedDocumentsFile ?? persistedDocumentsPath()));
     const restricted = opts.introspection === 'claim';
     const front = new FrontDoor({
-      runtime, limits, status: ours ? status : null, refused: (code) => refusals.count(code), requests,
+      runtime, limits, status: ours ? status : null, refused: (code) => refusals.count(code), requests, trusted,
+      deprecated: (fields, operation) => deprecations.count(fields, operation),
       verify: restricted ? opts.verify : async (token): Promise<Principal> => ({ ...(await opts.verify(token)), introspection: true }),
       guard: new OperationGuard(schema, limits),
     });
@@ -102,7 +115,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const metricsServer = createServer((req: IncomingMessage, res: ServerResponse) => {
       if ((req.url ?? '/').split('?')[0] !== '/metrics') return sendJson(res, 404, { error: 'GET /metrics' });
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
-      res.end(requests.render() + refusals.render() + status.stream.metrics.render() + processInfo());
+      res.end(requests.render() + refusals.render() + deprecations.render() + status.stream.metrics.render() + processInfo());
     });
     stack.defer(() => closeServer(metricsServer));
     const server = createServer((req, res) => {

@@ -47,7 +47,8 @@ export function attachWebSocket(server: Server, runtime: Runtime, front: FrontDo
         const principal = ctx.extra.principal!;
         const admitted = front.admit(principal, payload);
         const op = status && statusOperation(admitted);
-        if (!op) return hive.onSubscribe!(ctx, id, payload);
+        // a trusted document's id: the engine gets the document (graphql-ws wants `query` a string: clients send "" with an id)
+        if (!op) return hive.onSubscribe!(ctx, id, admitted.params === payload ? payload : admitted.params as SubscribeMessage['payload']);
         if ((ctx.extra.statusSubscriptions ?? 0) >= opts.maxPerConnection) {
           return [fail('LIMIT_EXCEEDED', `at most ${opts.maxPerConnection} status subscriptions per connection; open another connection or narrow the filters`, { limit: opts.maxPerConnection })];
         }

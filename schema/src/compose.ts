@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parse, buildASTSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { composeServices, transformSupergraphToPublicSchema } from '@theguild/federation-composition';
 
@@ -17,9 +18,10 @@ export class CompositionError extends Error {
   override name = 'CompositionError';
 }
 
-export function composeSupergraph(): { supergraph: string; publicSchema: string } {
+/** Composes the committed SDLs, or others (`sdl`: the schema check composes a candidate copy). */
+export function composeSupergraph(sdl: (name: SubgraphName) => string = subgraphSdl): { supergraph: string; publicSchema: string } {
   const result = composeServices(
-    subgraphNames.map((name) => ({ name, typeDefs: parse(subgraphSdl(name)), url: placeholderUrl(name) })),
+    subgraphNames.map((name) => ({ name, typeDefs: parse(sdl(name)), url: placeholderUrl(name) })),
   );
   if (result.errors?.length) {
     throw new CompositionError(`composition failed:\n${result.errors.map((e) => `- ${e.message}`).join('\n')}`);
@@ -32,6 +34,12 @@ export function composeSupergraph(): { supergraph: string; publicSchema: string 
 
 export const readSupergraph = (): string => readFileSync(here('supergraph.graphql'), 'utf8');
 export const readPublicSchema = (): string => readFileSync(here('public.graphql'), 'utf8');
+
+/**
+ * The trusted-documents manifest `npm run codegen` writes from schema/operations/*.graphql:
+ * `{ "sha256:<hex>": "<document>" }`, the hash of each document's normalized text.
+ */
+export const persistedDocumentsPath = (): string => fileURLToPath(here('generated/persisted-documents.json'));
 
 /** Points the supergraph's subgraphs at real addresses. */
 export function withSubgraphUrls(supergraph: string, urls: Record<SubgraphName, string>): string {

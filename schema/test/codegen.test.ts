@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fixImports } from '../scripts/fix-generated.mjs';
 
 describe('generated client', () => {
-  it('is current with the public schema and the operations (npm run codegen)', () => {
+  it('is current with the public schema and the operations, trusted-documents manifest included (npm run codegen)', () => {
     const root = new URL('../../', import.meta.url).pathname;
     const out = mkdtempSync(join(tmpdir(), 'codegen-'));
     try {
@@ -14,10 +14,13 @@ describe('generated client', () => {
       const config = readFileSync(join(root, 'schema/codegen.yml'), 'utf8').replace('schema/generated/:', `${out}/:`);
       writeFileSync(join(out, 'codegen.yml'), config);
       execFileSync(join(root, 'node_modules/.bin/graphql-codegen'), ['--config', join(out, 'codegen.yml'), '--silent'], { cwd: root, stdio: 'pipe' });
-      const files = readdirSync(out).filter((f) => f.endsWith('.ts'));
-      expect(files.sort()).toEqual(readdirSync(join(root, 'schema/generated')).filter((f) => f.endsWith('.ts')).sort());
+      const generated = (f: string) => f.endsWith('.ts') || f.endsWith('.json');
+      const files = readdirSync(out).filter(generated);
+      expect(files.sort()).toEqual(readdirSync(join(root, 'schema/generated')).filter(generated).sort());
+      expect(files).toContain('persisted-documents.json');
       for (const f of files) {
-        expect(readFileSync(join(root, 'schema/generated', f), 'utf8')).toBe(fixImports(readFileSync(join(out, f), 'utf8')));
+        const fresh = readFileSync(join(out, f), 'utf8');
+        expect(readFileSync(join(root, 'schema/generated', f), 'utf8')).toBe(f.endsWith('.ts') ? fixImports(fresh) : fresh);
       }
     } finally {
       rmSync(out, { recursive: true, force: true });

@@ -89,7 +89,8 @@ describe('production packaging', () => {
   it('has a source main for every command of the image launcher', () => {
     const launcher = fs.readFileSync(path.join(ROOT, 'bin/nvcf.js'), 'utf8');
     const mains = [...launcher.matchAll(/'([\w/-]+)\/dist\/([\w-]+)\.js'/g)].map((m) => `${m[1]}/src/${m[2]}.ts`);
-    expect(mains.length).toBe(8);
+    // every deployable and every tool the chart's hooks run
+    for (const m of ['gateway/src/main.ts', 'subgraphs/nvcf/src/main.ts', 'subgraphs/icms/src/main.ts', 'subgraphs/nvca-status/src/main.ts', 'agent/src/main.ts', 'lib/cassandra/src/migrate-main.ts', 'ops/src/preflight-main.ts', 'ops/src/streams-main.ts']) expect(mains).toContain(m);
     expect(mains.filter((m) => !fs.existsSync(path.join(ROOT, m)))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the toolchains that test/services needs -- Go (builds nats-server, and etcd and
-# kube-apiserver for `services:up -- kubernetes`),
+# Installs the toolchains that test/services needs -- Go (builds nats-server, etcd and
+# kube-apiserver for `services:up -- kubernetes`, and Helm for the charts' tests),
 # a Java 17 JDK (runs Cassandra 5.0) and Maven (resolves Cassandra's jars) --
 # via apt-get, and ONLY for the ones that are missing. A no-op when `go`,
 # `java` and `mvn` are all on PATH.

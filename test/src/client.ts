@@ -21,6 +21,26 @@ export function httpClient(url: string, token?: string) {
 }
 export type HttpClient = ReturnType<typeof httpClient>;
 
+/** A generated document's trusted-document id (`npm run codegen` embeds it as `__meta__.hash`). */
+export function documentIdOf(doc: TypedDocumentNode<any, any>): string {
+  const id = (doc as { __meta__?: { hash?: string } }).__meta__?.hash;
+  if (!id) throw new Error('the document has no __meta__.hash: it is not from schema/generated (npm run codegen)');
+  return id;
+}
+
+/** What a client of trusted documents sends: the document's id, never its text (docs/schema.md). */
+export function persistedClient(url: string, token?: string): HttpClient {
+  return async <T, V>(doc: TypedDocumentNode<T, V>, variables?: V): Promise<GraphQLResponse<T>> => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ documentId: documentIdOf(doc), variables }),
+    });
+    const body = (await res.json()) as ExecutionResult<T>;
+    return { ...(body as any), status: res.status };
+  };
+}
+
 /** The data of a response that must have succeeded; the errors otherwise, in the failure. */
 export function ok<T>(r: GraphQLResponse<T>): T {
   if (r.errors?.length || !r.data) throw new Error(`expected data, got ${JSON.stringify(r.errors ?? r)}`);

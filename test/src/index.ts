@@ -1,4 +1,4 @@
-export { httpClient, ok, errorCode } from './client.js';
+export { httpClient, persistedClient, documentIdOf, ok, errorCode } from './client.js';
 export type { HttpClient, GraphQLResponse } from './client.js';
 export { wsSubscribe, sseSubscribe } from './subscriptions.js';
 export type { Collected } from './subscriptions.js';

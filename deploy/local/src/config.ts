@@ -1,7 +1,7 @@
 import { int, oneOf, pairs, str, required, type Env } from '@nvcf/config';
 import { DEV_TOKENS } from '@nvcf/auth';
 import { levels } from '@nvcf/logging';
-import { readGatewayLimits } from '@nvcf/gateway';
+import { readGatewayLimits, readTrustedDocuments } from '@nvcf/gateway';
 
 /** Everything `npm start` reads from the environment, validated once. */
 export function readConfig(env: Env) {
@@ -20,6 +20,8 @@ export function readConfig(env: Env) {
     authMode: oneOf(env, 'AUTH_MODE', ['dev', 'jwt'] as const, 'dev'),
     metricsPort: int(env, 'METRICS_PORT', 9464, { min: 0, max: 65535 }),
     gatewayLimits: readGatewayLimits(env),
+    // TRUSTED_DOCUMENTS (allow: the IDE runs any document), TRUSTED_DOCUMENTS_FILE
+    ...readTrustedDocuments(env),
     // production restricts introspection to tokens that carry the claim
     introspection: oneOf(env, 'INTROSPECTION', ['authenticated', 'claim'] as const, env.AUTH_MODE === 'jwt' ? 'claim' : 'authenticated'),
   };

@@ -22,6 +22,7 @@ async function main() {
     backends, driver, statusPath: config.statusPath,
     port: config.port, host: config.host, verify: config.authMode === 'jwt' ? jwtTokens(readJwtConfig(process.env)) : staticTokens(config.tokens), graphiql: true, secret: config.secret,
     metricsPort: config.metricsPort, introspection: config.introspection, gatewayLimits: config.gatewayLimits,
+    trustedDocuments: config.trustedDocuments, trustedDocumentsFile: config.trustedDocumentsFile,
     sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs }, revisionDeadlineMs: config.revisionDeadlineMs,
   });
   console.log(`NVCF control plane (${config.backend === 'real' ? 'NATS JetStream and Cassandra' : 'embedded backends'}) at ${system.url}`);

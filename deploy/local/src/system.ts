@@ -5,7 +5,7 @@ import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { createIcmsServer, createMemoryIcmsStore, type ClusterRecord, type IcmsStore } from '@nvcf/subgraph-icms';
 import { createStatusServer, createMemoryStatusStore, type StatusStore } from '@nvcf/subgraph-nvca-status';
 import { startAgent, createSimulatedCluster, type Agent, type ClusterDriver } from '@nvcf/agent';
-import { startGateway, type RunningGateway, type GatewayLimits } from '@nvcf/gateway';
+import { startGateway, type RunningGateway, type GatewayLimits, type TrustedMode } from '@nvcf/gateway';
 import { staticTokens, DEV_TOKENS, type TokenVerifier } from '@nvcf/auth';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { demoClusters } from './seed.js';
@@ -41,6 +41,10 @@ export interface SystemOptions {
   introspection?: 'authenticated' | 'claim';
   statusLimits?: Partial<import('@nvcf/status-stream').StreamLimits>;
   statusPath?: 'gateway' | 'forward';
+  /** the gateway's trusted documents (docs/schema.md): `allow` by default, so the IDE runs any document */
+  trustedDocuments?: TrustedMode;
+  /** the manifest; default the generated schema/generated/persisted-documents.json */
+  trustedDocumentsFile?: string;
   /** how much of the status stream is kept (resume cursors older than that expire) */
   statusRetention?: { maxMsgs?: number; maxAgeMs?: number };
   /**
@@ -111,7 +115,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
 
     const subgraphs = { nvcf: nvcf.graphqlUrl, icms: icms.graphqlUrl, 'nvca-status': status.graphqlUrl };
     const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, cursorSecret: secret, bus, port: opts.port ?? 0, host, graphiql: opts.graphiql, statusLimits: opts.statusLimits, statusPath: opts.statusPath,
-      limits: opts.gatewayLimits, metricsPort: opts.metricsPort, introspection: opts.introspection });
+      limits: opts.gatewayLimits, metricsPort: opts.metricsPort, introspection: opts.introspection,
+      trustedDocuments: opts.trustedDocuments, trustedDocumentsFile: opts.trustedDocumentsFile });
     stack.use(gateway);
     // the gateway goes first on dispose (stack order), the bus last
     const moved = stack.move();

@@ -5,12 +5,17 @@ import { checkOperationInputs } from '@nvcf/subgraph-kit';
 import type { GatewayLimits } from '../limits.js';
 import { summarize } from './analyze.js';
 import { checkVariableDepth } from './variables.js';
+import { deprecatedUses, hasDeprecations } from './deprecated.js';
+
+const none: readonly string[] = Object.freeze([]);
 
 export interface GraphQLParams {
   query?: unknown;
   operationName?: unknown;
   variables?: unknown;
   extensions?: unknown;
+  /** a trusted document's id (GraphQL over HTTP); Apollo's is `extensions.persistedQuery.sha256Hash` */
+  documentId?: unknown;
 }
 
 export interface GuardedOperation {
@@ -20,6 +25,12 @@ export interface GuardedOperation {
   operationName: string | undefined;
   variables: Record<string, unknown>;
   query: string;
+  /** the request as checked: a trusted document in place of its id (the engine gets this one) */
+  params: GraphQLParams;
+  /** `sha256:<hex>` when the document came from the trusted-documents manifest */
+  documentId?: string;
+  /** the deprecated schema coordinates the operation uses (`Type.field`, `Type.field(arg:)`…) */
+  deprecated: readonly string[];
 }
 
 const withLocations = (err: GraphQLError, code: string, message = err.message) => new GraphQLError(message, { nodes: err.nodes, source: err.source, positions: err.positions, extensions: { code } });
@@ -36,7 +47,12 @@ const withoutHints = (message: string) => message.replace(/ Did you mean .*\?$/,
 export class OperationGuard {
   // validation is the costly step; documents that passed once pass again (the schema is fixed)
   private readonly validated = new Set<string>();
-  constructor(private readonly schema: GraphQLSchema, private readonly limits: GatewayLimits) {}
+  // the deprecated fields each validated document uses, per operation: computed once, bounded like `validated`
+  private readonly deprecations = new Map<string, Map<string, readonly string[]>>();
+  private readonly anyDeprecated: boolean;
+  constructor(private readonly schema: GraphQLSchema, private readonly limits: GatewayLimits) {
+    this.anyDeprecated = hasDeprecations(schema);
+  }
 
   // documents that passed the structural checks once, parsed: small ones only, so the cache stays a few MB
   private readonly documents = new Map<string, { document: DocumentNode; fragments: Map<string, FragmentDefinitionNode> }>();
@@ -108,6 +124,7 @@ export class OperationGuard {
       if (this.validated.size >= 1000) this.validated.clear();
       if (query.length <= 8192) this.validated.add(query);
     }
+    const deprecated = this.deprecatedIn(query, operation, fragments);
     checkVariableDepth(variables, limits.maxVariableDepth);
     // every input value within its documented bound (docs/limits.md), before the planner or a subgraph sees it
     const oversize = checkOperationInputs({ schema: this.schema, document, operation, variables });
@@ -117,7 +134,26 @@ export class OperationGuard {
       const [first, ...rest] = coerced.errors.map((e) => withLocations(e, 'BAD_USER_INPUT', caller.introspection ? e.message : withoutHints(e.message)));
       throw rest.length ? new ValidationErrors([first!, ...rest]) : first!;
     }
-    return { document, operation, fragments, operationName: operationName ?? undefined, variables, query };
+    return { document, operation, fragments, operationName: operationName ?? undefined, variables, query, params, deprecated };
+  }
+
+  /** The deprecated fields a validated operation uses (docs/schema.md): walked once per document and operation. */
+  private deprecatedIn(query: string, operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): readonly string[] {
+    if (!this.anyDeprecated) return none;
+    const name = operation.name?.value ?? '';
+    let byOperation = this.deprecations.get(query);
+    const hit = byOperation?.get(name);
+    if (hit) return hit;
+    const found = deprecatedUses(this.schema, operation, fragments);
+    if (query.length <= 8192) {
+      if (!byOperation) {
+        if (this.deprecations.size >= 1000) this.deprecations.clear();
+        byOperation = new Map();
+        this.deprecations.set(query, byOperation);
+      }
+      byOperation.set(name, found);
+    }
+    return found;
   }
 }
 

@@ -13,6 +13,8 @@ export const Codes = {
   CURSOR_INVALID: 'The resume cursor is malformed, forged, or belongs to another tenant.',
   LIMIT_EXCEEDED: 'A size, depth, cost or count limit was exceeded (request body, document tokens, depth, aliases, directives, cost, input values, subscriptions per connection or tenant); the message names the limit and its value. docs/limits.md lists every limit.',
   RATE_LIMITED: 'The tenant sent more operations or subscription opens per second than its rate allows; retry after the number of seconds in `extensions.retryAfterSeconds` (HTTP: the Retry-After header).',
+  PERSISTED_QUERY_NOT_FOUND: 'The persisted document id (`extensions.persistedQuery.sha256Hash` or `documentId`) is not in the gateway\'s trusted-documents manifest; a client that has the document may send it with the id, unless the gateway accepts trusted documents only (docs/schema.md).',
+  PERSISTED_QUERY_REQUIRED: 'The gateway accepts trusted documents only (TRUSTED_DOCUMENTS=require): send the id of a document a released client ships, not an ad-hoc document (docs/schema.md).',
   GRAPHQL_PARSE_FAILED: 'The document is not valid GraphQL syntax; the message gives the position.',
   GRAPHQL_VALIDATION_FAILED: 'The document does not validate against the public schema (unknown field, wrong argument, missing variable…); the message names the field or argument.',
   TIMEOUT: 'The request did not finish within the gateway\'s per-request timeout; a mutation may still complete: read the object again before retrying.',
