@@ -1,6 +1,6 @@
 export { startGateway } from './server.js';
 export type { GatewayOptions, RunningGateway } from './server.js';
-export { defaultLimits, limitDocs, limitEnv, renderGatewayLimitsDocs } from './limits.js';
+export { defaultLimits, limitSpecs, limitEnv, renderGatewayLimitsDocs } from './limits.js';
 export type { GatewayLimits } from './limits.js';
 export { readGatewayConfig, readGatewayLimits, readJwtConfig, readTrustedDocuments } from './config.js';
 export { trustedModes, loadTrustedDocuments, TrustedDocumentsInvalid } from './guard/trusted.js';
