@@ -54,7 +54,7 @@ export function attachWebSocket(server: Server, runtime: Runtime, front: FrontDo
         }
         // counted here, before any await: subscribes that arrive together must not all pass the check
         ctx.extra.statusSubscriptions = (ctx.extra.statusSubscriptions ?? 0) + 1;
-        const call: StatusCall = { op, variables: admitted.variables, tenant: principal.tenant, extra: ctx.extra, query: admitted.query, id };
+        const call: StatusCall = { op, variables: admitted.coerced, tenant: principal.tenant, extra: ctx.extra, query: admitted.query, id };
         return { schema: publicSchema(), document: op.document, operationName: admitted.operationName, variableValues: admitted.variables, contextValue: { __status: call } };
       } catch (err) {
         // a refused operation gets an error for its id; the connection and its other operations live on

@@ -23,7 +23,10 @@ export interface GuardedOperation {
   operation: OperationDefinitionNode;
   fragments: Map<string, FragmentDefinitionNode>;
   operationName: string | undefined;
+  /** as sent */
   variables: Record<string, unknown>;
+  /** coerced to their declared types: what execution uses */
+  coerced: Record<string, unknown>;
   query: string;
   /** the request as checked: a trusted document in place of its id (the engine gets this one) */
   params: GraphQLParams;
@@ -134,7 +137,7 @@ export class OperationGuard {
       const [first, ...rest] = coerced.errors.map((e) => withLocations(e, 'BAD_USER_INPUT', caller.introspection ? e.message : withoutHints(e.message)));
       throw rest.length ? new ValidationErrors([first!, ...rest]) : first!;
     }
-    return { document, operation, fragments, operationName: operationName ?? undefined, variables, query, params, deprecated };
+    return { document, operation, fragments, operationName: operationName ?? undefined, variables, coerced: coerced.coerced, query, params, deprecated };
   }
 
   /** The deprecated fields a validated operation uses (docs/schema.md): walked once per document and operation. */
