@@ -11,7 +11,6 @@
  * in production, NetworkTopologyStrategy:<dc>=3. Exit codes: 0 done, 1 failed (ledger left
  * dirty), 2 usage, 3 refused (nothing changed).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,6 +18,7 @@ import { keyspaceName } from './client.js';
 import { createMigrator, type AppliedMigration } from './migrations/runner.js';
 import { parseReplication } from './migrations/replication.js';
 import { MigrationFailed, MigrationRefused } from './errors.js';
+import { readEnvFile } from '@nvcf/config';
 
 // the repository (or image) root, from src/ and from dist/ alike
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -26,16 +26,6 @@ const USAGE = 'usage: migrate status | up [--keyspace K] | goto V --expect V0 --
 
 class UsageError extends Error {
   override name = 'UsageError';
-}
-
-function readEnvFile(file: string): Record<string, string> {
-  if (!fs.existsSync(file)) return {};
-  const env: Record<string, string> = {};
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
-    if (m?.[1]) env[m[1]] = (m[2] ?? '').trim();
-  }
-  return env;
 }
 
 /** Bad input found by a parser becomes a usage error (exit 2), not a failure. */
