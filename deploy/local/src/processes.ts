@@ -32,8 +32,10 @@ export interface ServiceProcess {
   output(): string;
   /** until /ready answers 200 (rejects if the process exits first or after `timeoutMs`) */
   ready(timeoutMs?: number): Promise<void>;
-  /** sends the signal and resolves with the exit code and how long the exit took */
-  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
+  /** sends the signal and resolves with the exit code (or the signal that ended it) and how long the exit took */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
+  /** sends a signal without waiting (SIGSTOP: the process hangs with its sockets open) */
+  signal(signal: NodeJS.Signals): void;
 }
 
 export async function freePort(): Promise<number> {
@@ -59,7 +61,8 @@ export function spawnService(o: { name: string; kind: ServiceKind; port: number;
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, sig) => resolve([code, sig])));
+  const exited = ended.then(([code]) => code);
   let done = false;
   void exited.then(() => { done = true; });
   const url = `http://127.0.0.1:${o.port}`;
@@ -76,9 +79,13 @@ export function spawnService(o: { name: string; kind: ServiceKind; port: number;
     },
     async stop(signal = 'SIGTERM') {
       const t = performance.now();
-      if (!done) child.kill(signal);
-      const code = await exited;
-      return { code, ms: Math.round(performance.now() - t) };
+      if (!done) {
+        child.kill('SIGCONT'); // a stopped process would not see the signal
+        child.kill(signal);
+      }
+      const [code, sig] = await ended;
+      return { code, signal: sig, ms: Math.round(performance.now() - t) };
     },
+    signal(signal) { if (!done) child.kill(signal); },
   };
 }

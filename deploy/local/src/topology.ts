@@ -37,7 +37,7 @@ export interface Topology extends AsyncDisposable {
    * one starts and becomes ready, then the old one gets SIGTERM. Agents are replaced like a
    * Recreate strategy (one agent per cluster): SIGTERM first, then the new one.
    */
-  replace(name: string, onReady?: (next: ServiceProcess, old: ServiceProcess) => void): Promise<{ old: ServiceProcess; next: ServiceProcess; exit: { code: number | null; ms: number } }>;
+  replace(name: string, onReady?: (next: ServiceProcess, old: ServiceProcess) => void): Promise<{ old: ServiceProcess; next: ServiceProcess; exit: { code: number | null; signal: NodeJS.Signals | null; ms: number } }>;
   kill(name: string): Promise<void>;
   dispose(): Promise<void>;
 }
