@@ -22,7 +22,7 @@ export class StatusService {
   readonly stream: StatusStream;
   readonly instances: InstanceFetcher;
   private readonly cache = new ResultCache();
-  constructor(private readonly opts: StatusServiceOptions) {
+  constructor(opts: StatusServiceOptions) {
     this.stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret, limits: opts.limits });
     this.instances = new InstanceFetcher(opts.execute);
   }

@@ -5,7 +5,7 @@ import { natsStreamConfig, streamConfigDifferences } from './nats-streams.js';
 import { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './nats-errors.js';
 import { sleep, type ConsumeLoop } from './nats-loop.js';
 import { tailStream } from './nats-tail.js';
-import type { Bus, Consumer, PublishAck, StreamInfo, StreamSpec } from './types.js';
+import type { Bus, Consumer, PublishAck, StreamInfo } from './types.js';
 
 export interface NatsBusOptions {
   /** comma-separated NATS URLs */
