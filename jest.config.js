@@ -11,7 +11,7 @@ const base = {
 };
 export default {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{lib,schema,subgraphs,agent,gateway,ops}/**/*.test.ts', '<rootDir>/bench/*/test/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{lib,schema,client,cli,console,subgraphs,agent,gateway,ops}/**/*.test.ts', '<rootDir>/bench/*/test/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/deploy/helm/test/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
   ],
   testTimeout: 60000,

@@ -20,7 +20,7 @@ export const ENTRY_PACKAGES = ['@nvcf/gateway', '@nvcf/subgraph-nvcf', '@nvcf/su
  */
 const ASSETS: { dir: string; keep: (file: string) => boolean }[] = [
   { dir: 'schema', keep: (f) => !f.includes('/') && f.endsWith('.graphql') }, // SDLs and the supergraph (@nvcf/schema)
-  { dir: 'schema/generated', keep: (f) => f === 'persisted-documents.json' }, // the gateway's trusted documents (TRUSTED_DOCUMENTS_FILE)
+  { dir: 'client', keep: (f) => f === 'persisted-documents.json' }, // the gateway's trusted documents (TRUSTED_DOCUMENTS_FILE)
   { dir: 'deploy', keep: (f) => f === 'operators.yaml' }, // the operator registry (@nvcf/operators)
   { dir: 'deploy/migrations', keep: () => true }, // CQL per keyspace (migrate, preflight)
 ];

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { int, oneOf, pairs, required, str, ConfigError, type Env } from '@nvcf/config';
 import { jwtTokens, staticTokens, type TokenVerifier } from '@nvcf/auth';
-import { readSupergraph, persistedDocumentsPath } from '@nvcf/schema';
+import { readSupergraph } from '@nvcf/schema';
 import { readServiceConfig, readBusConfig, readInternalSecret, readCursorSecret, url } from '@nvcf/service';
 import { defaultLimits, limitEnv, type GatewayLimits } from './limits.js';
-import { loadTrustedDocuments, trustedModes, TrustedDocumentsInvalid } from './guard/trusted.js';
+import { loadTrustedDocuments, trustedModes, TrustedDocumentsInvalid, defaultTrustedDocumentsFile } from './guard/trusted.js';
 
 /** Every gateway limit from its variable (docs/limits.md); rates of 0 turn rate limiting off. */
 export function readGatewayLimits(env: Env): GatewayLimits {
@@ -49,7 +49,7 @@ function readSupergraphFile(env: Env): string {
  */
 export function readTrustedDocuments(env: Env) {
   const mode = oneOf(env, 'TRUSTED_DOCUMENTS', trustedModes, 'allow');
-  const file = str(env, 'TRUSTED_DOCUMENTS_FILE', persistedDocumentsPath());
+  const file = str(env, 'TRUSTED_DOCUMENTS_FILE', defaultTrustedDocumentsFile());
   if (mode !== 'off') {
     try { loadTrustedDocuments(file); } catch (err) {
       if (err instanceof TrustedDocumentsInvalid) throw new ConfigError(`TRUSTED_DOCUMENTS_FILE: ${err.message}`);

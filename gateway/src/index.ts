@@ -3,6 +3,6 @@ export type { GatewayOptions, RunningGateway } from './server.js';
 export { defaultLimits, limitSpecs, limitEnv, renderGatewayLimitsDocs } from './limits.js';
 export type { GatewayLimits } from './limits.js';
 export { readGatewayConfig, readGatewayLimits, readJwtConfig, readTrustedDocuments } from './config.js';
-export { trustedModes, loadTrustedDocuments, TrustedDocumentsInvalid } from './guard/trusted.js';
+export { trustedModes, loadTrustedDocuments, TrustedDocumentsInvalid, defaultTrustedDocumentsFile } from './guard/trusted.js';
 export type { TrustedMode } from './guard/trusted.js';
 export type { GatewayConfig } from './config.js';

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { withSubgraphUrls, readSupergraph, persistedDocumentsPath, type SubgraphName } from '@nvcf/schema';
+import { withSubgraphUrls, readSupergraph, type SubgraphName } from '@nvcf/schema';
 import type { Principal, TokenVerifier } from '@nvcf/auth';
 import type { Bus } from '@nvcf/messaging';
 import type { StreamLimits } from '@nvcf/status-stream';
@@ -11,7 +11,7 @@ import { attachWebSocket } from './ws.js';
 import { StatusService } from './status/service.js';
 import { FrontDoor } from './front.js';
 import { OperationGuard } from './guard/guard.js';
-import { TrustedDocuments, loadTrustedDocuments, type TrustedMode } from './guard/trusted.js';
+import { TrustedDocuments, loadTrustedDocuments, defaultTrustedDocumentsFile, type TrustedMode } from './guard/trusted.js';
 import { defaultLimits, type GatewayLimits } from './limits.js';
 import { DeprecationMetrics, RefusalMetrics } from './metrics.js';
 
@@ -57,7 +57,7 @@ export interface GatewayOptions {
    * any parsing); `off` looks no id up.
    */
   trustedDocuments?: TrustedMode;
-  /** the manifest, `{ "sha256:<hex>": "<document>" }`; default the generated schema/generated/persisted-documents.json */
+  /** the manifest, `{ "sha256:<hex>": "<document>" }`; default the generated client/persisted-documents.json */
   trustedDocumentsFile?: string;
 }
 
@@ -103,7 +103,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const refusals = new RefusalMetrics();
     const deprecations = new DeprecationMetrics();
     const trustedMode = opts.trustedDocuments ?? 'allow';
-    const trusted = new TrustedDocuments(trustedMode, trustedMode === 'off' ? undefined : loadTrustedDocuments(opts.trustedDocumentsFile ?? persistedDocumentsPath()));
+    const trusted = new TrustedDocuments(trustedMode, trustedMode === 'off' ? undefined : loadTrustedDocuments(opts.trustedDocumentsFile ?? defaultTrustedDocumentsFile()));
     const restricted = opts.introspection === 'claim';
     const front = new FrontDoor({
       runtime, limits, status: ours ? status : null, refused: (code) => refusals.count(code), requests, trusted,

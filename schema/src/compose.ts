@@ -35,12 +35,6 @@ export function composeSupergraph(sdl: (name: SubgraphName) => string = subgraph
 export const readSupergraph = (): string => readFileSync(here('supergraph.graphql'), 'utf8');
 export const readPublicSchema = (): string => readFileSync(here('public.graphql'), 'utf8');
 
-/**
- * The trusted-documents manifest `npm run codegen` writes from schema/operations/*.graphql:
- * `{ "sha256:<hex>": "<document>" }`, the hash of each document's normalized text.
- */
-export const persistedDocumentsPath = (): string => fileURLToPath(here('generated/persisted-documents.json'));
-
 /** Points the supergraph's subgraphs at real addresses. */
 export function withSubgraphUrls(supergraph: string, urls: Record<SubgraphName, string>): string {
   let out = supergraph;

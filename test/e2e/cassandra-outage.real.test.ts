@@ -1,7 +1,7 @@
 import { parse } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { System } from '@nvcf/local';
-import { CreateFunctionDocument, FunctionsDocument, InstanceStatusChangedDocument, UpdateGpuSpecificationDocument } from '@nvcf/schema/generated';
+import { CreateFunctionDocument, FunctionsDocument, InstanceStatusChangedDocument, UpdateGpuSpecificationDocument } from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import { decodeCursor } from '@nvcf/auth';
 import { DisposalStack } from '@nvcf/lifecycle';

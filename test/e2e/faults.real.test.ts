@@ -1,5 +1,5 @@
 import type { System } from '@nvcf/local';
-import { InstanceStatusChangedDocument } from '@nvcf/schema/generated';
+import { InstanceStatusChangedDocument } from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import { describeReal, startRealSystem, httpClient, ok, deployedHelm, submit, waitRevision, wsSubscribe, sseRaw, watchSubscriptions, statusLog, startTcpProxy, type TcpProxy } from '@nvcf/test';
 import { Streams, createNatsBus } from '@nvcf/messaging';

@@ -1,5 +1,5 @@
 import type { System } from '@nvcf/local';
-import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/schema/generated';
+import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/client';
 import { Streams } from '@nvcf/messaging';
 import { decodeCursor } from '@nvcf/auth';
 import { DisposalStack } from '@nvcf/lifecycle';

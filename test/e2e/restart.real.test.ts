@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startSystem, demoClusters } from '@nvcf/local';
 import { realBackends } from '@nvcf/local/real';
-import { FunctionsDocument, GpuSpecificationDocument } from '@nvcf/schema/generated';
+import { FunctionsDocument, GpuSpecificationDocument } from '@nvcf/client';
 import { describeReal, realEnv, httpClient, ok, deployedHelm } from '@nvcf/test';
 import { fast } from './suites/system.js';
 

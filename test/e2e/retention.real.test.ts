@@ -1,6 +1,6 @@
 import type { System } from '@nvcf/local';
 import { subjects, type StatusEvent } from '@nvcf/messaging';
-import { InstanceStatusChangedDocument } from '@nvcf/schema/generated';
+import { InstanceStatusChangedDocument } from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import { describeReal, startRealSystem, httpClient, deployedHelm, wsSubscribe, sseRaw, watchSubscriptions } from '@nvcf/test';
 import { startPrivateNats, type PrivateNats } from '../services/nats-private.js';

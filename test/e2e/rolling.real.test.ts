@@ -8,7 +8,7 @@ import { createMigrator } from '@nvcf/cassandra';
 import { Streams, durableName } from '@nvcf/messaging';
 import { startTopology, startBalancer, MIGRATIONS_DIR, type Topology, type Balancer, type RunMode } from '@nvcf/local/topology';
 import { startProbe, type ProbeSummary } from '@nvcf/ops';
-import { InstanceStatusChangedDocument } from '@nvcf/schema/generated';
+import { InstanceStatusChangedDocument } from '@nvcf/client';
 import { describeReal, realEnv, httpClient, ok, deployedHelm, submit, waitRevision, resumingSubscription, untilStatusBacklogDrained, buildDist } from '@nvcf/test';
 import { waitUntil } from '@nvcf/testing';
 

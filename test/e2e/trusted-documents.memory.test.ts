@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { startSystem, type System } from '@nvcf/local';
-import { persistedDocumentsPath } from '@nvcf/schema';
-import * as generated from '@nvcf/schema/generated';
-import { ClustersDocument, FunctionsDocument, InstanceStatusChangedDocument } from '@nvcf/schema/generated';
+import { defaultTrustedDocumentsFile } from '@nvcf/gateway';
+import * as generated from '@nvcf/client';
+import { ClustersDocument, FunctionsDocument, InstanceStatusChangedDocument } from '@nvcf/client';
 import { httpClient, persistedClient, documentIdOf, ok, deployedHelm, gauge, rawWs } from '@nvcf/test';
 import { fast } from './suites/system.js';
 
 type Body = { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
 
-const manifest = JSON.parse(readFileSync(persistedDocumentsPath(), 'utf8')) as Record<string, string>;
+const manifest = JSON.parse(readFileSync(defaultTrustedDocumentsFile(), 'utf8')) as Record<string, string>;
 const clustersId = documentIdOf(ClustersDocument);
 const clustersHex = clustersId.replace(/^sha256:/, '');
 const unknownId = `sha256:${'0'.repeat(64)}`;

@@ -1,4 +1,4 @@
-import { CreateFunctionDocument, DeployFunctionVersionDocument, type GpuSpecificationInput } from '@nvcf/schema/generated';
+import { CreateFunctionDocument, DeployFunctionVersionDocument, type GpuSpecificationInput } from '@nvcf/client';
 import { ok, type HttpClient } from './client.js';
 
 let n = 0;

@@ -1,4 +1,4 @@
-import { FunctionVersionDocument, GpuSpecificationDocument, UpdateGpuSpecificationDocument, type GpuSpecificationInput, type RevisionStatus } from '@nvcf/schema/generated';
+import { FunctionVersionDocument, GpuSpecificationDocument, UpdateGpuSpecificationDocument, type GpuSpecificationInput, type RevisionStatus } from '@nvcf/client';
 import { waitUntil, GiveUp } from '@nvcf/testing';
 import { ok, type HttpClient } from './client.js';
 import { deployHelm, helmFunction, l40s } from './fixtures.js';

@@ -43,7 +43,7 @@ export interface SystemOptions {
   statusPath?: 'gateway' | 'forward';
   /** the gateway's trusted documents (docs/schema.md): `allow` by default, so the IDE runs any document */
   trustedDocuments?: TrustedMode;
-  /** the manifest; default the generated schema/generated/persisted-documents.json */
+  /** the manifest; default the generated client/persisted-documents.json */
   trustedDocumentsFile?: string;
   /** how much of the status stream is kept (resume cursors older than that expire) */
   statusRetention?: { maxMsgs?: number; maxAgeMs?: number };

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codeOf } from '@nvcf/errors';
-import { persistedDocumentsPath } from '@nvcf/schema';
+import { defaultTrustedDocumentsFile } from './trusted.js';
 import { TrustedDocuments, loadTrustedDocuments, TrustedDocumentsInvalid } from './trusted.js';
 
 const doc = 'query Clusters { clusters { id } }';
@@ -13,8 +13,8 @@ const code = (f: () => unknown) => { try { f(); } catch (err) { return codeOf(er
 
 describe('trusted documents', () => {
   it('loads the generated manifest, every document hashing to its id', () => {
-    const manifest = JSON.parse(readFileSync(persistedDocumentsPath(), 'utf8')) as Record<string, string>;
-    const loaded = loadTrustedDocuments(persistedDocumentsPath());
+    const manifest = JSON.parse(readFileSync(defaultTrustedDocumentsFile(), 'utf8')) as Record<string, string>;
+    const loaded = loadTrustedDocuments(defaultTrustedDocumentsFile());
     expect(loaded.size).toBe(Object.keys(manifest).length);
     expect(loaded.size).toBeGreaterThan(5);
   });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fail } from '@nvcf/errors';
 import type { GraphQLParams } from './guard.js';
 
@@ -19,8 +20,11 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** `sha256:<hex>` (the codegen manifest, GraphQL-over-HTTP `documentId`) or the bare hex (Apollo's `sha256Hash`). */
 const hexOf = (id: string) => /^(?:sha256:)?([0-9a-fA-F]{64})$/.exec(id)?.[1]?.toLowerCase();
 
+/** The manifest of the documents @nvcf/client ships (the CLI and the console use them). */
+export const defaultTrustedDocumentsFile = (): string => createRequire(import.meta.url).resolve('@nvcf/client/persisted-documents.json');
+
 /**
- * The manifest `npm run codegen` writes (schema/generated/persisted-documents.json): id → document.
+ * The manifest `npm run codegen` writes (client/persisted-documents.json): id → document.
  * Every document must hash to its id: a manifest edited by hand fails here, at start.
  */
 export function loadTrustedDocuments(file: string): Map<string, string> {

@@ -6,7 +6,7 @@ import { startGateway, defaultLimits } from '@nvcf/gateway';
 import type { System } from '@nvcf/local';
 import { waitUntil } from '@nvcf/testing';
 import { httpClient, ok, deployedHelm, gauge, whileProbing, rawWs } from '@nvcf/test';
-import { FunctionsDocument, GpuSpecificationDocument } from '@nvcf/schema/generated';
+import { FunctionsDocument, GpuSpecificationDocument } from '@nvcf/client';
 import { fast, type MakeSystem } from './system.js';
 
 type Body = { errors?: { message: string; path?: unknown[]; locations?: unknown[]; extensions?: Record<string, unknown> }[]; data?: unknown };

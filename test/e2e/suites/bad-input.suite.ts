@@ -1,4 +1,4 @@
-import { CreateFunctionDocument, DeployFunctionVersionDocument, FunctionsDocument, FunctionVersionDocument, UpdateGpuSpecificationDocument } from '@nvcf/schema/generated';
+import { CreateFunctionDocument, DeployFunctionVersionDocument, FunctionsDocument, FunctionVersionDocument, UpdateGpuSpecificationDocument } from '@nvcf/client';
 import type { System } from '@nvcf/local';
 import { httpClient, ok, errorCode, helmFunction, l40s, deployedHelm } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';

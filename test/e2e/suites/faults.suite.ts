@@ -1,6 +1,6 @@
 import type { System } from '@nvcf/local';
 import type { SimulatedCluster } from '@nvcf/agent';
-import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/schema/generated';
+import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/client';
 import { httpClient, ok, deployedHelm, submit, waitRevision, wsSubscribe, watchSubscriptions, type Collected } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';
 

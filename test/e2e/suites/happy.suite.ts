@@ -4,7 +4,7 @@ import type { System } from '@nvcf/local';
 import {
   FunctionVersionDocument, GpuSpecificationDocument, InstanceStatusChangedDocument, UpdateGpuSpecificationDocument,
   type InstanceStatusChangedSubscription,
-} from '@nvcf/schema/generated';
+} from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import { httpClient, ok, wsSubscribe, sseSubscribe, helmFunction, deployHelm, watchSubscriptions, type Collected } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';

@@ -1,7 +1,7 @@
 import {
   CreateFunctionDocument, CreateFunctionVersionDocument, DeployFunctionVersionDocument, FunctionsDocument, FunctionVersionDocument,
   GpuSpecificationDocument, InstanceStatusChangedDocument, UpdateGpuSpecificationDocument,
-} from '@nvcf/schema/generated';
+} from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import type { System } from '@nvcf/local';
 import { inputLimit, inputLimits } from '@nvcf/subgraph-kit';

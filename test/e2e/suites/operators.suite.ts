@@ -1,4 +1,4 @@
-import { ClustersDocument, CreateFunctionDocument, DeployFunctionVersionDocument, OperatorTypesDocument, UpdateGpuSpecificationDocument, UndeployFunctionVersionDocument, InstanceStatusChangedDocument } from '@nvcf/schema/generated';
+import { ClustersDocument, CreateFunctionDocument, DeployFunctionVersionDocument, OperatorTypesDocument, UpdateGpuSpecificationDocument, UndeployFunctionVersionDocument, InstanceStatusChangedDocument } from '@nvcf/client';
 import { LABEL, REVISION_ANNOTATION } from '@nvcf/operators';
 import type { SimulatedCluster } from '@nvcf/agent';
 import type { System } from '@nvcf/local';

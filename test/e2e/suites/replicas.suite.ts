@@ -1,7 +1,7 @@
 import { startGateway, type RunningGateway } from '@nvcf/gateway';
 import { staticTokens, DEV_TOKENS } from '@nvcf/auth';
 import type { System } from '@nvcf/local';
-import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/schema/generated';
+import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import { httpClient, ok, deployedHelm, submit, waitRevision, sseRaw, resumingSubscription, watchSubscriptions } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { randomUUID } from 'node:crypto';
 import { subjects, type StatusEvent } from '@nvcf/messaging';
 import type { System } from '@nvcf/local';
-import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/schema/generated';
+import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import { httpClient, ok, deployedHelm, submit, waitRevision, wsSubscribe, sseRaw, watchSubscriptions, gauge, type Collected } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { FunctionsDocument, FunctionVersionDocument, InstanceStatusChangedDocument, InstanceDocument, ClustersDocument, UndeployFunctionVersionDocument } from '@nvcf/schema/generated';
+import { FunctionsDocument, FunctionVersionDocument, InstanceStatusChangedDocument, InstanceDocument, ClustersDocument, UndeployFunctionVersionDocument } from '@nvcf/client';
 import { signTenant, TENANT_HEADER } from '@nvcf/auth';
 import type { System } from '@nvcf/local';
 import { httpClient, ok, errorCode, deployedHelm, wsSubscribe, sseSubscribe, watchSubscriptions, submit, waitRevision } from '@nvcf/test';

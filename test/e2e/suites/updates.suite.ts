@@ -1,5 +1,5 @@
 import { Streams, subjects, type Bus } from '@nvcf/messaging';
-import { RollbackGpuSpecificationDocument, SpecUpdateActionsDocument, InstanceStatusChangedDocument, UpdateGpuSpecificationDocument, CreateFunctionDocument, DeployFunctionVersionDocument } from '@nvcf/schema/generated';
+import { RollbackGpuSpecificationDocument, SpecUpdateActionsDocument, InstanceStatusChangedDocument, UpdateGpuSpecificationDocument, CreateFunctionDocument, DeployFunctionVersionDocument } from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import type { System } from '@nvcf/local';
 import { httpClient, ok, errorCode, deployedHelm, waitRevision, submit, readSpec, versionStatus, wsSubscribe, watchSubscriptions, helmFunction, deployHelm, l40s } from '@nvcf/test';

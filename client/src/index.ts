@@ -1,0 +1,13 @@
+/**
+ * @nvcf/client: typed operations for every query and mutation of the public API (generated from
+ * the schema by `npm run codegen`), a client that sends them by trusted-document id, and a status
+ * watch that resumes from its cursor by itself. docs/client.md.
+ */
+export { createClient } from './client.js';
+export type { ClientOptions, NvcfClient, VariablesArg } from './client.js';
+export { NvcfError, isTransient } from './errors.js';
+export type { GraphQLErrorShape } from './errors.js';
+export type { StatusEvent, WatchFilter, WatchItem, WatchOptions } from './watch.js';
+export type { DocumentMode } from './request.js';
+export { documentIdOf } from './request.js';
+export * from './generated/graphql.js';
