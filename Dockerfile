@@ -19,7 +19,8 @@ WORKDIR /src
 COPY . .
 RUN node --experimental-strip-types --no-warnings scripts/image-files.ts manifests /out
 
-# --- build: every dependency (TypeScript included), then tsc -b into each package's dist/
+# --- build: every dependency (TypeScript and Vite included), then tsc -b into each package's dist/
+#     and Vite's build of the IDE and the console into console/dist/web (the gateway serves it)
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY --from=manifests /out/ ./

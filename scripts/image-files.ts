@@ -18,11 +18,12 @@ export const ENTRY_PACKAGES = ['@nvcf/gateway', '@nvcf/subgraph-nvcf', '@nvcf/su
  * Files the services read at run time. Code finds them relative to its package root
  * (`new URL('../…', import.meta.url)` holds from src/ and from dist/ alike).
  */
-const ASSETS: { dir: string; keep: (file: string) => boolean }[] = [
+const ASSETS: { dir: string; keep: (file: string) => boolean; built?: true }[] = [
   { dir: 'schema', keep: (f) => !f.includes('/') && f.endsWith('.graphql') }, // SDLs and the supergraph (@nvcf/schema)
   { dir: 'client', keep: (f) => f === 'persisted-documents.json' }, // the gateway's trusted documents (TRUSTED_DOCUMENTS_FILE)
   { dir: 'deploy', keep: (f) => f === 'operators.yaml' }, // the operator registry (@nvcf/operators)
   { dir: 'deploy/migrations', keep: () => true }, // CQL per keyspace (migrate, preflight)
+  { dir: 'console/dist/web', keep: (f) => !f.startsWith('.'), built: true }, // the IDE and the console, built by Vite (the gateway serves them)
 ];
 
 export class NotBuilt extends Error {
@@ -77,8 +78,12 @@ export function runtimeFiles(root: string): string[] {
     if (!fs.existsSync(path.join(dist, 'index.js'))) throw new NotBuilt(`${dir}/dist/index.js is missing: run npm run build first`);
     files.push(...walk(dist).filter((f) => f.endsWith('.js')).map((f) => `${dir}/dist/${f}`));
   }
-  for (const a of ASSETS) files.push(...walk(path.join(root, a.dir)).filter(a.keep).map((f) => `${a.dir}/${f}`));
-  return files;
+  for (const a of ASSETS) {
+    if (a.built && !fs.existsSync(path.join(root, a.dir))) throw new NotBuilt(`${a.dir} is missing: run npm run build first`);
+    files.push(...walk(path.join(root, a.dir)).filter(a.keep).map((f) => `${a.dir}/${f}`));
+  }
+  // a package's dist/ may hold built assets too (console/dist/web): each file once
+  return [...new Set(files)];
 }
 
 /** Copies `files` (relative to `root`) into `out`, keeping their paths and modes. */

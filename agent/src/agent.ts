@@ -4,6 +4,7 @@ import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.js'
 import { keyedLock } from './keyed-lock.js';
 import { report, type Last } from './reporter.js';
 import { createLogger } from '@nvcf/logging';
+import { Attr, counter, failSpan, histogram, inSpan, LONG_BUCKETS } from '@nvcf/telemetry';
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -28,6 +29,9 @@ export interface Agent extends AsyncDisposable {
 
 type Outcome = { ok: true } | { ok: false; reason: string };
 
+const applies = counter('nvcf_agent_applies_total', 'Applies to the cluster finished, by cluster and outcome (ok, failed, aborted).', ['cluster', 'outcome']);
+const applySeconds = histogram('nvcf_agent_apply_duration_seconds', 'Time from the first apply attempt to ready (or a permanent failure), by cluster, workload kind and outcome.', ['cluster', 'kind', 'outcome'], [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, ...LONG_BUCKETS.filter((b) => b > 30)]);
+
 /** The NVCA agent: consumes its cluster's work, applies it in place, reports every transition. */
 export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const { bus, driver } = opts;
@@ -41,8 +45,29 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   // for the stop while it waits: not the leak Node's default warning at 10 listeners suspects
   setMaxListeners(0, abort.signal);
 
-  /** Applies until ready; temporary failures retry with capped backoff and jitter. */
-  const applyUntilReady = async (d: DesiredInstance): Promise<Outcome> => {
+  /** Applies until ready; temporary failures retry with capped backoff and jitter. One `apply` span, one observation by outcome. */
+  const applyUntilReady = (d: DesiredInstance): Promise<Outcome> => {
+    const done = applySeconds.time({ cluster: clusterId, kind: d.workload.kind });
+    return inSpan(`apply ${d.workload.kind}`, {
+      attributes: { [Attr.cluster]: clusterId, [Attr.instance]: d.instanceId, [Attr.revision]: d.revisionId, [Attr.tenant]: d.ncaId },
+    }, async (span) => {
+      let out: Outcome;
+      try {
+        out = await applyAttempts(d);
+      } catch (err) {
+        done({ outcome: 'aborted' });
+        applies.inc({ cluster: clusterId, outcome: 'aborted' });
+        throw err;
+      }
+      const outcome = out.ok ? 'ok' : 'failed';
+      done({ outcome });
+      applies.inc({ cluster: clusterId, outcome });
+      span?.setAttribute(Attr.outcome, outcome);
+      if (!out.ok) failSpan(span, new Error('apply failed permanently'));
+      return out;
+    });
+  };
+  const applyAttempts = async (d: DesiredInstance): Promise<Outcome> => {
     for (let attempt = 1; ; attempt++) {
       try {
         await driver.apply(d, abort.signal);
@@ -80,10 +105,18 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     const d: DesiredInstance = { ...obs.desired, revisionId: m.revisionId, revisionCreatedAt: m.revisionCreatedAt, workload: m.workload };
     const starting = obs.readyRevisionId === null;
     let last: Last = obs;
-    if (!starting && last.reportedState !== 'UPDATING') last = await report(bus, driver, d, last, { state: 'UPDATING', revisionId: obs.readyRevisionId });
+    // Already UPDATING (an agent that died mid-update): the UPDATING it reported named the revision
+    // its apply wrote into `desired`; when that is another revision than this message's, readers
+    // would show a stale target, so the move to this one is reported again (UPDATING → UPDATING).
+    // An apply that had not started yet left no trace of its target: then nothing is re-reported,
+    // as a duplicate UPDATING would be worse than a target that is usually this one anyway.
+    const retargeted = last.reportedState === 'UPDATING' && obs.desired.revisionId !== m.revisionId && obs.desired.revisionId !== obs.readyRevisionId;
+    if (!starting && (last.reportedState !== 'UPDATING' || retargeted)) {
+      last = await report(bus, driver, d, last, { state: 'UPDATING', revisionId: obs.readyRevisionId, targetRevisionId: m.revisionId });
+    }
     const out = await applyUntilReady(d);
     if (out.ok) await report(bus, driver, d, last, { state: 'ACTIVE', revisionId: m.revisionId });
-    else if (starting) await report(bus, driver, d, last, { state: 'FAILED', revisionId: null, message: out.reason, permanent: true });
+    else if (starting) await report(bus, driver, d, last, { state: 'FAILED', revisionId: null, message: out.reason, permanent: true, targetRevisionId: m.revisionId });
     // the instance keeps serving its last applied revision (rule 9)
     else await report(bus, driver, obs.desired, last, { state: 'ACTIVE', revisionId: obs.readyRevisionId, message: `update to revision ${m.revisionId} failed: ${out.reason}`, failedRevisionId: m.revisionId, permanent: true });
   });

@@ -9,6 +9,8 @@ export interface Report {
   message?: string;
   permanent?: boolean;
   failedRevisionId?: string;
+  /** UPDATING, and a FAILED that ended an update: the revision the instance is moving to */
+  targetRevisionId?: string;
 }
 
 /** Publishes one transition; the clock only moves forward, even across agent restarts. */
@@ -19,6 +21,7 @@ export async function report(bus: Bus, driver: ClusterDriver, d: DesiredInstance
     instanceId: d.instanceId, state: r.state, previousState: prev?.reportedState ?? null, revisionId: r.revisionId,
     at: new Date(Math.floor(clock / 1000)).toISOString(), clock,
     ...(r.message ? { message: r.message } : {}), ...(r.permanent ? { permanent: true } : {}), ...(r.failedRevisionId ? { failedRevisionId: r.failedRevisionId } : {}),
+    ...(r.targetRevisionId ? { targetRevisionId: r.targetRevisionId } : {}),
   };
   await bus.publish(subjects.status(d.ncaId, d.instanceId), event, { msgId: msgIds.status(event) });
   await driver.noteReported(d.instanceId, r.state, clock);

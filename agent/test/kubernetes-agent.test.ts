@@ -49,6 +49,8 @@ describeKube('agent on the kubernetes driver', () => {
     await until(d1.instanceId, `ACTIVE@${d2.revisionId}`);
     expect(states(d1.instanceId)).toEqual(['STARTING', `ACTIVE@${d1.revisionId}`, `UPDATING@${d1.revisionId}`, `ACTIVE@${d2.revisionId}`]);
     expect(events.filter((e) => e.instanceId === d1.instanceId).map((e) => e.previousState)).toEqual([null, 'STARTING', 'ACTIVE', 'UPDATING']);
+    // UPDATING names where it goes; the rest name no target
+    expect(events.filter((e) => e.instanceId === d1.instanceId).map((e) => e.targetRevisionId ?? null)).toEqual([null, null, d2.revisionId, null]);
     const second = await miniServiceOf(client, clusterId, d1.instanceId);
     expect(second?.metadata.uid).toBe(first?.metadata.uid);
     expect(second?.metadata.generation).toBe(first!.metadata.generation! + 1);

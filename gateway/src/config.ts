@@ -29,12 +29,24 @@ export function readJwtConfig(env: Env) {
  * Static tokens exist for development only: the gateway service accepts them when AUTH_MODE=dev
  * is set and AUTH_TOKENS names them, never by default.
  */
-function readVerifier(env: Env): { mode: 'jwt' | 'dev'; verify: TokenVerifier } {
+function readVerifier(env: Env): { mode: 'jwt' | 'dev'; verify: TokenVerifier; tokens?: Record<string, string> } {
   const mode = oneOf(env, 'AUTH_MODE', ['jwt', 'dev'] as const, 'jwt');
   if (mode === 'jwt') return { mode, verify: jwtTokens(readJwtConfig(env)) };
   const tokens = pairs(env, 'AUTH_TOKENS', {});
   if (!Object.keys(tokens).length) throw new ConfigError("AUTH_MODE=dev needs AUTH_TOKENS ('token1=tenant1,token2=tenant2'): no token is accepted by default");
-  return { mode, verify: staticTokens(tokens) };
+  return { mode, verify: staticTokens(tokens), tokens };
+}
+
+/**
+ * The pages the gateway serves (GRAPHIQL, CONSOLE). The IDE is a development tool, off by
+ * default in production (jwt); the console is the product's own UI, signed in with a token like
+ * any client, so it is on in both modes.
+ */
+export function readWebPages(env: Env, authMode: 'dev' | 'jwt') {
+  return {
+    graphiql: oneOf(env, 'GRAPHIQL', ['on', 'off'] as const, authMode === 'jwt' ? 'off' : 'on') === 'on',
+    console: oneOf(env, 'CONSOLE', ['on', 'off'] as const, 'on') === 'on',
+  };
 }
 
 function readSupergraphFile(env: Env): string {
@@ -79,7 +91,8 @@ export function readGatewayConfig(env: Env) {
     authMode: auth.mode,
     verify: auth.verify,
     introspection: oneOf(env, 'INTROSPECTION', ['authenticated', 'claim'] as const, auth.mode === 'jwt' ? 'claim' : 'authenticated'),
-    graphiql: oneOf(env, 'GRAPHIQL', ['on', 'off'] as const, auth.mode === 'jwt' ? 'off' : 'on') === 'on',
+    ...readWebPages(env, auth.mode),
+    pageAuth: { mode: auth.mode, devTokens: auth.tokens },
     statusPath: oneOf(env, 'STATUS_PATH', ['gateway', 'forward'] as const, 'gateway'),
     limits: readGatewayLimits(env),
     ...readTrustedDocuments(env),

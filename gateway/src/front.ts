@@ -13,6 +13,7 @@ import { OperationGuard, refusalErrors, type GraphQLParams, type GuardedOperatio
 import { TenantRate } from './guard/rate.js';
 import type { TrustedDocuments } from './guard/trusted.js';
 import { statusOperation } from './status/operation.js';
+import { prefersHtml } from './web.js';
 import type { StatusService } from './status/service.js';
 
 const log = createLogger('gateway');
@@ -32,6 +33,8 @@ export interface FrontDoorOptions {
   requests: RequestMetrics;
   /** counts an admitted operation's uses of deprecated fields (metrics) */
   deprecated: (fields: readonly string[], operation: string) => void;
+  /** serves the IDE's page to a browser's GET /graphql; null: the IDE is off, and such a GET is an API request */
+  ide: ((req: IncomingMessage, res: ServerResponse) => void) | null;
 }
 
 /**
@@ -89,12 +92,13 @@ export class FrontDoor {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse, named: { handler: string }) {
-    const { runtime, limits } = this.opts;
+    const { limits } = this.opts;
     const url = new URL(req.url ?? '/', 'http://gateway.internal');
     const accept = req.headers.accept ?? '';
-    if (req.method === 'GET' && !url.searchParams.has('query') && accept.includes('text/html')) {
+    if (this.opts.ide && req.method === 'GET' && !url.searchParams.has('query') && prefersHtml(accept)) {
       // the IDE's page: static, and every request it then makes authenticates like any other
-      return runtime(req, res);
+      named.handler = 'ide';
+      return this.opts.ide(req, res);
     }
     if (req.method !== 'POST' && req.method !== 'GET') {
       throw fail('BAD_USER_INPUT', 'use POST (or GET for queries) on /graphql', { http: { status: 405, headers: { allow: 'GET, POST' } } });
@@ -148,6 +152,8 @@ export class FrontDoor {
     res.once('close', gone);
     try {
       const headers: Record<string, string> = { accept: req.headers.accept ?? 'application/json' };
+      // the caller's trace context (the engine's span continues it) and request id
+      for (const h of ['traceparent', 'tracestate', 'x-request-id'] as const) { const v = req.headers[h]; if (typeof v === 'string') headers[h] = v; }
       if (body !== undefined) headers['content-type'] = 'application/json';
       const pending = Promise.resolve(this.opts.runtime.fetch(`http://gateway.internal/graphql${url.search}`, { method: req.method, headers, body, signal: abort.signal }, { tenant: principal.tenant, principal }));
       const response = await Promise.race([pending, timedOut]);

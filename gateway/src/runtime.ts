@@ -4,6 +4,7 @@ import httpTransport from '@graphql-mesh/transport-http';
 import { tenantSigner, TENANT_HEADER, type Principal } from '@nvcf/auth';
 import { fail, maskError } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
+import { observabilityPlugins, REQUEST_ID_HEADER } from './observability.js';
 
 const log = createLogger('gateway');
 
@@ -13,7 +14,6 @@ export interface RuntimeOptions {
   secret: string;
   /** subgraphs whose subscriptions go over graphql-ws */
   wsSubgraphs: string[];
-  graphiql?: boolean;
 }
 
 /** What the front door vouches for; the engine never authenticates by itself. */
@@ -51,7 +51,11 @@ function tenantHttp(sign: (tenant: string, audience: string) => string) {
         ...payload.transportEntry,
         options: {
           ...payload.transportEntry.options,
-          headers: (req?: { context?: Partial<ServerContext> }) => ({ [TENANT_HEADER]: req?.context?.tenant ? sign(req.context.tenant, payload.subgraphName) : '' }),
+          headers: (req?: { context?: Partial<ServerContext> & { requestId?: string } }) => ({
+            [TENANT_HEADER]: req?.context?.tenant ? sign(req.context.tenant, payload.subgraphName) : '',
+            // the operation's request id in the subgraphs' log lines too
+            ...(req?.context?.requestId ? { [REQUEST_ID_HEADER]: req.context.requestId } : {}),
+          }),
         } as never,
       },
     }),
@@ -79,7 +83,8 @@ export function createRuntime(opts: RuntimeOptions) {
       '*.http': {},
       ...subscriptionsOverWs,
     } as never,
-    graphiql: opts.graphiql ?? false,
+    // the runtime's GraphiQL loads from a CDN; the gateway serves its own bundled IDE (web.ts)
+    graphiql: false,
     landingPage: false,
     // Hive's logger reports every user error as ERR; ours logs only unexpected ones (maskError)
     logging: false,
@@ -89,7 +94,7 @@ export function createRuntime(opts: RuntimeOptions) {
         return maskError(e, (x) => log.error('unexpected error', x), err, { downstream: true, markUnexpected: true });
       },
     },
-    plugins: () => [tenantPlugin((tenant) => sign(tenant, wsAudience))],
+    plugins: (ctx) => [tenantPlugin((tenant) => sign(tenant, wsAudience)), ...observabilityPlugins(ctx)],
   });
 }
 export type Runtime = ReturnType<typeof createRuntime>;

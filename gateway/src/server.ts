@@ -14,6 +14,7 @@ import { OperationGuard } from './guard/guard.js';
 import { TrustedDocuments, loadTrustedDocuments, defaultTrustedDocumentsFile, type TrustedMode } from './guard/trusted.js';
 import { defaultLimits, type GatewayLimits } from './limits.js';
 import { DeprecationMetrics, RefusalMetrics } from './metrics.js';
+import { WebPages } from './web.js';
 
 export interface GatewayOptions {
   subgraphs: Record<SubgraphName, string>;
@@ -32,7 +33,17 @@ export interface GatewayOptions {
    */
   metricsPort?: number;
   metricsHost?: string;
+  /** the GraphQL IDE at GET /graphql (Accept: text/html), bundled by @nvcf/console: no CDN */
   graphiql?: boolean;
+  /** the web console at /console/ */
+  console?: boolean;
+  /**
+   * What the IDE and the console are told about signing in (default jwt). In `dev` mode the
+   * published development tokens among `devTokens` (the ones this gateway accepts) are pre-filled.
+   */
+  pageAuth?: { mode: 'dev' | 'jwt'; devTokens?: Record<string, string> };
+  /** the built pages; default @nvcf/console's dist/web */
+  webDir?: string;
   /**
    * `authenticated` (the embedded default): every authenticated caller may introspect.
    * `claim` (production): only callers whose token grants it (Principal.introspection); the
@@ -83,7 +94,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const limits: GatewayLimits = { ...defaultLimits, ...opts.limits };
     const runtime = createRuntime({
       supergraph: withSubgraphUrls(opts.supergraph ?? readSupergraph(), opts.subgraphs),
-      secret: opts.secret, wsSubgraphs: ['nvca-status'], graphiql: opts.graphiql,
+      secret: opts.secret, wsSubgraphs: ['nvca-status'],
     });
     stack.defer(async () => { await runtime.dispose(); });
     // load the supergraph before listening: the first WebSocket operation fails otherwise
@@ -105,11 +116,15 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const trustedMode = opts.trustedDocuments ?? 'allow';
     const trusted = new TrustedDocuments(trustedMode, trustedMode === 'off' ? undefined : loadTrustedDocuments(opts.trustedDocumentsFile ?? defaultTrustedDocumentsFile()));
     const restricted = opts.introspection === 'claim';
+    const web = opts.graphiql || opts.console
+      ? new WebPages({ ide: !!opts.graphiql, console: !!opts.console, auth: opts.pageAuth ?? { mode: 'jwt' }, dir: opts.webDir })
+      : null;
     const front = new FrontDoor({
       runtime, limits, status: ours ? status : null, refused: (code) => refusals.count(code), requests, trusted,
       deprecated: (fields, operation) => deprecations.count(fields, operation),
       verify: restricted ? opts.verify : async (token): Promise<Principal> => ({ ...(await opts.verify(token)), introspection: true }),
       guard: new OperationGuard(schema, limits),
+      ide: web && opts.graphiql ? (req, res) => web.serveIde(req, res) : null,
     });
 
     const metricsServer = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -124,6 +139,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       if (path === '/ready') return draining ? sendJson(res, 503, { status: 'draining' }) : sendJson(res, 200, { status: 'ready' });
       if (draining) return sendJson(res, 503, graphqlError('UNAVAILABLE', 'gateway is shutting down; retry on another replica'), { connection: 'close' });
       if (path === '/graphql') return front.handle(req, res);
+      if (web?.handle(req, res, path)) return;
       sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}; the API is at /graphql`));
     });
     stack.defer(() => drainServer(server, grace));

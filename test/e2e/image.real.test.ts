@@ -91,7 +91,7 @@ describeReal('the container image, staged without Docker', () => {
       if (!m && done) throw new GiveUp(`${name} exited before it started:\n${proc.stderr().slice(-4000)}`);
       return m?.[1];
     }, { timeoutMs: 60_000, intervalMs: 50, what: `${name} to start` });
-    return { proc, urls: [...line.matchAll(/http:\/\/[^\s,)]+/g)].map((m) => m[0]) };
+    return { proc, urls: [...line.matchAll(/http:\/\/[^\s,)"]+/g)].map((m) => m[0]) };
   }
 
   beforeAll(async () => {
@@ -215,6 +215,16 @@ describeReal('the container image, staged without Docker', () => {
     const d = await deployedHelm(httpClient(`${urls.gateway}/graphql`, 'dev-token-a'), { minInstances: 1, maxInstances: 1 });
     expect(d.instanceIds).toHaveLength(1);
   }, 60_000);
+
+  it('serves the IDE and the console from the pages built into the image (AUTH_MODE=dev: both on)', async () => {
+    const ide = await fetch(`${urls.gateway}/graphql`, { headers: { accept: 'text/html' } });
+    expect([ide.status, ide.headers.get('content-security-policy')]).toEqual([200, expect.stringContaining("default-src 'none'")]);
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(await ide.text())?.[1];
+    expect((await fetch(`${urls.gateway}${script}`)).status).toBe(200);
+    expect((await fetch(`${urls.gateway}/console/`, { headers: { accept: 'text/html' } })).status).toBe(200);
+    // Vite, React and GraphiQL are in the build, not in the image's node_modules
+    for (const dev of ['vite', 'react', 'graphiql', 'monaco-editor']) expect([dev, fs.existsSync(path.join(stage, 'node_modules', dev))]).toEqual([dev, false]);
+  });
 
   it('drains and exits 0 on SIGTERM, having written nothing into the image', async () => {
     const running = procs.filter((p) => (SERVICES as readonly string[]).includes(p.name));

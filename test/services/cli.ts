@@ -1,13 +1,15 @@
 /**
- * CLI: `tsx --conditions=source test/services/cli.ts up [nats|cassandra|kubernetes|all]...` / `down [--purge]` / `env`.
+ * CLI: `tsx --conditions=source test/services/cli.ts up [nats|cassandra|kubernetes|tracing|all]...` / `down [--purge]` / `env`.
  * `up` alone starts NATS and Cassandra; `up kubernetes` starts them and, additionally, etcd,
  * kube-apiserver and the cluster simulator; `up all` is the same; names combine (`up nats kubernetes`).
+ * `up tracing` starts NATS and Cassandra and, additionally, Jaeger (traces of every service that
+ * reads .services/env: its OTEL_EXPORTER_OTLP_ENDPOINT, and the UI at JAEGER_QUERY_URL).
  * Progress goes to stderr; `up` and `env` print the KEY=VALUE env to stdout.
  */
 import { readServicesEnv, servicesDown, servicesUp } from './index.js';
 
-const USAGE = 'usage: cli.ts up [nats|cassandra|kubernetes|all]... | down [--purge] | env';
-const NAMES = ['nats', 'cassandra', 'kubernetes', 'all'];
+const USAGE = 'usage: cli.ts up [nats|cassandra|kubernetes|tracing|all]... | down [--purge] | env';
+const NAMES = ['nats', 'cassandra', 'kubernetes', 'tracing', 'all'];
 
 function printEnv(env: Record<string, string>): void {
   for (const k of Object.keys(env).sort()) process.stdout.write(`${k}=${env[k]}\n`);
@@ -20,9 +22,10 @@ async function main(argv: string[]): Promise<number> {
       const args = argv.slice(1);
       if (args.some((a) => !NAMES.includes(a))) break;
       // NATS and Cassandra unless named otherwise: the demo on Kubernetes needs all three
-      const both = args.length === 0 || args.join() === 'kubernetes' || args.includes('all');
+      const extras = ['kubernetes', 'tracing'];
+      const both = args.length === 0 || args.every((a) => extras.includes(a)) || args.includes('all');
       const want = (name: string) => both || args.includes(name);
-      printEnv(await servicesUp({ nats: want('nats'), cassandra: want('cassandra'), kubernetes: args.includes('kubernetes') || args.includes('all') }));
+      printEnv(await servicesUp({ nats: want('nats'), cassandra: want('cassandra'), kubernetes: args.includes('kubernetes') || args.includes('all'), tracing: args.includes('tracing') }));
       return 0;
     }
     case 'down':

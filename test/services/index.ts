@@ -8,6 +8,7 @@ import { cqlLocalDc, cqlSupported } from './cql.js';
 import { ServiceStartError, ServiceStopError } from './errors.js';
 import { kubeconfigReachable, stopKubernetes, upKubernetes } from './kubernetes.js';
 import { natsHealthy, natsReachable, isOurNats, startNats } from './nats.js';
+import { isOurJaeger, jaegerHealthy, startJaeger } from './jaeger.js';
 import { parseHostPort } from './ports.js';
 import { cmdlineOf, isAlive, log, stopProcess } from './process.js';
 import {
@@ -17,6 +18,7 @@ import {
 
 export { ServiceProvisionError, ServiceStartError, ServiceStopError, ProtocolError } from './errors.js';
 export { NATS_SERVER_VERSION } from './nats.js';
+export { JAEGER_VERSION, launchJaeger, type RunningJaeger } from './jaeger.js';
 export { CASSANDRA_VERSION } from './cassandra.js';
 export { KUBERNETES_VERSION, ETCD_VERSION } from './kube-build.js';
 
@@ -26,6 +28,8 @@ export interface ServicesUpOptions {
   cassandra?: boolean;
   /** etcd, kube-apiserver with the CRDs, and the cluster simulator (default: off) */
   kubernetes?: boolean;
+  /** Jaeger all-in-one, the trace backend (default: off) */
+  tracing?: boolean;
   root?: string;
   /** filled with the services this call started (not reused), e.g. so a test run stops only those */
   started?: Set<ServiceName>;
@@ -42,14 +46,16 @@ const KEYS: Record<ServiceName, string[]> = {
   nats: ['NATS_URL', 'NATS_MONITOR_URL'],
   cassandra: ['CASSANDRA_CONTACT_POINTS', 'CASSANDRA_LOCAL_DC'],
   kubernetes: ['KUBECONFIG'],
+  tracing: ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'JAEGER_QUERY_URL'],
 };
-const IS_OURS: Record<'nats' | 'cassandra', (p: ServicePaths, cmdline: string) => boolean> = {
+const IS_OURS: Record<'nats' | 'cassandra' | 'tracing', (p: ServicePaths, cmdline: string) => boolean> = {
   nats: isOurNats,
   cassandra: isOurCassandra,
+  tracing: isOurJaeger,
 };
 
 /** pid from .services/pids/<name>.pid when that process is alive and is the one we started. */
-function ourLivePid(p: ServicePaths, name: 'nats' | 'cassandra'): number | undefined {
+function ourLivePid(p: ServicePaths, name: 'nats' | 'cassandra' | 'tracing'): number | undefined {
   const pid = readPid(p, name);
   if (pid === undefined) return undefined;
   if (isAlive(pid) && IS_OURS[name](p, cmdlineOf(pid))) return pid;
@@ -113,6 +119,24 @@ async function upCassandra(p: ServicePaths, started: Set<ServiceName>): Promise<
   return (await startCassandra(p, process.env)).env;
 }
 
+async function upTracing(p: ServicePaths, started: Set<ServiceName>): Promise<ServicesEnv> {
+  const pid = ourLivePid(p, 'tracing');
+  if (pid !== undefined) {
+    const prev = readPidEnv(p, 'tracing');
+    if (prev.JAEGER_QUERY_URL && (await jaegerHealthy(prev.JAEGER_QUERY_URL))) {
+      log(`reusing jaeger pid ${pid}, UI at ${prev.JAEGER_QUERY_URL}`);
+      return pick(prev, KEYS.tracing);
+    }
+    log(`jaeger pid ${pid} does not answer; restarting it`);
+    await stopProcess(pid);
+    removePid(p, 'tracing');
+  }
+  started.add('tracing');
+  const { env } = await startJaeger(p, process.env);
+  log(`traces: open ${env.JAEGER_QUERY_URL} (services export to ${env.OTEL_EXPORTER_OTLP_ENDPOINT})`);
+  return { ...env };
+}
+
 /** `entries` (from .services/env) when the service they name still answers, else {}. */
 async function stillValid(name: ServiceName, entries: ServicesEnv): Promise<ServicesEnv> {
   if (name === 'nats' && entries.NATS_URL) return (await natsReachable(entries.NATS_URL)) ? entries : {};
@@ -121,6 +145,7 @@ async function stillValid(name: ServiceName, entries: ServicesEnv): Promise<Serv
     return (await cqlSupported(host, port)) ? entries : {};
   }
   if (name === 'kubernetes' && entries.KUBECONFIG) return (await kubeconfigReachable(entries.KUBECONFIG)) ? entries : {};
+  if (name === 'tracing' && entries.JAEGER_QUERY_URL) return (await jaegerHealthy(entries.JAEGER_QUERY_URL)) ? entries : {};
   return {};
 }
 
@@ -135,15 +160,16 @@ export async function servicesUp(opts: ServicesUpOptions = {}): Promise<Services
   if (opts.nats ?? true) want.push('nats');
   if (opts.cassandra ?? true) want.push('cassandra');
   if (opts.kubernetes ?? false) want.push('kubernetes');
+  if (opts.tracing ?? false) want.push('tracing');
   return withLock(p, async () => {
     const t0 = Date.now();
     const prev = readEnvFile(p.envFile);
     const env: ServicesEnv = {};
     // Keep entries of services not asked for this time, as long as they still hold.
-    for (const name of ['nats', 'cassandra', 'kubernetes'] as const)
+    for (const name of ['nats', 'cassandra', 'kubernetes', 'tracing'] as const)
       if (!want.includes(name)) Object.assign(env, await stillValid(name, pick(prev, KEYS[name])));
     const started = opts.started ?? new Set<ServiceName>();
-    const up = { nats: upNats, cassandra: upCassandra, kubernetes: (q: ServicePaths, s: Set<ServiceName>) => upKubernetes(q, process.env, s) };
+    const up = { nats: upNats, cassandra: upCassandra, kubernetes: (q: ServicePaths, s: Set<ServiceName>) => upKubernetes(q, process.env, s), tracing: upTracing };
     const results = await Promise.allSettled(want.map((name) => up[name](p, started)));
     for (const r of results) if (r.status === 'fulfilled') Object.assign(env, r.value);
     writeEnvFile(p.envFile, env);
@@ -165,7 +191,7 @@ export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void
   await withLock(p, async () => {
     const stuck: string[] = [];
     await Promise.all(
-      (['nats', 'cassandra', 'kubernetes'] as const).filter((name) => !opts.only || opts.only.includes(name)).map(async (name) => {
+      (['nats', 'cassandra', 'kubernetes', 'tracing'] as const).filter((name) => !opts.only || opts.only.includes(name)).map(async (name) => {
         if (name === 'kubernetes') return void stuck.push(...(await stopKubernetes(p)));
         const pid = readPid(p, name);
         if (pid === undefined) return;
@@ -186,8 +212,8 @@ export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void
       writeEnvFile(p.envFile, env);
     }
     if (opts.purge) {
-      const dirs = { nats: [p.natsData], cassandra: [p.cassandraHome], kubernetes: [p.etcdData, p.kubeDir] };
-      const which = opts.only ?? (['nats', 'cassandra', 'kubernetes'] as const);
+      const dirs = { nats: [p.natsData], cassandra: [p.cassandraHome], kubernetes: [p.etcdData, p.kubeDir], tracing: [] };
+      const which = opts.only ?? (['nats', 'cassandra', 'kubernetes', 'tracing'] as const);
       for (const name of which) for (const dir of dirs[name]) fs.rmSync(dir, { recursive: true, force: true });
       log(`removed ${which.join(', ')} data directories`);
     }

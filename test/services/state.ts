@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { isAlive, sleep } from './process.js';
 import { ServiceStartError } from './errors.js';
 
-export type ServiceName = 'nats' | 'cassandra' | 'kubernetes';
+export type ServiceName = 'nats' | 'cassandra' | 'kubernetes' | 'tracing';
 /** what has a pid file: the services, and the three processes that make up `kubernetes` */
 export type ProcessName = ServiceName | 'etcd' | 'kube-apiserver' | 'cluster-sim';
 

@@ -49,7 +49,7 @@ describe('the services accept the environment the chart gives them', () => {
   it('production example: the gateway\'s configuration reads, with its subgraphs at their Services and its limits', async () => {
     const objs = await render('controlPlane', { values: [EXAMPLES.controlPlane] });
     const gw = readGatewayConfig(podEnv(objs, named(objs, 'Deployment', '-gateway')));
-    expect(gw).toMatchObject({ authMode: 'jwt', introspection: 'claim', graphiql: false, metricsHost: '0.0.0.0', host: '0.0.0.0', streamReplicas: 3, drainGraceMs: 30000 });
+    expect(gw).toMatchObject({ authMode: 'jwt', introspection: 'claim', graphiql: false, console: true, metricsHost: '0.0.0.0', host: '0.0.0.0', streamReplicas: 3, drainGraceMs: 30000 });
     for (const [name, key] of [['nvcf', 'nvcf'], ['icms', 'icms'], ['nvca-status', 'nvca-status']] as const) {
       const svc = named(objs, 'Service', `-${name}`);
       expect(gw.subgraphs[key]).toBe(`http://${svc.metadata.name}:${svc.spec.ports[0].port}/graphql`);

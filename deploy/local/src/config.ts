@@ -1,7 +1,7 @@
 import { int, oneOf, pairs, str, required, type Env } from '@nvcf/config';
 import { DEV_TOKENS } from '@nvcf/auth';
 import { levels } from '@nvcf/logging';
-import { readGatewayLimits, readTrustedDocuments } from '@nvcf/gateway';
+import { readGatewayLimits, readTrustedDocuments, readWebPages } from '@nvcf/gateway';
 
 /** Everything `npm start` reads from the environment, validated once. */
 export function readConfig(env: Env) {
@@ -24,6 +24,8 @@ export function readConfig(env: Env) {
     ...readTrustedDocuments(env),
     // production restricts introspection to tokens that carry the claim
     introspection: oneOf(env, 'INTROSPECTION', ['authenticated', 'claim'] as const, env.AUTH_MODE === 'jwt' ? 'claim' : 'authenticated'),
+    // GRAPHIQL (off with jwt), CONSOLE
+    ...readWebPages(env, env.AUTH_MODE === 'jwt' ? 'jwt' : 'dev'),
   };
 }
 

@@ -1,6 +1,8 @@
 import { staticTokens, jwtTokens } from '@nvcf/auth';
 import { ConfigError } from '@nvcf/config';
+import { ensureWebBuild } from '@nvcf/console/build';
 import { setLogLevel } from '@nvcf/logging';
+import { startTelemetry } from '@nvcf/telemetry';
 import { defaultRegistryPath, loadRegistry } from '@nvcf/operators';
 import { readJwtConfig } from '@nvcf/gateway';
 import { readConfig, readRealConfig } from './config.js';
@@ -12,6 +14,13 @@ import { startSystem } from './system.js';
 async function main() {
   const config = readConfig(process.env);
   setLogLevel(config.logLevel);
+  // every component in this one process traces as one service (OTEL_* variables; off without an endpoint)
+  await startTelemetry('nvcf-local');
+  if (config.graphiql || config.console) {
+    // a fresh clone has no build; after that only changed sources rebuild (a hash check otherwise)
+    const web = await ensureWebBuild({ log: (text) => process.stdout.write(text) });
+    if (web.built) process.stdout.write(` done in ${(web.ms / 1000).toFixed(1)} s\n`);
+  }
   const driver = config.clusterDriver === 'kubernetes'
     ? await kubernetesDrivers(readKubernetesConfig({ ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname), ...process.env }).kubeconfig, loadRegistry(defaultRegistryPath()))
     : undefined;
@@ -20,13 +29,15 @@ async function main() {
     : undefined;
   const system = await startSystem({
     backends, driver, statusPath: config.statusPath,
-    port: config.port, host: config.host, verify: config.authMode === 'jwt' ? jwtTokens(readJwtConfig(process.env)) : staticTokens(config.tokens), graphiql: true, secret: config.secret,
+    port: config.port, host: config.host, verify: config.authMode === 'jwt' ? jwtTokens(readJwtConfig(process.env)) : staticTokens(config.tokens), secret: config.secret,
+    graphiql: config.graphiql, console: config.console, pageAuth: { mode: config.authMode, devTokens: config.authMode === 'dev' ? config.tokens : undefined },
     metricsPort: config.metricsPort, introspection: config.introspection, gatewayLimits: config.gatewayLimits,
     trustedDocuments: config.trustedDocuments, trustedDocumentsFile: config.trustedDocumentsFile,
     sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs }, revisionDeadlineMs: config.revisionDeadlineMs,
   });
   console.log(`NVCF control plane (${config.backend === 'real' ? 'NATS JetStream and Cassandra' : 'embedded backends'}) at ${system.url}`);
-  console.log(`  GraphQL IDE: open ${system.url} in a browser`);
+  if (config.graphiql) console.log(`  GraphQL IDE: open ${system.url} in a browser`);
+  if (config.console) console.log(`  console: ${system.gateway.url}/console/`);
   console.log(`  WebSocket subscriptions: ${system.gateway.wsUrl}`);
   console.log(`  metrics (loopback only): ${system.gateway.metricsUrl}/metrics`);
   if (config.authMode === 'dev') for (const [token, tenant] of Object.entries(config.tokens)) console.log(`  token for tenant ${tenant}: Authorization: Bearer ${token}`);

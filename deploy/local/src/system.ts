@@ -32,7 +32,14 @@ export interface SystemOptions {
   deadlineSweepMs?: number;
   agentBackoff?: { initialMs: number; maxMs: number; factor: number };
   agentAckWaitMs?: number;
+  /** the GraphQL IDE at GET /graphql */
   graphiql?: boolean;
+  /** the web console at /console/ */
+  console?: boolean;
+  /** what the IDE and the console are told about signing in; default: dev with DEV_TOKENS when `verify` is the default, else jwt */
+  pageAuth?: { mode: 'dev' | 'jwt'; devTokens?: Record<string, string> };
+  /** the built pages; default @nvcf/console's dist/web */
+  webDir?: string;
   secret?: string;
   /** the gateway's request limits (docs/limits.md); rates of 0 turn rate limiting off */
   gatewayLimits?: Partial<GatewayLimits>;
@@ -114,7 +121,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     stack.defer(async () => { for (const a of agents.values()) await a.stop(); for (const d of drivers.values()) await d.dispose(); });
 
     const subgraphs = { nvcf: nvcf.graphqlUrl, icms: icms.graphqlUrl, 'nvca-status': status.graphqlUrl };
-    const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, cursorSecret: secret, bus, port: opts.port ?? 0, host, graphiql: opts.graphiql, statusLimits: opts.statusLimits, statusPath: opts.statusPath,
+    const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, cursorSecret: secret, bus, port: opts.port ?? 0, host, graphiql: opts.graphiql, console: opts.console, webDir: opts.webDir,
+      pageAuth: opts.pageAuth ?? (opts.verify ? { mode: 'jwt' } : { mode: 'dev', devTokens: { ...DEV_TOKENS } }), statusLimits: opts.statusLimits, statusPath: opts.statusPath,
       limits: opts.gatewayLimits, metricsPort: opts.metricsPort, introspection: opts.introspection,
       trustedDocuments: opts.trustedDocuments, trustedDocumentsFile: opts.trustedDocumentsFile });
     stack.use(gateway);

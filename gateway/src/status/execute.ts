@@ -85,11 +85,13 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
   const remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, vars.coerced) : null;
   const toResult = async (fe: FeedEvent): Promise<ExecutionResult> => {
     const e = fe.event;
-    let instance: unknown = { id: e.instanceId, state: e.state, revisionId: e.revisionId, updatedAt: e.at, cluster: { id: e.clusterId }, gpuSpecification: { id: e.gpuSpecificationId } };
+    // events of agents older than targetRevisionId have none: null, as on every other transition
+    const targetRevisionId = e.targetRevisionId ?? null;
+    let instance: unknown = { id: e.instanceId, state: e.state, revisionId: e.revisionId, targetRevisionId, updatedAt: e.at, cluster: { id: e.clusterId }, gpuSpecification: { id: e.gpuSpecificationId } };
     if (remote) {
       try { instance = (await o.instances.load(remote, e.instanceId)) ?? null; } catch (err) { instance = err; }
     }
-    const payload = { cursor: fe.cursor, instance, state: e.state, previousState: e.previousState, revisionId: e.revisionId, at: e.at, message: e.message ?? null, kind: fe.kind, lag: fe.lag };
+    const payload = { cursor: fe.cursor, instance, state: e.state, previousState: e.previousState, revisionId: e.revisionId, targetRevisionId, at: e.at, message: e.message ?? null, kind: fe.kind, lag: fe.lag };
     const result = await execute({ schema: s, document: o.op.document, operationName: o.op.operation.name?.value, rootValue: { instanceStatusChanged: payload }, variableValues: vars.coerced, fieldResolver: byResponseKey });
     return result.errors ? { ...result, errors: result.errors.map((x) => maskError(x)) } : result;
   };

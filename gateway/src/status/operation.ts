@@ -2,7 +2,7 @@ import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, t
 
 export const STATUS_FIELD = 'instanceStatusChanged';
 /** Instance fields every status event carries itself: no supergraph fetch needed for them. */
-const LOCAL_INSTANCE_FIELDS = new Set(['id', 'state', 'revisionId', 'updatedAt', '__typename']);
+const LOCAL_INSTANCE_FIELDS = new Set(['id', 'state', 'revisionId', 'targetRevisionId', 'updatedAt', '__typename']);
 /**
  * Entities the event names by key: selecting only their key needs no fetch either, as a
  * federation planner answers `{ cluster { id } }` from the key it already holds.

@@ -1,5 +1,8 @@
 import { Client, policies, types } from 'cassandra-driver';
 import { CassandraUnavailable, unavailableFrom } from './errors.js';
+import { SpanKind, histogram, inSpan, tracingOn } from '@nvcf/telemetry';
+
+const querySeconds = histogram('nvcf_store_query_duration_seconds', 'Cassandra statement latency, by operation, table and outcome.', ['operation', 'table', 'outcome']);
 
 export interface CassandraClientOptions {
   /** host or host:port */
@@ -45,11 +48,50 @@ export async function createCassandraClient(opts: CassandraClientOptions): Promi
   const dispose = () => (closing ??= client.shutdown());
   // every statement of every store goes through here: a down or overloaded node becomes UNAVAILABLE
   const execute = client.execute.bind(client) as (...args: unknown[]) => unknown;
+  const batch = client.batch.bind(client) as (...args: unknown[]) => unknown;
   const translated = ((...args: unknown[]) => {
     if (args.some((a) => typeof a === 'function')) return execute(...args); // callback style: the driver's own
-    return (execute(...args) as Promise<types.ResultSet>).catch((err: unknown) => { throw unavailableFrom(err) ?? err; });
+    const { operation, table } = describeCql(String(args[0]), opts.keyspace);
+    return observed(operation, table, () => (execute(...args) as Promise<types.ResultSet>).catch((err: unknown) => { throw unavailableFrom(err) ?? err; }));
   }) as Client['execute'];
-  return Object.assign(client, { execute: translated, dispose, [Symbol.asyncDispose]: dispose });
+  const batched = ((...args: unknown[]) => {
+    if (args.some((a) => typeof a === 'function')) return batch(...args);
+    const queries = (args[0] as (string | { query: string })[]) ?? [];
+    const first = queries[0];
+    const { table } = describeCql(typeof first === 'string' ? first : first?.query ?? '', opts.keyspace);
+    return observed('BATCH', table, () => (batch(...args) as Promise<types.ResultSet>).catch((err: unknown) => { throw unavailableFrom(err) ?? err; }));
+  }) as Client['batch'];
+  return Object.assign(client, { execute: translated, batch: batched, dispose, [Symbol.asyncDispose]: dispose });
+}
+
+/**
+ * One statement timed (nvcf_store_query_duration_seconds) and, with tracing on, a CLIENT span
+ * named `{operation} {keyspace.table}`; the statement text and its values are never recorded.
+ */
+async function observed<T>(operation: string, table: string, run: () => Promise<T>): Promise<T> {
+  const done = querySeconds.time({ operation, table });
+  try {
+    const out = tracingOn()
+      ? await inSpan(`${operation} ${table}`, {
+        kind: SpanKind.CLIENT,
+        attributes: { 'db.system.name': 'cassandra', 'db.operation.name': operation, 'db.collection.name': table.split('.').at(-1)!, ...(table.includes('.') ? { 'db.namespace': table.split('.')[0]! } : {}) },
+      }, run)
+      : await run();
+    done({ outcome: 'ok' });
+    return out;
+  } catch (err) {
+    done({ outcome: 'error' });
+    throw err;
+  }
+}
+
+/** The operation (SELECT, INSERT, UPDATE, DELETE…) and the table a CQL statement names. */
+export function describeCql(cql: string, keyspace?: string): { operation: string; table: string } {
+  const text = cql.trimStart();
+  const operation = (/^(\w+)/.exec(text)?.[1] ?? 'CQL').toUpperCase();
+  const m = /\b(?:FROM|INTO|UPDATE|TABLE(?:\s+IF\s+(?:NOT\s+)?EXISTS)?)\s+("?[\w.]+"?)/i.exec(text);
+  const name = m?.[1]?.replace(/"/g, '') ?? 'unknown';
+  return { operation, table: name.includes('.') || !keyspace ? name : `${keyspace}.${name}` };
 }
 
 const IDENT = /^[a-z][a-z0-9_]{0,47}$/;

@@ -82,6 +82,12 @@ export interface StatusEvent extends InstanceRef {
    * `revisionId`, its last applied revision (rule 9).
    */
   failedRevisionId?: string;
+  /**
+   * The revision the instance is moving to: set on UPDATING (while `revisionId` is still the
+   * revision it serves) and on a FAILED that ended an update. Optional because events of
+   * agents older than this field, and every other transition, do not carry it.
+   */
+  targetRevisionId?: string;
 }
 
 export const msgIds = {

@@ -1,11 +1,12 @@
 import type { Bus, BusMessage, Consumer, ConsumerOptions, Delivery, PublishAck, StreamInfo, StreamSpec, TailOptions } from './types.js';
 import { subjectMatches } from './subjects.js';
 import { runDelivery } from './delivery.js';
+import { tracedDelivery, tracedPublish } from './telemetry.js';
 import { createLogger } from '@nvcf/logging';
 
 const log = createLogger('bus');
 
-interface Stored { seq: number; subject: string; json: string; publishedAt: number }
+interface Stored { seq: number; subject: string; json: string; publishedAt: number; headers?: Record<string, string> }
 interface StreamState {
   spec: StreamSpec;
   messages: Stored[];
@@ -17,7 +18,7 @@ interface StreamState {
 /** Durable consumer state lives in the bus, so a restarted consumer sees its unacked messages again. */
 interface DurableState { nextSeq: number; unacked: Set<number>; deliveries: Map<number, number>; active: boolean }
 
-const decode = <T>(m: Stored): BusMessage<T> => ({ subject: m.subject, seq: m.seq, data: JSON.parse(m.json) as T, publishedAt: m.publishedAt });
+const decode = <T>(m: Stored): BusMessage<T> => ({ subject: m.subject, seq: m.seq, data: JSON.parse(m.json) as T, publishedAt: m.publishedAt, ...(m.headers ? { headers: m.headers } : {}) });
 
 /** The in-process bus: JetStream's semantics (sequences, dedup, durables, redelivery) without a server. */
 export function createMemoryBus(): Bus {
@@ -57,7 +58,7 @@ export function createMemoryBus(): Bus {
       }
     },
 
-    async publish(subject, data, opts): Promise<PublishAck> {
+    publish: (subject, data, opts) => tracedPublish(subject, opts?.msgId, async (headers): Promise<PublishAck> => {
       const s = streamFor(subject);
       if (!s) throw new Error(`no stream listens on subject ${subject}`);
       const now = Date.now();
@@ -66,13 +67,13 @@ export function createMemoryBus(): Bus {
         const seen = s.dedup.get(opts.msgId);
         if (seen) return { stream: s.spec.name, seq: seen.seq, duplicate: true };
       }
-      const m: Stored = { seq: ++s.lastSeq, subject, json: JSON.stringify(data), publishedAt: now };
+      const m: Stored = { seq: ++s.lastSeq, subject, json: JSON.stringify(data), publishedAt: now, ...(headers ? { headers } : {}) };
       s.messages.push(m);
       if (opts?.msgId) s.dedup.set(opts.msgId, { seq: m.seq, at: now });
       for (const t of s.tails) t(m);
       for (const w of s.wake) w();
       return { stream: s.spec.name, seq: m.seq, duplicate: false };
-    },
+    }),
 
     async consume<T>(opts: ConsumerOptions, handler: (msg: Delivery<T>) => Promise<void>): Promise<Consumer> {
       const s = mustStream(opts.stream);
@@ -118,7 +119,8 @@ export function createMemoryBus(): Bus {
             pump();
           };
           // settled even after stop(): the work is done, and an ack spares the next consumer a duplicate
-          const h = runDelivery({ ...decode<T>(m), deliveryCount: count }, handler, backoffMs).then(done).finally(() => handlers.delete(h));
+          const delivery: Delivery<T> = { ...decode<T>(m), deliveryCount: count };
+          const h = tracedDelivery(delivery, opts.durable, m.headers, undefined, () => runDelivery(delivery, handler, backoffMs)).then(done).finally(() => handlers.delete(h));
           handlers.add(h);
         }
       };

@@ -2,6 +2,7 @@ import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type Co
 import type { NatsConnection } from '@nats-io/transport-node';
 import { runDelivery, type Outcome } from './delivery.js';
 import { AckTracker } from './nats-acks.js';
+import { tracedDelivery } from './telemetry.js';
 import { ConsumeLoop, Slots } from './nats-loop.js';
 import type { ConsumerOptions, Delivery } from './types.js';
 
@@ -86,7 +87,7 @@ export async function consumeDurable<T>(ctx: NatsContext, opts: ConsumerOptions,
       }
       if (data !== undefined) {
         const delivery: Delivery<T> = { subject: m.subject, seq, data, publishedAt: m.time.getTime(), deliveryCount: m.info.deliveryCount };
-        outcome = await runDelivery(delivery, handler, backoffMs);
+        outcome = await tracedDelivery(delivery, durable, headersOf(m), m.info.pending, () => runDelivery(delivery, handler, backoffMs));
         if (outcome !== 'ack' && outcome !== 'term' && delivery.deliveryCount >= maxDeliver) {
           // JetStream would keep it stored but never deliver it again; say so, and let a workqueue drop it
           console.error(`[bus] ${durable}: ${m.subject}#${seq} failed ${maxDeliver} times; terminating it`);
@@ -139,4 +140,12 @@ async function waitFor(all: Promise<unknown>[], ms: number) {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([Promise.allSettled(all), new Promise((r) => { timer = setTimeout(r, ms); })]);
   clearTimeout(timer);
+}
+
+/** The trace context a message carries (traceparent, tracestate), when it carries one. */
+export function headersOf(m: JsMsg): Record<string, string> | undefined {
+  const tp = m.headers?.get('traceparent');
+  if (!tp) return undefined;
+  const ts = m.headers?.get('tracestate');
+  return ts ? { traceparent: tp, tracestate: ts } : { traceparent: tp };
 }

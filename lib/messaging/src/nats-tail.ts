@@ -1,6 +1,7 @@
 import { DeliverPolicy, type Consumer, type JsMsg, type OrderedConsumerOptions } from '@nats-io/jetstream';
 import type { NatsContext } from './nats-consume.js';
 import { ConsumeLoop } from './nats-loop.js';
+import { headersOf } from './nats-consume.js';
 import type { BusMessage, TailOptions } from './types.js';
 
 /**
@@ -45,7 +46,8 @@ export async function tailStream<T>(ctx: NatsContext, opts: TailOptions, handler
       return console.error(`[bus] tail of ${opts.stream}: skipping ${m.subject}#${seq}: payload is not JSON`, err);
     }
     try {
-      handler({ subject: m.subject, seq, data, publishedAt: m.time.getTime() });
+      const headers = headersOf(m);
+      handler({ subject: m.subject, seq, data, publishedAt: m.time.getTime(), ...(headers ? { headers } : {}) });
     } catch (err) {
       // one reader's bug must not stall the stream for it
       console.error(`[bus] tail of ${opts.stream}: handler failed on ${m.subject}#${seq}`, err);

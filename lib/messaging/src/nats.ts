@@ -1,5 +1,6 @@
 import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type StreamConfig, type StreamInfo as JsStreamInfo } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { tracedPublish } from './telemetry.js';
 import { consumeDurable, type NatsContext } from './nats-consume.js';
 import { natsStreamConfig, streamConfigDifferences } from './nats-streams.js';
 import { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './nats-errors.js';
@@ -93,15 +94,20 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
       }
     },
 
-    async publish(subject, data, o): Promise<PublishAck> {
+    publish: (subject, data, o) => tracedPublish(subject, o?.msgId, async (traceHeaders): Promise<PublishAck> => {
       alive();
       const payload = JSON.stringify(data);
+      let hdrs: ReturnType<typeof natsHeaders> | undefined;
+      if (traceHeaders) {
+        hdrs = natsHeaders();
+        for (const [k, v] of Object.entries(traceHeaders)) hdrs.set(k, v);
+      }
       const deadline = Date.now() + (o?.msgId ? publishRetryMs : 0);
       for (let attempt = 0; ; attempt++) {
         try {
           // a request written into a connection that is going down is never answered: with an id,
           // a short attempt and another one beat waiting out the full default timeout
-          const ack = await ctx.js.publish(subject, payload, o?.msgId ? { msgID: o.msgId, timeout: RETRIED_ATTEMPT_MS } : undefined);
+          const ack = await ctx.js.publish(subject, payload, o?.msgId ? { msgID: o.msgId, timeout: RETRIED_ATTEMPT_MS, headers: hdrs } : hdrs ? { headers: hdrs } : undefined);
           // after a retry, `duplicate` can mean "an earlier attempt of ours was stored": still exactly once
           return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
         } catch (err) {
@@ -109,7 +115,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
           await sleep(Math.min(100 * 2 ** attempt, 1000));
         }
       }
-    },
+    }),
 
     async consume(copts, handler) {
       alive();

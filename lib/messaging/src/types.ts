@@ -21,6 +21,8 @@ export interface BusMessage<T = unknown> {
   seq: number;
   data: T;
   publishedAt: number;
+  /** the W3C trace context (traceparent, tracestate) of the publish, when it was traced */
+  headers?: Record<string, string>;
 }
 
 export interface Delivery<T = unknown> extends BusMessage<T> {

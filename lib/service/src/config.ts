@@ -1,5 +1,5 @@
 import { int, oneOf, required, str, ConfigError, type Env } from '@nvcf/config';
-import { levels, type Level } from '@nvcf/logging';
+import { levels, logFormats, type Level, type LogFormat } from '@nvcf/logging';
 import { readSecret } from './secret.js';
 
 const BACKENDS = 'point it to your NATS / Cassandra (`npm run services:up` starts local ones and writes .services/env)';
@@ -10,6 +10,8 @@ export function readServiceConfig(env: Env, defaults: { port: number }) {
     port: int(env, 'PORT', defaults.port, { min: 0, max: 65535 }),
     host: str(env, 'HOST', '0.0.0.0'),
     logLevel: oneOf<Level>(env, 'LOG_LEVEL', levels, 'info'),
+    /** `json` lines, or `pretty` for a person; unset: pretty when stderr is a terminal */
+    logFormat: env.LOG_FORMAT ? oneOf<LogFormat>(env, 'LOG_FORMAT', logFormats, 'json') : undefined,
     /** SIGTERM to exit: requests and message handlers in flight get this long to finish */
     drainGraceMs: int(env, 'DRAIN_GRACE_MS', 20_000, { min: 0, max: 600_000 }),
   };

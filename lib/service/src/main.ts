@@ -1,5 +1,6 @@
 import { ConfigError } from '@nvcf/config';
-import { createLogger } from '@nvcf/logging';
+import { createLogger, setLogFormat, setLogLevel, type Level, type LogFormat } from '@nvcf/logging';
+import { startTelemetry, type Telemetry } from '@nvcf/telemetry';
 
 export interface Started {
   /** what the log line announcing the start says (addresses) */
@@ -25,6 +26,12 @@ export function runMain<C>(name: string, read: () => C, start: (config: C) => Pr
     }
     throw err;
   }
+  // logging and tracing from the configuration read once, before anything else logs or traces
+  const c = config as { logLevel?: Level; logFormat?: LogFormat };
+  if (c.logLevel) setLogLevel(c.logLevel);
+  setLogFormat(c.logFormat);
+  let telemetry: Telemetry | undefined;
+  const flush = async () => { await telemetry?.shutdown(); };
   let running: Started | undefined;
   let stopping = false;
   const stop = (signal: string) => {
@@ -35,14 +42,14 @@ export function runMain<C>(name: string, read: () => C, start: (config: C) => Pr
     const hard = setTimeout(() => { log.error('drain did not finish in time; exiting'); process.exit(1); }, grace + 5_000);
     hard.unref();
     void (running ? running.drain() : Promise.resolve()).then(
-      () => { log.info('stopped'); process.exit(0); },
-      (err: unknown) => { log.error('drain failed', err); process.exit(1); },
+      () => { log.info('stopped'); void flush().finally(() => process.exit(0)); },
+      (err: unknown) => { log.error('drain failed', err); void flush().finally(() => process.exit(1)); },
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  start(config).then(
-    (s) => { running = s; log.info(`started: ${s.describe}`); if (stopping) void s.drain().then(() => process.exit(0)); },
+  startTelemetry(name).then((t) => { telemetry = t; return start(config); }).then(
+    (s) => { running = s; log.info(`started: ${s.describe}${telemetry?.tracing ? ' (tracing on)' : ''}`); if (stopping) void s.drain().then(flush).then(() => process.exit(0)); },
     (err: unknown) => { log.error('failed to start', err); process.exit(1); },
   );
 }

@@ -1,3 +1,5 @@
+import { metrics } from '@nvcf/telemetry';
+
 const BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
 
 interface Series { count: number; errors: number; sum: number; buckets: number[] }
@@ -46,7 +48,10 @@ export class RequestMetrics {
   }
 }
 
-/** Process metrics every service exposes: memory, event-loop lag, uptime. */
+/**
+ * Process metrics every service exposes (memory, uptime), then every family the libraries
+ * loaded in this process record into (bus, store, agent, rollouts: lib/telemetry's registry).
+ */
 export function processMetrics(prefix: string): () => string {
   const started = Date.now();
   return () => {
@@ -56,6 +61,6 @@ export function processMetrics(prefix: string): () => string {
       `# TYPE ${prefix}_process_heap_used_bytes gauge`, `${prefix}_process_heap_used_bytes ${m.heapUsed}`,
       `# TYPE ${prefix}_process_uptime_seconds gauge`, `${prefix}_process_uptime_seconds ${((Date.now() - started) / 1000).toFixed(1)}`,
       '',
-    ].join('\n');
+    ].join('\n') + metrics().render();
   };
 }

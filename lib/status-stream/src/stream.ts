@@ -1,6 +1,7 @@
 import { fail } from '@nvcf/errors';
 import { encodeCursor, decodeCursor, CursorError } from '@nvcf/auth';
 import { Streams, subjects, type Bus, type BusMessage, type Consumer, type StatusEvent } from '@nvcf/messaging';
+import { Attr, ROOT_CONTEXT, SpanKind, linkFrom, startSpan, tracingOn } from '@nvcf/telemetry';
 import { SubscriberFeed } from './feed.js';
 import { StreamMetrics } from './metrics.js';
 import { defaultLimits, hasFilter, type Feed, type StatusFilter, type StreamLimits } from './types.js';
@@ -48,8 +49,20 @@ export class StatusStream {
 
   private dispatch(m: BusMessage<StatusEvent>) {
     const e = m.data;
+    let offered = 0;
     for (const field of FIELDS) {
-      for (const f of this.index.get(key(e.ncaId, field, e[field])) ?? []) f.offer(m);
+      for (const f of this.index.get(key(e.ncaId, field, e[field])) ?? []) { f.offer(m); offered++; }
+    }
+    // one span per event handed to subscribers (never one per subscriber), linked to the event's
+    // trace: the delivery is its own trace, started by a reader rather than by the publisher
+    if (offered && tracingOn()) {
+      const link = linkFrom(m.headers);
+      startSpan('deliver NvcaStatusStream', {
+        parent: ROOT_CONTEXT,
+        kind: SpanKind.CONSUMER,
+        links: link ? [link] : [],
+        attributes: { 'messaging.system': 'nats', 'messaging.operation.type': 'process', 'messaging.operation.name': 'deliver', 'messaging.destination.template': Streams.status.name, 'nvcf.messaging.sequence': m.seq, [Attr.tenant]: e.ncaId, [Attr.subscribers]: offered },
+      })?.span.end();
     }
   }
 

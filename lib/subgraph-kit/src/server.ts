@@ -12,7 +12,8 @@ import { readBody, sendJson, graphqlError, BodyTooLarge } from './http.js';
 import { listen } from './listen.js';
 import { RequestMetrics, processMetrics, drainServer } from '@nvcf/service';
 import { inputLimitsPlugin } from './input-limits-plugin.js';
-import { createLogger } from '@nvcf/logging';
+import { createLogger, withLogContext } from '@nvcf/logging';
+import { Attr, SpanKind, annotate, context, contextFrom, failSpan, startSpan } from '@nvcf/telemetry';
 
 export type RpcHandler = (tenant: string, input: any) => Promise<unknown>;
 
@@ -53,7 +54,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     includeStacktraceInErrorResponses: false,
     // the service drains itself on SIGTERM; Apollo's own handler would stop it mid-drain and signal again
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginInlineTraceDisabled(), inputLimitsPlugin()],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), inputLimitsPlugin(), operationAttributes],
     formatError: (formatted, error) => maskError(formatted, (e) => log.error('unexpected error', e), error) as any,
   });
   await apollo.start();
@@ -71,7 +72,11 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     try { parsed = body ? JSON.parse(body) : undefined; } catch { return sendJson(res, 400, graphqlError('BAD_USER_INPUT', 'request body is not JSON')); }
     const result = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: new URL(req.url ?? '/', 'http://x').search, body: parsed },
-      context: async () => opts.context(tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined, opts.name)),
+      context: async () => {
+        const tenant = tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined, opts.name);
+        annotate({ [Attr.tenant]: tenant });
+        return opts.context(tenant);
+      },
     });
     const out: Record<string, string> = {};
     for (const [k, v] of result.headers) out[k] = v;
@@ -87,6 +92,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     res.once('finish', () => done(res.statusCode >= 500));
     try {
       const tenant = tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined, rpcAudience(opts.name));
+      annotate({ [Attr.tenant]: tenant });
       const input = JSON.parse((await readBody(req, maxBodyBytes)) || '{}');
       sendJson(res, 200, { result: (await handler(tenant, input)) ?? null });
     } catch (err) {
@@ -111,7 +117,11 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
       if (path.startsWith('/internal/rpc/') && req.method === 'POST') return handleRpc(req, res, path.slice('/internal/rpc/'.length));
       sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}`));
     };
-    run().catch((err) => {
+    // a SERVER span per request, child of the caller's (W3C traceparent); probes are not traced
+    const traced = path === '/graphql' || path.startsWith('/internal/rpc/') ? serverSpan(req, res, path) : undefined;
+    const requestId = typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : undefined;
+    const handle = () => (requestId ? withLogContext({ request_id: requestId }, run) : run());
+    (traced ? context.with(traced, handle) : handle()).catch((err) => {
       if (err instanceof BodyTooLarge) return sendJson(res, 413, graphqlError('LIMIT_EXCEEDED', err.message));
       log.error('request failed', err);
       if (!res.headersSent) sendJson(res, 500, graphqlError('INTERNAL_SERVER_ERROR', 'Internal server error'));
@@ -165,3 +175,39 @@ function operationNameOf(body: string): string {
   const inQuery = /"query"\s*:\s*"\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]{0,63})/.exec(body);
   return inQuery?.[1] ?? 'anonymous';
 }
+
+/** Starts the SERVER span of one HTTP request (`POST /graphql`, `POST /internal/rpc/{method}`); it ends with the response. */
+function serverSpan(req: IncomingMessage, res: ServerResponse, path: string) {
+  const route = path.startsWith('/internal/rpc/') ? '/internal/rpc/{method}' : path;
+  const method = req.method ?? 'GET';
+  const local = req.socket.localPort;
+  const started = startSpan(`${method} ${route}`, {
+    kind: SpanKind.SERVER,
+    parent: contextFrom(req.headers),
+    attributes: {
+      'http.request.method': method, 'url.path': path, 'url.scheme': 'http', 'http.route': route,
+      ...(local ? { 'server.port': local } : {}), ...(path !== route ? { 'rpc.method': path.slice('/internal/rpc/'.length) } : {}),
+    },
+  });
+  if (!started) return undefined;
+  const { span, ctx } = started;
+  const end = () => {
+    span.setAttribute('http.response.status_code', res.statusCode);
+    if (res.statusCode >= 500) failSpan(span, new Error(`HTTP ${res.statusCode}`));
+    span.end();
+  };
+  res.once('finish', end);
+  res.once('close', () => { if (!res.writableFinished) { failSpan(span, new Error('connection closed')); span.end(); } });
+  return ctx;
+}
+
+/** The GraphQL operation's type and name on the request's span (semantic conventions for GraphQL servers). */
+const operationAttributes = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation(rc: { operationName?: string | null; operation?: { operation: string } | null }) {
+        annotate({ 'graphql.operation.type': rc.operation?.operation ?? 'query', ...(rc.operationName ? { 'graphql.operation.name': rc.operationName } : {}) });
+      },
+    };
+  },
+};

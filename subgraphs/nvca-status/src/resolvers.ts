@@ -30,7 +30,9 @@ export function resolvers(store: StatusStore, stream: StatusStream) {
         const s = await ctx.loaders.status.load(id);
         if (s && s.ncaId !== ctx.tenant) return null;
         // accepted by ICMS but not yet reported by its agent: it is starting
-        return s ? { id, state: s.state, revisionId: s.revisionId, updatedAt: s.updatedAt } : { id, state: 'STARTING', revisionId: null, updatedAt: new Date().toISOString() };
+        return s
+          ? { id, state: s.state, revisionId: s.revisionId, targetRevisionId: s.targetRevisionId ?? null, updatedAt: s.updatedAt }
+          : { id, state: 'STARTING', revisionId: null, targetRevisionId: null, updatedAt: new Date().toISOString() };
       },
     },
     Subscription: {

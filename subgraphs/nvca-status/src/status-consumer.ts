@@ -8,7 +8,7 @@ export async function consumeStatus(store: StatusStore, bus: Bus, consumer = 'nv
     async ({ data: e, seq }) => {
       await store.record({
         instanceId: e.instanceId, ncaId: e.ncaId, functionId: e.functionId, versionId: e.versionId, gpuSpecificationId: e.gpuSpecificationId,
-        clusterId: e.clusterId, state: e.state, revisionId: e.revisionId, updatedAt: e.at, clock: e.clock, seq,
+        clusterId: e.clusterId, state: e.state, revisionId: e.revisionId, targetRevisionId: e.targetRevisionId ?? null, updatedAt: e.at, clock: e.clock, seq,
       });
     },
   );

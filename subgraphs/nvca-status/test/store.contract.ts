@@ -71,6 +71,19 @@ export function statusStoreContract(name: string, make: () => Promise<StatusStor
       expect(await store.list(nca, {})).toEqual([{ ...s, state: 'UPDATING', revisionId: 'r2', clock: t + 2 }]);
     });
 
+    it('keeps the revision an UPDATING instance moves to, and a row without one reads as before', async () => {
+      const nca = id('nca');
+      const s = status({ ncaId: nca, state: 'ACTIVE', revisionId: 'r1' });
+      await store.record(s); // a row as recorded before targetRevisionId existed: no such field
+      expect((await store.get([s.instanceId]))[0]?.targetRevisionId ?? null).toBeNull();
+      const updating = { ...s, state: 'UPDATING' as const, targetRevisionId: 'r2', clock: t + 1 };
+      await store.record(updating);
+      expect((await store.get([s.instanceId]))[0]).toMatchObject({ state: 'UPDATING', revisionId: 'r1', targetRevisionId: 'r2' });
+      expect((await store.list(nca, {}))[0]?.targetRevisionId).toBe('r2');
+      await store.record({ ...s, state: 'ACTIVE', revisionId: 'r2', targetRevisionId: null, clock: t + 2 });
+      expect((await store.get([s.instanceId]))[0]).toMatchObject({ state: 'ACTIVE', revisionId: 'r2', targetRevisionId: null });
+    });
+
     it('ends with the newest of many concurrent events for one instance', async () => {
       const s = status();
       const clocks = Array.from({ length: 12 }, (_, n) => t + ((n * 7) % 12));

@@ -68,7 +68,8 @@ export async function deployFunctionVersion(nvcf: Nvcf, tenant: string, versionI
       clusters: s.clusters ?? [], regions: s.regions ?? [], attributes: s.attributes ?? [],
     };
     // the initial configuration is the first revision (it becomes lastApplied once every instance runs it)
-    const revision = { id: randomUUID(), specId: spec.id, status: 'ROLLING_OUT' as const, configuration, manifestMergePatches: null, createdAt: now, deadline: nvcf.deadlineFrom(Date.now()) };
+    // its rollout is the launch below, which starts now
+    const revision = { id: randomUUID(), specId: spec.id, status: 'ROLLING_OUT' as const, configuration, manifestMergePatches: null, createdAt: now, startedAt: now, deadline: nvcf.deadlineFrom(Date.now()) };
     specs.push(spec);
     pairs.push({ specId: spec.id, latest: revision, lastApplied: null });
     launches.push({

@@ -80,6 +80,8 @@ export interface Revision {
   updateActionId?: string | null;
   /** the revision this one replaced while it was still rolling out */
   supersedes?: string | null;
+  /** when it was handed to ICMS (ROLLING_OUT); absent on revisions stored before this field */
+  startedAt?: string | null;
 }
 
 /** Exactly two revisions are kept per specification (DOMAIN.md, rule 5). */
@@ -97,5 +99,18 @@ export interface InstanceObservation {
   clock: number;
   /** an update to this revision failed permanently; the instance still serves revisionId */
   failedRevisionId?: string | null;
+  /** UPDATING (and a FAILED that ended an update): where it is moving; absent from older agents */
+  targetRevisionId?: string | null;
   message?: string | null;
+}
+
+/** RolloutProgress (schema/nvcf.graphql says what each count holds). */
+export interface RolloutProgress {
+  total: number;
+  applied: number;
+  updating: number;
+  failed: number;
+  pending: number;
+  startedAt: string | null;
+  deadline: string | null;
 }

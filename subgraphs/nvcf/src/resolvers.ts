@@ -1,5 +1,6 @@
 import { JSONScalar, DateTimeScalar, type TenantContext } from '@nvcf/subgraph-kit';
-import type { DeploymentRecord, FunctionRecord, SpecRecord, VersionRecord } from './model.js';
+import type { DeploymentRecord, FunctionRecord, Revision, SpecRecord, VersionRecord } from './model.js';
+import { rolloutProgress } from './progress.js';
 import type { Loaders } from './loaders.js';
 import type { Nvcf } from './nvcf.js';
 import { createFunction, createFunctionVersion } from './functions.js';
@@ -16,7 +17,7 @@ type Ref = { id: string };
 const own = <T extends { ncaId: string }>(ctx: NvcfContext, rec: T | null | undefined): T | null => (rec && rec.ncaId === ctx.tenant ? rec : null);
 
 export function resolvers(nvcf: Nvcf) {
-  const fresh = (ctx: NvcfContext, specId: string) => { ctx.loaders.specs.clear(specId); ctx.loaders.revisions.clear(specId); };
+  const fresh = (ctx: NvcfContext, specId: string) => { ctx.loaders.specs.clear(specId); ctx.loaders.revisions.clear(specId); ctx.loaders.instanceStates.clear(specId); };
   return {
     JSON: JSONScalar,
     DateTime: DateTimeScalar,
@@ -66,6 +67,14 @@ export function resolvers(nvcf: Nvcf) {
       latestRevision: async (s: SpecRecord, _: unknown, ctx: NvcfContext) => (await ctx.loaders.revisions.load(s.id)).latest,
       lastAppliedRevision: async (s: SpecRecord, _: unknown, ctx: NvcfContext) => (await ctx.loaders.revisions.load(s.id)).lastApplied,
       deployment: (s: SpecRecord, _: unknown, ctx: NvcfContext) => ctx.loaders.deployments.load(s.deploymentId),
+    },
+    Revision: {
+      // both loads are shared with the spec's other fields: latestRevision and lastAppliedRevision
+      // with their progress cost one revisions read and one instance-states read together
+      progress: async (r: Revision, _: unknown, ctx: NvcfContext) => {
+        const [pair, states] = await Promise.all([ctx.loaders.revisions.load(r.specId), ctx.loaders.instanceStates.load(r.specId)]);
+        return rolloutProgress(r, states, pair.latest?.id === r.id);
+      },
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { FunctionStatus, InstanceObservation, Revision, RevisionPair } from './model.js';
 import type { NvcfStore } from './store/index.js';
+import { rolloutProgress } from './progress.js';
 
 const RUNNING = new Set(['ACTIVE', 'UPDATING']); // UPDATING counts as ACTIVE everywhere
 
@@ -51,9 +52,9 @@ export class Rollouts {
     for (const pair of await this.store.inFlightRevisions()) {
       const rev = pair.latest!;
       if (!rev.deadline || Date.parse(rev.deadline) > nowMs) continue;
-      const states = await this.store.instanceStates(pair.specId);
-      const done = (rev.targets ?? []).filter((t) => states.some((s) => s.instanceId === t && s.revisionId === rev.id && RUNNING.has(s.state))).length;
-      if (await this.fail(pair, `deadline ${rev.deadline} passed with ${done} of ${rev.targets?.length ?? 0} instances on this revision`)) failed++;
+      // the same counts Revision.progress shows, so the reason and the progress agree
+      const p = rolloutProgress(rev, await this.store.instanceStates(pair.specId), true);
+      if (await this.fail(pair, `deadline ${rev.deadline} passed with ${p.applied} of ${p.total} instances on this revision`)) failed++;
     }
     return failed;
   }

@@ -7,6 +7,7 @@ import { Nvcf, type NvcfLimits } from './nvcf.js';
 import { resolvers } from './resolvers.js';
 import { createLoaders } from './loaders.js';
 import type { NvcfStore } from './store/index.js';
+import { withRolloutMetrics } from './rollout-metrics.js';
 import type { IcmsClient } from './icms-client.js';
 import type { OperatorRegistry } from '@nvcf/operators';
 import { consumeStatus, sweepDeadlines } from './status-consumer.js';
@@ -30,7 +31,7 @@ export interface NvcfServerOptions {
 export const buildNvcfSchema = (nvcf: Nvcf) => buildSubgraphSchema({ typeDefs: parse(subgraphSdl('nvcf')), resolvers: resolvers(nvcf) as any });
 
 export async function createNvcfServer(opts: NvcfServerOptions): Promise<RunningSubgraph & { nvcf: Nvcf }> {
-  const nvcf = new Nvcf(opts.store, opts.icms, opts.registry, { maxConfigurationBytes: inputLimit('RevisionInput.configuration').maxBytes!, ...opts.limits }, opts.revisionDeadlineMs ?? 600_000);
+  const nvcf = new Nvcf(withRolloutMetrics(opts.store), opts.icms, opts.registry, { maxConfigurationBytes: inputLimit('RevisionInput.configuration').maxBytes!, ...opts.limits }, opts.revisionDeadlineMs ?? 600_000);
   const consumer = await consumeStatus(nvcf, opts.bus, opts.consumerName);
   const sweeper = sweepDeadlines(nvcf, opts.deadlineSweepMs ?? 1000);
   const server = await startSubgraph({

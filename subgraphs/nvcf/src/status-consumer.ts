@@ -14,7 +14,7 @@ export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf'): Pr
     async ({ data: e }) => {
       await nvcf.store.recordInstance(e.gpuSpecificationId, {
         instanceId: e.instanceId, state: e.state, revisionId: e.revisionId, clock: e.clock,
-        failedRevisionId: e.failedRevisionId ?? null, message: e.message ?? null,
+        failedRevisionId: e.failedRevisionId ?? null, targetRevisionId: e.targetRevisionId ?? null, message: e.message ?? null,
       });
       await nvcf.rollouts.evaluate(e.gpuSpecificationId);
       await nvcf.rollouts.evaluateVersion(e.versionId);

@@ -64,12 +64,15 @@ export async function submitRevision(nvcf: Nvcf, tenant: string, spec: SpecRecor
   }
   const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
   let next: Revision;
+  // taken before the call: ICMS sends the work on, so an instance may report UPDATING before
+  // the call returns, and a rollout must not look as if it started after its first transition
+  const startedAt = new Date().toISOString();
   try {
     const { updateActionId, targets } = await nvcf.icms.update(tenant, {
       ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
       revisionId: rev.id, revisionCreatedAt: rev.createdAt, workload: workloadFor(version, d ?? null, rev, nvcf.registry),
     });
-    next = { ...rev, status: 'ROLLING_OUT', targets, updateActionId };
+    next = { ...rev, status: 'ROLLING_OUT', targets, updateActionId, startedAt };
   } catch (err) {
     next = { ...rev, status: 'FAILED', failureReason: `ICMS did not accept the update: ${(err as Error).message}` };
   }

@@ -188,6 +188,16 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
       expect(await store.instanceStates(id('spec'))).toEqual([]);
     });
 
+    it("keeps what Revision.progress reads: an observation's target revision and a revision's startedAt", async () => {
+      const specId = id('spec');
+      const t = Date.now() * 1000;
+      await store.recordInstance(specId, { instanceId: 'i1', state: 'UPDATING', revisionId: 'r1', targetRevisionId: 'r2', clock: t, failedRevisionId: null, message: null });
+      expect(await store.instanceStates(specId)).toEqual([expect.objectContaining({ state: 'UPDATING', revisionId: 'r1', targetRevisionId: 'r2' })]);
+      const rolling = revision(specId, 'ROLLING_OUT', { startedAt: '2026-01-01T00:00:01.000Z' });
+      await store.casRevisions(specId, null, { latest: rolling, lastApplied: null });
+      expect((await store.getRevisions([specId]))[0]!.latest!.startedAt).toBe('2026-01-01T00:00:01.000Z');
+    });
+
     it('ends with the newest of many concurrent observations of one instance', async () => {
       const specId = id('spec');
       const t = Date.now() * 1000;

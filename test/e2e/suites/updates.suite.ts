@@ -2,8 +2,10 @@ import { Streams, subjects, type Bus } from '@nvcf/messaging';
 import { RollbackGpuSpecificationDocument, SpecUpdateActionsDocument, InstanceStatusChangedDocument, UpdateGpuSpecificationDocument, CreateFunctionDocument, DeployFunctionVersionDocument } from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import type { System } from '@nvcf/local';
-import { httpClient, ok, errorCode, deployedHelm, waitRevision, submit, readSpec, versionStatus, wsSubscribe, watchSubscriptions, helmFunction, deployHelm, l40s } from '@nvcf/test';
+import { httpClient, ok, errorCode, deployedHelm, waitRevision, submit, readSpec, versionStatus, wsSubscribe, sseSubscribe, watchSubscriptions, helmFunction, deployHelm, l40s } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';
+import { parse } from 'graphql';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 
 const sim = (system: System, clusterId: string) => system.drivers.get(clusterId) as unknown as { observe(id: string): Promise<any>; attempts(i: string, r: string): number };
 const clusterOf = async (system: System, instanceId: string) => {
@@ -18,6 +20,98 @@ const drained = (bus: Bus, stream: string, ofSubjects: string[]) => waitUntil(as
   for (const subject of ofSubjects) if ((await bus.streamInfo(stream, { subject })).messages) return false;
   return true;
 }, { what: `${stream} drained for ${ofSubjects.join(', ')}` });
+
+// Raw documents, not generated ones: the fields below are new, and the client package that
+// generates documents is being moved (docs/api.md lists them).
+interface Progress { total: number; applied: number; updating: number; failed: number; pending: number; startedAt: string | null; deadline: string | null }
+interface ProgressData {
+  gpuSpecification: {
+    latestRevision: { id: string; status: string; createdAt: string; deadline: string | null; progress: Progress } | null;
+    lastAppliedRevision: { id: string; progress: Progress } | null;
+    instances: { id: string; state: string; revisionId: string | null; targetRevisionId: string | null }[];
+  } | null;
+}
+const PROGRESS = parse(`query RolloutProgress($id: ID!) {
+  gpuSpecification(id: $id) {
+    latestRevision { id status createdAt deadline progress { total applied updating failed pending startedAt deadline } }
+    lastAppliedRevision { id progress { total applied updating failed pending startedAt deadline } }
+    instances { id state revisionId targetRevisionId }
+  }
+}`) as TypedDocumentNode<ProgressData, { id: string }>;
+interface StatusData {
+  instanceStatusChanged: {
+    kind: string; state: string; revisionId: string | null; targetRevisionId: string | null;
+    instance: { id: string; state: string; revisionId: string | null; targetRevisionId: string | null };
+  };
+}
+// snapshot: true first sends every instance's current state, so a subscriber knows it is live
+// (in every status path) before the rollout it watches starts
+const WATCH = parse(`subscription WatchRollout($spec: ID!) {
+  instanceStatusChanged(gpuSpecificationId: $spec, snapshot: true) {
+    kind state revisionId targetRevisionId instance { id state revisionId targetRevisionId }
+  }
+}`) as TypedDocumentNode<StatusData, { spec: string }>;
+const sum = (p: Progress) => p.applied + p.updating + p.failed + p.pending;
+
+/**
+ * Watches a 3-instance rollout through a system's gateway, over graphql-ws and SSE: the
+ * progress mid-rollout and at the end, and the target revision on every transition.
+ */
+async function watchRollout(system: System) {
+  const a = httpClient(system.url, 'dev-token-a');
+  const d = await deployedHelm(a, { minInstances: 3, maxInstances: 3 });
+  const progressOf = async () => ok(await a(PROGRESS, { id: d.specId })).gpuSpecification!;
+  const first = await progressOf();
+  expect(first.latestRevision!.progress).toMatchObject({ total: 3, applied: 3, updating: 0, failed: 0, pending: 0 });
+  expect(first.latestRevision!.progress.startedAt).not.toBeNull();
+
+  await using ws = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', WATCH, { spec: d.specId });
+  await using sse = sseSubscribe(system.url, 'dev-token-a', WATCH, { spec: d.specId });
+  for (const sub of [ws, sse]) await sub.until((e) => e.filter((x) => x.instanceStatusChanged.kind === 'SNAPSHOT').length === 3, 'the snapshot of every instance');
+
+  // slow enough to see the instances UPDATING, well within the suite's 4 s revision deadline
+  const r2 = ok(await submit(a, d.specId, { model: 'v2', nvcfSimulate: { delayMs: 1000 } })).updateGpuSpecification.latestRevision!;
+  const mid = await waitUntil(async () => {
+    const s = await progressOf();
+    return s.latestRevision!.id === r2.id && s.latestRevision!.progress.updating > 0 && s.instances.some((i) => i.state === 'UPDATING') && s;
+  }, { what: 'the rollout under way, instances UPDATING', timeoutMs: 10_000 });
+  const p = mid.latestRevision!.progress;
+  expect(mid.latestRevision!.status).toBe('ROLLING_OUT');
+  expect(p.total).toBe(3);
+  expect(sum(p)).toBe(p.total);
+  expect(p.applied).toBeLessThan(3);
+  expect(p.failed).toBe(0);
+  expect(p.deadline).toBe(mid.latestRevision!.deadline);
+  expect(Date.parse(p.startedAt!)).toBeGreaterThanOrEqual(Date.parse(mid.latestRevision!.createdAt));
+  // the last applied revision, read in the same request: its targets still serve it while
+  // UPDATING or not yet moved, and the ones that moved on count as its pending
+  const old = mid.lastAppliedRevision!;
+  expect(old.id).toBe(d.firstRevisionId);
+  expect(old.progress).toMatchObject({ total: 3, applied: p.updating + p.pending, pending: p.applied, updating: 0, failed: 0 });
+  for (const i of mid.instances.filter((x) => x.state === 'UPDATING')) expect(i).toMatchObject({ revisionId: d.firstRevisionId, targetRevisionId: r2.id });
+
+  const done = await waitRevision(a, d.specId, 'APPLIED');
+  expect(done.latestRevision!.id).toBe(r2.id);
+  const end = await progressOf();
+  expect(end.latestRevision!.progress).toMatchObject({ total: 3, applied: 3, updating: 0, failed: 0, pending: 0, deadline: end.latestRevision!.deadline });
+  expect(end.lastAppliedRevision!.id).toBe(r2.id);
+  expect(end.instances.map((i) => [i.state, i.revisionId, i.targetRevisionId])).toEqual(d.instanceIds.map(() => ['ACTIVE', r2.id, null]));
+
+  // every transition, on both transports: UPDATING from the old revision to the new, then ACTIVE on the new without a target
+  const expected = ['UPDATING', d.firstRevisionId, r2.id, d.firstRevisionId, r2.id, 'ACTIVE', r2.id, null, r2.id, null];
+  for (const sub of [ws, sse]) {
+    const transitions = (id: string) => sub.events.map((e) => e.instanceStatusChanged).filter((e) => e.kind === 'TRANSITION' && e.instance.id === id);
+    await sub.until(() => d.instanceIds.every((id) => transitions(id).some((e) => e.state === 'ACTIVE')), 'every instance ACTIVE on the new revision');
+    for (const id of d.instanceIds) {
+      const seen = transitions(id).flatMap((e) => [e.state, e.revisionId, e.targetRevisionId, e.instance.revisionId, e.instance.targetRevisionId]);
+      expect([id, seen]).toEqual([id, expected]);
+    }
+    // the snapshot shows the state before the rollout: ACTIVE on the old revision, going nowhere
+    const snapshot = sub.events.map((e) => e.instanceStatusChanged).filter((e) => e.kind === 'SNAPSHOT');
+    expect(snapshot.map((e) => [e.state, e.revisionId, e.targetRevisionId])).toEqual(d.instanceIds.map(() => ['ACTIVE', d.firstRevisionId, null]));
+    expect(sub.errors).toEqual([]);
+  }
+}
 
 /** DOMAIN.md "In-place configuration updates", rules 1-10, through the gateway. */
 export function updatesSuite(name: string, make: MakeSystem) {
@@ -194,6 +288,24 @@ export function updatesSuite(name: string, make: MakeSystem) {
       const s = await waitRevision(a(), d.specId, 'APPLIED');
       expect(s.latestRevision!.configuration).toEqual({ model: 'good' });
       expect(s.lastAppliedRevision!.id).toBe(rb.latestRevision!.id);
+    });
+
+    it('rollout progress on the revision, and the revision an UPDATING instance moves to (gateway status path)', async () => {
+      await watchRollout(system);
+    });
+
+    describe("statusPath 'forward' (subscriptions through Hive Gateway to nvca-status)", () => {
+      let forward: System;
+      // Runs beside the suite's system: on real backends its services need durables of their own
+      // on the status stream (a shared durable would split the events between the two systems).
+      // A longer deadline than the suite's: a system that just started may take more than 4 s
+      // for its first deployment, which this test does not measure.
+      beforeAll(async () => { forward = await make({ ...fast, revisionDeadlineMs: 30_000, statusPath: 'forward', deploymentSuffix: '_forward' }); });
+      afterAll(async () => forward?.dispose());
+
+      it('serves the same target revisions and progress', async () => {
+        await watchRollout(forward);
+      });
     });
 
     describe('refusals', () => {

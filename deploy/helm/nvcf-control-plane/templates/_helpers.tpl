@@ -209,6 +209,10 @@ livenessProbe:
 - name: GRAPHIQL
   value: {{ . | quote }}
 {{- end }}
+{{- with .Values.auth.console }}
+- name: CONSOLE
+  value: {{ . | quote }}
+{{- end }}
 {{- range $name, $value := $g.limits }}
 - name: {{ $name }}
   value: {{ $value | int64 | quote }}

@@ -9,6 +9,9 @@ export interface CassandraStatusStoreOptions {
   closeClient?: boolean;
 }
 
+// The whole status is the JSON in `doc`; the columns beside it exist only to be queried. So a
+// field nothing queries by (targetRevisionId) needs no migration, and rows written before it
+// existed simply read without it.
 const read = (r: Row) => JSON.parse(r.get('doc') as string) as InstanceStatus;
 
 // filter field -> indexed column; the query ANDs the SAI indexes of whichever are set

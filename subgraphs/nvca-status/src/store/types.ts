@@ -9,6 +9,11 @@ export interface InstanceStatus {
   clusterId: string;
   state: StatusEvent['state'];
   revisionId: string | null;
+  /**
+   * UPDATING (and a FAILED that ended an update): the revision the instance is moving to.
+   * Optional: rows recorded before this field, and events of older agents, have none.
+   */
+  targetRevisionId?: string | null;
   updatedAt: string;
   clock: number;
   /** stream sequence of the event this row reflects */

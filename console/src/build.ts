@@ -1,0 +1,122 @@
+/**
+ * The web build on demand: `npm run build` and `npm start` call it, and it runs Vite only when
+ * the inputs changed since the build in dist/web (a content hash, kept next to the build), so a
+ * warm start costs a few milliseconds of hashing. Development only: the production image holds
+ * the build and never imports this (Vite is a devDependency).
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PACKAGE = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = path.resolve(PACKAGE, '..');
+const OUT = path.join(PACKAGE, 'dist', 'web');
+const STAMP = '.build-hash';
+const LOCK = path.join(ROOT, '.cache', 'web-build.lock');
+
+/**
+ * What a build is made of: the pages' sources, the configuration shared with the gateway, Vite's
+ * and TypeScript's configuration, and the lockfile (a dependency's new version is a new build).
+ */
+const INPUTS = ['web', 'src/page-config.ts', 'vite.config.ts', 'package.json', '../package-lock.json'];
+
+export class WebBuildFailed extends Error {
+  override name = 'WebBuildFailed';
+}
+
+export interface WebBuildResult {
+  /** false: dist/web was already built from these inputs */
+  built: boolean;
+  ms: number;
+  hash: string;
+  dir: string;
+}
+
+function files(rel: string): string[] {
+  const abs = path.join(PACKAGE, rel);
+  if (!fs.existsSync(abs)) return [];
+  if (!fs.statSync(abs).isDirectory()) return [rel];
+  return fs.readdirSync(abs, { recursive: true, encoding: 'utf8' }).map((f) => path.join(rel, f)).filter((f) => fs.statSync(path.join(PACKAGE, f)).isFile()).sort();
+}
+
+/** The hash of every input file's path and content. */
+export function webInputsHash(): string {
+  const h = createHash('sha256');
+  for (const f of INPUTS.flatMap(files)) h.update(f).update('\0').update(fs.readFileSync(path.join(PACKAGE, f))).update('\0');
+  return h.digest('hex');
+}
+
+const builtHash = (dir = OUT) => {
+  try { return fs.existsSync(path.join(dir, 'ide.html')) ? fs.readFileSync(path.join(dir, STAMP), 'utf8').trim() : undefined; } catch { return undefined; }
+};
+
+const alive = (pid: number) => {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+};
+
+/** One build at a time across processes (jest workers, `npm start` next to `npm run build`). */
+async function withLock<T>(fn: () => Promise<T>): Promise<T> {
+  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      fs.writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      let holder = 0;
+      try { holder = Number(fs.readFileSync(path.join(LOCK, 'pid'), 'utf8')); } catch { /* being created or released */ }
+      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      // left behind by a killed build: its process is gone (or never wrote its pid)
+      if ((holder && !alive(holder)) || (!holder && age > 5000)) fs.rmSync(LOCK, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new WebBuildFailed(`another web build (pid ${holder}) holds ${LOCK}`);
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try { return await fn(); } finally { fs.rmSync(LOCK, { recursive: true, force: true }); }
+}
+
+/** `vite build` into `outDir`, its output kept for the error when it fails. */
+function runVite(outDir: string): Promise<void> {
+  const vite = path.join(path.dirname(createRequire(path.join(PACKAGE, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir'], { cwd: PACKAGE, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+    child.stderr.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+    child.once('error', (err) => reject(new WebBuildFailed(`cannot run vite: ${err.message}`, { cause: err })));
+    child.once('close', (code) => (code === 0 ? resolve() : reject(new WebBuildFailed(`vite build exited with ${code}:\n${out}`))));
+  });
+}
+
+/**
+ * Builds dist/web unless it was built from the current inputs (`force`: always). The new build
+ * is made beside the old one and swapped in, so a reader never sees half of one.
+ */
+export async function ensureWebBuild(opts: { force?: boolean; log?: (text: string) => void } = {}): Promise<WebBuildResult> {
+  const t0 = performance.now();
+  const ms = () => Math.round(performance.now() - t0);
+  const hash = webInputsHash();
+  if (!opts.force && builtHash() === hash) return { built: false, ms: ms(), hash, dir: OUT };
+  return withLock(async () => {
+    if (!opts.force && builtHash() === hash) return { built: false, ms: ms(), hash, dir: OUT };
+    opts.log?.(`building the GraphQL IDE and the console into ${path.relative(ROOT, OUT)} (${builtHash() ? 'sources changed' : 'not built yet'})…`);
+    const next = `${OUT}.next-${process.pid}`;
+    const old = `${OUT}.old-${process.pid}`;
+    fs.rmSync(next, { recursive: true, force: true });
+    try {
+      await runVite(next);
+      fs.writeFileSync(path.join(next, STAMP), `${hash}\n`);
+      if (fs.existsSync(OUT)) fs.renameSync(OUT, old);
+      fs.renameSync(next, OUT);
+    } finally {
+      fs.rmSync(next, { recursive: true, force: true });
+      fs.rmSync(old, { recursive: true, force: true });
+    }
+    return { built: true, ms: ms(), hash, dir: OUT };
+  });
+}
