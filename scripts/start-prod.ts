@@ -28,6 +28,8 @@ const port = Number(env.PORT ?? 4000);
 const common = {
   NATS_URL: env.NATS_URL!, CASSANDRA_CONTACT_POINTS: env.CASSANDRA_CONTACT_POINTS!, CASSANDRA_LOCAL_DC: env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
   NVCF_INTERNAL_SECRET_FILE: secretFile('internal-secret'), NVCF_CURSOR_SECRET_FILE: secretFile('cursor-secret'),
+  // traces when an OTLP endpoint is set (`npm run services:up -- tracing` writes Jaeger's into .services/env)
+  ...Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('OTEL_'))),
   LOG_LEVEL: env.LOG_LEVEL ?? 'info', SIM_START_DELAY_MS: env.SIM_START_DELAY_MS ?? '1500', SIM_UPDATE_DELAY_MS: env.SIM_UPDATE_DELAY_MS ?? '1500',
 };
 

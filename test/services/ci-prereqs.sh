@@ -3,9 +3,10 @@
 # kube-apiserver for `services:up -- kubernetes`, and Helm for the charts' tests),
 # a Java 17 JDK (runs Cassandra 5.0), Maven (resolves Cassandra's jars) and
 # Debian's Chromium (the browser tests drive /usr/bin/chromium with playwright-core;
-# test/services/chromium.ts installs it the same way on first use) -- via apt-get,
-# and ONLY for the ones that are missing. A no-op when `go`, `java`, `mvn` and
-# /usr/bin/chromium are all there.
+# test/services/chromium.ts installs it the same way on first use) and tmux (the CLI's
+# live view is tested on a real pseudo-terminal, test/e2e/cli-tty.memory.test.ts) --
+# via apt-get, and ONLY for the ones that are missing. A no-op when `go`, `java`,
+# `mvn`, /usr/bin/chromium and `tmux` are all there.
 #
 # Go caveat: Debian bookworm's apt `golang`/`golang-go` is Go 1.19, but the
 # pinned nats-server (NATS_SERVER_VERSION in test/services/nats.ts) declares
@@ -28,9 +29,10 @@ have go || pkgs+=(golang)
 have java || pkgs+=(openjdk-17-jdk-headless)
 have mvn || pkgs+=(maven)
 [ -x /usr/bin/chromium ] || pkgs+=(chromium)
+have tmux || pkgs+=(tmux)
 
 if [ "${#pkgs[@]}" -eq 0 ]; then
-  echo "ci-prereqs: go, java, mvn and chromium already present; nothing to install" >&2
+  echo "ci-prereqs: go, java, mvn, chromium and tmux already present; nothing to install" >&2
 else
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -44,4 +46,4 @@ go_minor="$(go env GOVERSION 2>/dev/null | sed -n 's/^go1\.\([0-9]*\).*/\1/p')"
 if [ -n "$go_minor" ] && [ "$go_minor" -lt 26 ]; then
   echo "ci-prereqs: WARNING: $(go env GOVERSION) is older than go1.26, which nats-server needs" >&2
 fi
-echo "ci-prereqs: $(go env GOVERSION 2>/dev/null || echo 'go ?'), $(java -version 2>&1 | head -n1), $(mvn -v 2>/dev/null | head -n1 | sed 's/\x1b\[[0-9;]*m//g'), $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium ?')" >&2
+echo "ci-prereqs: $(go env GOVERSION 2>/dev/null || echo 'go ?'), $(java -version 2>&1 | head -n1), $(mvn -v 2>/dev/null | head -n1 | sed 's/\x1b\[[0-9;]*m//g'), $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium ?'), $(tmux -V 2>/dev/null || echo 'tmux ?')" >&2

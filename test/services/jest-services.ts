@@ -61,7 +61,8 @@ async function up(pid: number): Promise<void> {
   });
   if (failure) log(`not every service came up: ${(failure as Error).message ?? String(failure)}`);
   log(`jest run ${pid}: started ${[...started].join(', ') || 'nothing'} (the rest was already running)`);
-  process.stdout.write(JSON.stringify(env));
+  // a Jaeger a person started (services:up -- tracing) is not the tests' trace backend
+  process.stdout.write(JSON.stringify(Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('OTEL_') && k !== 'JAEGER_QUERY_URL'))));
 }
 
 async function down(pid: number): Promise<void> {

@@ -95,6 +95,20 @@ seccompProfile:
   value: {{ .port | quote }}
 - name: LOG_LEVEL
   value: {{ .root.Values.logLevel | quote }}
+- name: LOG_FORMAT
+  value: {{ .root.Values.logFormat | quote }}
+{{- with .root.Values.tracing }}
+{{- if .otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ .otlpEndpoint | quote }}
+- name: OTEL_EXPORTER_OTLP_PROTOCOL
+  value: {{ .otlpProtocol | quote }}
+- name: OTEL_TRACES_SAMPLER
+  value: {{ .sampler | quote }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ .samplerArg | quote }}
+{{- end }}
+{{- end }}
 - name: DRAIN_GRACE_MS
   value: {{ .root.Values.drainGraceMs | int64 | quote }}
 - name: NATS_URL
@@ -116,7 +130,7 @@ seccompProfile:
 
 {{/* extraEnv may add variables, never replace one the chart sets (auth above all). */}}
 {{- define "nvcf.extraEnv" -}}
-{{- $reserved := list "HOST" "PORT" "LOG_LEVEL" "DRAIN_GRACE_MS" "NATS_URL" "NATS_STREAM_REPLICAS" "NVCF_INTERNAL_SECRET" "NVCF_INTERNAL_SECRET_FILE" "NVCF_CURSOR_SECRET" "NVCF_CURSOR_SECRET_FILE" "AUTH_MODE" "AUTH_TOKENS" "JWT_ISSUER" "JWT_AUDIENCE" "JWT_JWKS_URL" "METRICS_HOST" "METRICS_PORT" "SUPERGRAPH_FILE" "CASSANDRA_CONTACT_POINTS" "CASSANDRA_LOCAL_DC" "CASSANDRA_KEYSPACE_SUFFIX" "ICMS_URL" "NVCF_URL" "NVCA_STATUS_URL" "ICMS_CLUSTERS_FILE" -}}
+{{- $reserved := list "HOST" "PORT" "LOG_LEVEL" "LOG_FORMAT" "DRAIN_GRACE_MS" "NATS_URL" "NATS_STREAM_REPLICAS" "NVCF_INTERNAL_SECRET" "NVCF_INTERNAL_SECRET_FILE" "NVCF_CURSOR_SECRET" "NVCF_CURSOR_SECRET_FILE" "AUTH_MODE" "AUTH_TOKENS" "JWT_ISSUER" "JWT_AUDIENCE" "JWT_JWKS_URL" "METRICS_HOST" "METRICS_PORT" "SUPERGRAPH_FILE" "CASSANDRA_CONTACT_POINTS" "CASSANDRA_LOCAL_DC" "CASSANDRA_KEYSPACE_SUFFIX" "ICMS_URL" "NVCF_URL" "NVCA_STATUS_URL" "ICMS_CLUSTERS_FILE" -}}
 {{- range .extraEnv -}}
 {{- if has .name $reserved -}}
 {{- fail (printf "%s.extraEnv: %s is set by the chart; use its value instead" $.key .name) -}}
