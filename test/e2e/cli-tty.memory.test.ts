@@ -11,7 +11,7 @@ import { fast } from './suites/system.js';
 import { cliAgainst, nvcfBin } from '../src/cli.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-const STEP_MS = 1500;
+const STEP_MS = 2000;
 
 /**
  * Simulated clusters whose in-place updates finish one instance after another (STEP_MS apart,
