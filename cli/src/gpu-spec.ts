@@ -69,7 +69,7 @@ export async function submitAndReport(ctx: Ctx, specId: string, send: () => Prom
 export function explainConflict(err: unknown, specId: string, basedOn: string | undefined): never {
   if (isNvcfError(err) && err.code === 'CONFLICT') {
     throw new ExplainedError('CONFLICT',
-      `someone else submitted a revision of GPU specification ${specId} at the same time${basedOn ? ` (this one was based on ${basedOn})` : ''}; nothing of this command was stored`,
+      `someone else submitted a revision of GPU specification ${specId} since this command read it, or at the same time${basedOn ? ` (this one was based on ${basedOn})` : ''}; nothing of this command was stored`,
       EXIT.api, `read the latest revision (nvcf gpu-spec get ${specId}) and run the command again`);
   }
   throw err;
@@ -105,6 +105,8 @@ export async function update(ctx: Ctx, id: string, opts: UpdateOptions): Promise
     basedOn = spec.latestRevision?.id;
     const configuration = composeConfiguration(spec.latestRevision?.configuration, inputs);
     input.revision = { configuration };
+    // the base we changed: a revision stored after our read makes the update a CONFLICT, not a silent replacement
+    if (basedOn) input.expectedRevisionId = basedOn;
     if (opts.dryRun) {
       ctx.print(opts.output, configuration, () => `${ctx.colors.dim(`# the configuration a new revision of ${id} would get${basedOn ? ` (from ${short(basedOn)})` : ''}`)}\n${toYaml(configuration)}`);
       return EXIT.ok;

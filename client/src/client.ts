@@ -2,9 +2,9 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { NvcfError, isTransient } from './errors.js';
 import { requestBody, readResult, type DocumentMode } from './request.js';
 import { sseTransport } from './sse.js';
-import { wsTransport, type WebSocketImpl } from './ws.js';
+import type { WebSocketImpl } from './ws.js';
 import { watchStatus, type WatchFilter, type WatchItem, type WatchOptions } from './watch.js';
-import type { TransportContext } from './transport.js';
+import type { Transport, TransportContext } from './transport.js';
 
 export interface ClientOptions {
   /** the gateway's GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql (a bare origin gets /graphql) */
@@ -60,7 +60,10 @@ export function createClient(options: ClientOptions): NvcfClient {
     return { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
   };
   const ctx: TransportContext = { url, headers, fetch: fetchImpl };
-  const transport = options.transport === 'ws' ? wsTransport(ctx, options.webSocketImpl) : sseTransport(ctx);
+  // graphql-ws is loaded by the first WebSocket watch only: SSE needs nothing but fetch
+  const transport: Transport = options.transport === 'ws'
+    ? async function* (body, signal) { const { wsTransport } = await import('./ws.js'); yield* wsTransport(ctx, options.webSocketImpl)(body, signal); }
+    : sseTransport(ctx);
 
   async function once<TData>(document: TypedDocumentNode<TData, any>, variables: unknown): Promise<TData> {
     let res: Response;
@@ -68,7 +71,7 @@ export function createClient(options: ClientOptions): NvcfClient {
       res = await fetchImpl(url, {
         method: 'POST',
         headers: { ...(await headers()), 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
-        body: JSON.stringify(requestBody(document, variables, documents.mode)),
+        body: JSON.stringify(await requestBody(document, variables, documents.mode)),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (cause) {

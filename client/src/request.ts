@@ -1,4 +1,3 @@
-import { print } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { NvcfError, type GraphQLErrorShape } from './errors.js';
 
@@ -9,10 +8,10 @@ export type DocumentMode = 'id' | 'text';
  * The request body for a document: its id when it has one (the gateway runs the manifest's
  * text), else its text. `text` forces the text (an id the gateway does not know).
  */
-export function requestBody(doc: TypedDocumentNode<unknown, any>, variables: unknown, mode: DocumentMode): Record<string, unknown> {
+export async function requestBody(doc: TypedDocumentNode<unknown, any>, variables: unknown, mode: DocumentMode): Promise<Record<string, unknown>> {
   const id = documentIdOf(doc);
   const operationName = operationNameOf(doc);
-  const body: Record<string, unknown> = mode === 'id' && id ? { documentId: id } : { query: textOf(doc) };
+  const body: Record<string, unknown> = mode === 'id' && id ? { documentId: id } : { query: await textOf(doc) };
   if (operationName) body.operationName = operationName;
   if (variables !== undefined) body.variables = variables;
   return body;
@@ -22,9 +21,13 @@ export function requestBody(doc: TypedDocumentNode<unknown, any>, variables: unk
 export const documentIdOf = (doc: object): string | undefined => (doc as { __meta__?: { hash?: string } }).__meta__?.hash;
 
 const texts = new WeakMap<object, string>();
-export function textOf(doc: TypedDocumentNode<unknown, any>): string {
+/** The document's text; graphql-js is loaded only when a text is needed (ids are the usual case: a CLI starts faster). */
+export async function textOf(doc: TypedDocumentNode<unknown, any>): Promise<string> {
   let text = texts.get(doc);
-  if (text === undefined) texts.set(doc, (text = print(doc)));
+  if (text === undefined) {
+    const { print } = await import('graphql');
+    texts.set(doc, (text = print(doc)));
+  }
   return text;
 }
 

@@ -82,7 +82,7 @@ export async function* watchStatus(transport: Transport, documents: { mode: Docu
     while (!stop.signal.aborted) {
       const variables: InstanceStatusChangedSubscriptionVariables = { ...filter, ...(after ? { after } : {}), snapshot: inSnapshot };
       try {
-        for await (const frame of transport(requestBody(InstanceStatusChangedDocument, variables, documents.mode), stop.signal)) {
+        for await (const frame of transport(await requestBody(InstanceStatusChangedDocument, variables, documents.mode), stop.signal)) {
           if (frame.kind === 'open') { yield { type: 'connected', after, attempt }; attempt = 0; continue; }
           if (frame.errors?.length) throw NvcfError.fromErrors(frame.errors);
           const event = (frame.data as InstanceStatusChangedSubscription | null | undefined)?.instanceStatusChanged;

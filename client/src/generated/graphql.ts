@@ -102,6 +102,12 @@ export type RevisionStatus =
   | 'SUPERSEDED';
 
 export type UpdateGpuSpecificationInput = {
+  /**
+   * Optimistic concurrency: the update is stored only if latestRevision is still this revision
+   * (read it, change the configuration, submit with its id). Otherwise CONFLICT, and nothing is
+   * stored. Without it, the update replaces whatever revision is latest when it arrives.
+   */
+  expectedRevisionId?: string | number | null | undefined;
   maxInstances?: number | null | undefined;
   minInstances?: number | null | undefined;
   revision?: RevisionInput | null | undefined;

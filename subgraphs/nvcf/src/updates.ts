@@ -14,6 +14,7 @@ export interface UpdateInput {
   revision?: { configuration?: unknown; manifestMergePatches?: unknown[] | null } | null;
   minInstances?: number | null;
   maxInstances?: number | null;
+  expectedRevisionId?: string | null;
 }
 
 async function load(nvcf: Nvcf, tenant: string, specId: string): Promise<{ spec: SpecRecord; version: VersionRecord }> {
@@ -91,6 +92,10 @@ export async function updateGpuSpecification(nvcf: Nvcf, tenant: string, specId:
   checkBounds('input', min, max);
   const body = input.revision ? await revisionBody(nvcf, version, spec, input.revision) : null;
   const [pair] = await nvcf.store.getRevisions([specId]);
+  // checked against the same read the compare-and-set below expects: a revision stored in between fails that instead
+  if (input.expectedRevisionId != null && pair?.latest?.id !== input.expectedRevisionId) {
+    throw fail('CONFLICT', `GPU specification ${specId} has moved on: its latest revision is ${pair?.latest?.id ?? 'none'}, not the expected ${input.expectedRevisionId}; read it again and resubmit your change on top of it`, { field: 'input.expectedRevisionId' });
+  }
   if (body) await submitRevision(nvcf, tenant, spec, version, body, pair!);
   if (min !== spec.minInstances || max !== spec.maxInstances) await scale(nvcf, tenant, spec, version, min, max);
   return (await nvcf.store.getSpecs([specId]))[0]!;

@@ -185,6 +185,21 @@ export function updatesSuite(name: string, make: MakeSystem) {
       expect(s.lastAppliedRevision!.id).toBe(s.latestRevision!.id);
     });
 
+    it('expectedRevisionId: a read-modify-write based on a revision that is no longer latest is a CONFLICT, nothing stored', async () => {
+      const d = await deployedHelm(a());
+      const update = (model: string, expectedRevisionId: string) => a()(UpdateGpuSpecificationDocument, { id: d.specId, input: { revision: { configuration: { model } }, expectedRevisionId } });
+      // two owners read the same latest revision; the first to submit wins
+      const first = ok(await update('owner-1', d.firstRevisionId)).updateGpuSpecification.latestRevision!.id;
+      const stale = await update('owner-2', d.firstRevisionId);
+      expect(errorCode(stale)).toBe('CONFLICT');
+      expect(stale.errors![0]!.message).toContain(first);
+      expect((await readSpec(a(), d.specId))!.latestRevision).toMatchObject({ id: first, configuration: { model: 'owner-1' } });
+      // based on the current one, it goes through
+      const next = ok(await update('owner-2', first)).updateGpuSpecification.latestRevision!;
+      expect(next.configuration).toEqual({ model: 'owner-2' });
+      expect((await waitRevision(a(), d.specId, 'APPLIED')).latestRevision!.id).toBe(next.id);
+    });
+
     it('rule 6: ICMS targets the full instance set, one message per managing cluster', async () => {
       const d = await deployedHelm(a(), { minInstances: 3, maxInstances: 3 });
       const clusters = new Set(await Promise.all(d.instanceIds.map((i) => clusterOf(system, i))));
@@ -335,6 +350,67 @@ export function updatesSuite(name: string, make: MakeSystem) {
         expect(r.errors![0]!.message).toContain('the limit is 65536 bytes');
         expect((await readSpec(a(), spec.specId))!.latestRevision!.id).toBe(spec.firstRevisionId);
       });
+    });
+  });
+}
+
+/**
+ * The update rules on the Kubernetes driver (NATS, Cassandra, the test kube-apiserver and its
+ * cluster simulator): one system for the file; what only the simulated driver can show
+ * (attempt counts) stays in `updatesSuite`.
+ */
+export function updatesKubernetesSuite(start: () => Promise<import('./kubernetes.js').KubeSystem>, cleanup: (k: import('./kubernetes.js').KubeSystem | undefined) => Promise<void>) {
+  describe('kubernetes driver: in-place configuration updates', () => {
+    let k: import('./kubernetes.js').KubeSystem;
+    const a = () => httpClient(k.system.url, 'dev-token-a');
+    const miniService = async (instanceId: string) => {
+      const cluster = await clusterOf(k.system, instanceId);
+      const list = await k.client.list('nvca.nvcf.nvidia.io/v1alpha1', 'MiniService', { labelSelector: `nvcf.nvidia.com/cluster-id=${cluster},nvcf.nvidia.com/instance-id=${instanceId}` });
+      return list.items[0];
+    };
+    beforeAll(async () => { k = await start(); });
+    afterAll(async () => { await k?.system.dispose(); await cleanup(k); });
+
+    it('applies in place: the same MiniService (UID), a new generation with the whole configuration', async () => {
+      const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1, configuration: { model: 'v1', extra: { keep: true } } });
+      const before = await miniService(d.instanceIds[0]!);
+      expect(before?.spec.values).toEqual({ model: 'v1', extra: { keep: true } });
+      const rev = ok(await submit(a(), d.specId, { model: 'v2' })).updateGpuSpecification.latestRevision!;
+      const s = await waitRevision(a(), d.specId, 'APPLIED');
+      expect(s.instances.map((i) => [i.state, i.revisionId])).toEqual([['ACTIVE', rev.id]]);
+      const after = await miniService(d.instanceIds[0]!);
+      expect(after?.metadata.uid).toBe(before?.metadata.uid);
+      expect(after?.metadata.generation).toBe(before!.metadata.generation! + 1);
+      expect(after?.spec.values).toEqual({ model: 'v2' });
+    });
+
+    it('ignores update targets it does not manage: no object, no transition', async () => {
+      const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
+      const id = d.instanceIds[0]!;
+      const home = await clusterOf(k.system, id);
+      const observed = await k.system.drivers.get(home)!.observe(id);
+      const stranger = `stranger-${Date.now()}`;
+      const rev = (await readSpec(a(), d.specId))!.latestRevision!;
+      const msg = { type: 'update', updateActionId: `foreign-${stranger}`, ncaId: 'nca-a', functionId: d.functionId, versionId: d.versionId, gpuSpecificationId: d.specId, clusterId: home, revisionId: 'not-yours', revisionCreatedAt: new Date().toISOString(), workload: observed!.desired.workload, targets: [stranger] };
+      await k.system.backends.bus.publish(subjects.update(home), msg, { msgId: msg.updateActionId });
+      await drained(k.system.backends.bus, Streams.update.name, [subjects.update(home)]);
+      expect(await k.system.drivers.get(home)!.observe(stranger)).toBeNull();
+      const list = await k.client.list('nvca.nvcf.nvidia.io/v1alpha1', 'MiniService', { labelSelector: `nvcf.nvidia.com/instance-id=${stranger}` });
+      expect(list.items).toEqual([]);
+      expect((await readSpec(a(), d.specId))!.instances.map((i) => [i.state, i.revisionId])).toEqual([['ACTIVE', rev.id]]);
+    });
+
+    it('a permanent failure (the controller says Failed) fails the revision; the instance keeps its last revision', async () => {
+      const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
+      const uid = (await miniService(d.instanceIds[0]!))?.metadata.uid;
+      const perm = ok(await submit(a(), d.specId, { model: 'v3', nvcfSimulate: { failure: 'permanent' } })).updateGpuSpecification.latestRevision!;
+      const failed = await waitRevision(a(), d.specId, 'FAILED');
+      expect(failed.latestRevision!.id).toBe(perm.id);
+      expect(failed.latestRevision!.failureReason).toContain('nvcfSimulate permanent failure');
+      expect(failed.lastAppliedRevision!.id).toBe(d.firstRevisionId);
+      expect(failed.instances.map((i) => [i.state, i.revisionId])).toEqual([['ACTIVE', d.firstRevisionId]]);
+      expect(await versionStatus(a(), d.versionId)).toBe('ACTIVE');
+      expect((await miniService(d.instanceIds[0]!))?.metadata.uid).toBe(uid);
     });
   });
 }
