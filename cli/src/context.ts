@@ -28,13 +28,16 @@ export interface Ctx {
   signal: AbortSignal;
   out(text: string): void;
   err(text: string): void;
-  /** json/yaml: the data as one document; table: what `table()` renders */
-  print(format: OutputFormat, data: unknown, table: () => string): void;
+  /** json/yaml: the data as one document; table: what `table()` renders; id: `ids()`, else the data's `id` (or each item's) */
+  print(format: OutputFormat, data: unknown, table: () => string, ids?: () => string[]): void;
   config(): Promise<ResolvedConfig>;
   client(): Promise<NvcfClient>;
 }
 
 const dumb = (env: Io['env']) => env.TERM === 'dumb';
+
+const idOf = (x: unknown): string[] => (x && typeof x === 'object' && typeof (x as { id?: unknown }).id === 'string' ? [(x as { id: string }).id] : []);
+const idsOf = (data: unknown): string[] => (Array.isArray(data) ? data.flatMap(idOf) : idOf(data));
 
 // https://no-color.org: present and not empty turns colour off; FORCE_COLOR turns it on for pipes (CI logs)
 function colorsFor(stream: OutputStream, env: Io['env'], flag: boolean | undefined): Colors {
@@ -55,7 +58,10 @@ export function createContext(io: Io, globals: GlobalOptions): Ctx {
     signal,
     out: (text) => { io.stdout.write(text); },
     err: (text) => { io.stderr.write(text); },
-    print: (format, data, table) => { io.stdout.write(format === 'table' ? table() : renderData(format, data)); },
+    print: (format, data, table, ids) => {
+      if (format === 'id') io.stdout.write((ids?.() ?? idsOf(data)).map((id) => `${id}\n`).join(''));
+      else io.stdout.write(format === 'table' ? table() : renderData(format, data));
+    },
     config: () => (config ??= resolveConfig(globals, io.env)),
     client: () => (client ??= (async () => {
       const cfg = await ctx.config();

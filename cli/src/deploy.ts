@@ -1,7 +1,7 @@
 import { DeployFunctionVersionDocument, type DeployInput, type GpuSpecificationInput } from '@nvcf/client';
 import type { Ctx } from './context.js';
 import { EXIT, UsageError } from './errors.js';
-import { renderStreamItem, table } from './output.js';
+import { renderStreamItem, streamFormat, table } from './output.js';
 import type { OutputFormat } from './formats.js';
 import { composeConfiguration, readConfigurationInputs, readYamlDocuments } from './values.js';
 
@@ -59,12 +59,12 @@ export async function deploy(ctx: Ctx, versionId: string, opts: DeployOptions): 
   };
   const d = (await (await ctx.client()).mutate(DeployFunctionVersionDocument, { versionId, input })).deployFunctionVersion;
   // json/yaml with --watch: one stream of items, the deployment its first
-  if (opts.watch && opts.output !== 'table') ctx.out(renderStreamItem(opts.output, { type: 'deployed', deployment: d }));
+  if (opts.watch && opts.output !== 'table') ctx.out(renderStreamItem(streamFormat(opts.output), { type: 'deployed', deployment: d }));
   else ctx.print(opts.output, d, () => table(
     ['GPU SPECIFICATION', 'GPU', 'INSTANCE TYPE', 'MIN', 'MAX', 'CLUSTERS'],
     d.gpuSpecifications.map((s) => [s.id, s.gpu, s.instanceType, String(s.minInstances), String(s.maxInstances), s.clusters.join(',')]),
     ctx.colors,
-  ));
+  ), () => d.gpuSpecifications.map((s) => s.id));
   const specId = d.gpuSpecifications[0]?.id;
   if (!opts.watch || !specId) return EXIT.ok;
   const { watchRollout } = await import('./rollout.js');

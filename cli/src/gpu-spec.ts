@@ -1,7 +1,7 @@
 import { CliSpecRevisionDocument, GpuSpecificationDocument, RollbackGpuSpecificationDocument, UpdateGpuSpecificationDocument, type RevisionFieldsFragment, type UpdateGpuSpecificationInput } from '@nvcf/client';
 import { found, type Ctx } from './context.js';
 import { EXIT, ExplainedError, UsageError, isNvcfError } from './errors.js';
-import { block, details, renderData, renderStreamItem, short, statusWord, table, toYaml, when } from './output.js';
+import { block, details, renderData, renderStreamItem, short, streamFormat, statusWord, table, toYaml, when } from './output.js';
 import type { OutputFormat } from './formats.js';
 import { composeConfiguration, readConfigurationInputs } from './values.js';
 
@@ -44,7 +44,8 @@ type Submitted = { id: string; minInstances?: number; maxInstances?: number; lat
 
 function printSubmitted(ctx: Ctx, s: Submitted, opts: SubmitOptions, newRevision: boolean) {
   const r = s.latestRevision;
-  if (opts.output !== 'table') ctx.out(opts.watch ? renderStreamItem(opts.output, { type: 'submitted', gpuSpecification: s }) : renderData(opts.output, s));
+  if (opts.output === 'id' && !opts.watch) ctx.out(`${s.id}\n`);
+  else if (opts.output !== 'table') ctx.out(opts.watch ? renderStreamItem(streamFormat(opts.output), { type: 'submitted', gpuSpecification: s }) : renderData(streamFormat(opts.output), s));
   else if (r && newRevision) ctx.out(`revision ${r.id} submitted: ${statusWord(r.status, ctx.colors)}${r.deadline ? `, deadline ${when(r.deadline)}` : ''}${r.supersedes ? `; supersedes ${r.supersedes}, which was still rolling out` : ''}\n`);
   else ctx.out(`GPU specification ${s.id} updated: min ${s.minInstances ?? '-'}, max ${s.maxInstances ?? '-'} instances\n`);
 }

@@ -1,10 +1,18 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { yaml } from './yaml.js';
+import { UsageError } from './errors.js';
+import type { OutputFormat } from './formats.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 export const createColors = (enabled: boolean): Colors => pc.createColors(enabled);
 
+
+/** The format of a stream of items (--watch): ids are for a single result, not a stream. */
+export function streamFormat(format: Exclude<OutputFormat, 'table'>): 'json' | 'yaml' {
+  if (format === 'id') throw new UsageError('-o id prints the ids of a result, not a stream of events', 'leave out --watch (then follow with `nvcf rollout status ID --watch`), or use -o json');
+  return format;
+}
 
 /** One document: indented JSON, or YAML. */
 export function renderData(format: 'json' | 'yaml', data: unknown): string {

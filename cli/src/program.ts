@@ -21,7 +21,8 @@ Configuration (first found wins):
   $XDG_CONFIG_HOME/nvcf/config.json (default ~/.config/nvcf/config.json), mode 0600.
 
 Output:
-  -o table|json|yaml on every command that prints an object; with --watch, json is one object
+  -o table|json|yaml|id on every command that prints an object (id: only its ids, one per
+  line, for VAR=$(nvcf … -o id)); with --watch, json is one object
   per line and yaml one document per item. Colours follow the terminal, NO_COLOR and --no-color;
   --no-tty prints plain lines instead of redrawing the screen.
 

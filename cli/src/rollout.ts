@@ -1,6 +1,7 @@
 import type { Ctx } from './context.js';
 import { EXIT } from './errors.js';
 import type { OutputFormat } from './formats.js';
+import { streamFormat } from './output.js';
 import { readRollout, type FollowOptions } from './rollout-follow.js';
 import { RolloutModel } from './rollout-model.js';
 import { statusDocument, statusText } from './rollout-render.js';
@@ -14,7 +15,7 @@ export interface StatusOptions { output: OutputFormat; watch?: boolean }
 export async function watchRollout(ctx: Ctx, specId: string, output: OutputFormat, opts?: FollowOptions): Promise<number> {
   // the terminal libraries load only for a watch
   const [{ follow }, { linesView, liveView, streamView }] = await Promise.all([import('./rollout-follow.js'), import('./rollout-views.js')]);
-  const view = output !== 'table' ? streamView(ctx, output) : ctx.live ? liveView(ctx) : linesView(ctx);
+  const view = output !== 'table' ? streamView(ctx, streamFormat(output)) : ctx.live ? liveView(ctx) : linesView(ctx);
   const { end } = await follow(ctx, specId, view, opts);
   return end === 'interrupted' ? EXIT.interrupted : end.result === 'APPLIED' ? EXIT.ok : EXIT.rolloutFailed;
 }

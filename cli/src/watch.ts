@@ -1,7 +1,7 @@
 import type { StatusEvent, WatchFilter } from '@nvcf/client';
 import type { Ctx } from './context.js';
 import { EXIT, UsageError } from './errors.js';
-import { renderStreamItem, when } from './output.js';
+import { renderStreamItem, streamFormat, when } from './output.js';
 import type { OutputFormat } from './formats.js';
 
 export interface WatchOptions {
@@ -39,11 +39,12 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<number> {
     const flags = [opts.function && `--function ${opts.function}`, opts.functionVersion && `--function-version ${opts.functionVersion}`, opts.gpuSpec && `--gpu-spec ${opts.gpuSpec}`, opts.instance && `--instance ${opts.instance}`].filter(Boolean).join(' ');
     if (last) ctx.err(`resume with: nvcf watch ${flags} --after ${last}\n`);
   };
+  const format = opts.output === 'table' ? 'table' : streamFormat(opts.output);
   for await (const item of client.watch(filter, { after: opts.after ?? null, snapshot: !!opts.snapshot, signal: ctx.signal })) {
     switch (item.type) {
       case 'event':
         if (item.event.kind === 'TRANSITION') last = item.event.cursor;
-        ctx.out(opts.output === 'table' ? eventLine(item.event) : renderStreamItem(opts.output, item.event));
+        ctx.out(format === 'table' ? eventLine(item.event) : renderStreamItem(format, item.event));
         break;
       case 'reconnecting':
         ctx.err(`reconnecting (attempt ${item.attempt}, in ${(item.delayMs / 1000).toFixed(1)} s): ${item.error.code}: ${item.error.message}\n`);

@@ -116,6 +116,24 @@ describe('nvcf CLI against the embedded system', () => {
     });
   });
 
+  describe('-o id, for scripts', () => {
+    it('prints only the ids of the result, one per line; refused with --watch (exit 2)', async () => {
+      const created = await nvcf(['functions', 'create', 'ids', '--helm-chart', 'oci://nvcr.io/nca-a/echo-1.2.3.tgz', '--helm-service', 'echo', '-o', 'id']);
+      expect(created.code).toBe(EXIT.ok);
+      const versionId = created.out.trim();
+      expect(versionId).toMatch(/^[0-9a-f-]{36}$/);
+      const deployedIds = await nvcf(['deploy', versionId, '--gpu', 'L40S', '--instance-type', 'gl40s_1.br25_2xlarge', '--min', '1', '--max', '1', '-o', 'id']);
+      const specId = deployedIds.out.trim();
+      expect((await spec(specId)).id).toBe(specId);
+      const listed = await nvcf(['functions', 'list', '-o', 'id']);
+      expect(listed.out.trim().split('\n')).toEqual((await nvcf(['functions', 'list', '-o', 'json'])).json<{ id: string }[]>().map((f) => f.id));
+      const refused = await nvcf(['rollout', 'status', specId, '--watch', '-o', 'id']);
+      expect(refused.code).toBe(EXIT.usage);
+      expect(refused.err).toMatch(/-o id/);
+      expect(refused.out).toBe('');
+    });
+  });
+
   describe('gpu-spec and rollouts', () => {
     it('update --set changes only the keys named; --values replaces; --dry-run submits nothing; --min/--max', async () => {
       const { specId } = await deployed(1, ['replicas=1', 'model=v1', 'image.tag=a']);
