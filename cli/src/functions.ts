@@ -1,4 +1,4 @@
-import { CreateFunctionDocument, CreateFunctionVersionDocument, FunctionDocument, FunctionsDocument, type CreateFunctionInput, type FunctionVersionFieldsFragment, type HealthProtocol } from '@nvcf/client';
+import { CreateFunctionDocument, CreateFunctionVersionDocument, FunctionDocument, FunctionsDocument, UndeployFunctionVersionDocument, type CreateFunctionInput, type FunctionVersionFieldsFragment, type HealthProtocol } from '@nvcf/client';
 import { found, type Ctx } from './context.js';
 import { EXIT, UsageError } from './errors.js';
 import { details, table, when } from './output.js';
@@ -32,6 +32,13 @@ export async function get(ctx: Ctx, id: string, opts: ReadOptions): Promise<numb
     fn.versions.map((v) => [v.id, v.status, v.workloadType, artifactOf(v), when(v.createdAt), (v.deployment?.gpuSpecifications ?? []).map((s) => `${s.id} (${s.gpu} ${s.minInstances}-${s.maxInstances})`).join('\n')]),
     ctx.colors,
   )}`);
+  return EXIT.ok;
+}
+
+/** `functions undeploy`: the version's instances terminate; it ends INACTIVE (the status says how far it got). */
+export async function undeploy(ctx: Ctx, versionId: string, opts: ReadOptions & { graceful?: boolean }): Promise<number> {
+  const v = (await (await ctx.client()).mutate(UndeployFunctionVersionDocument, { versionId, graceful: !!opts.graceful })).undeployFunctionVersion;
+  ctx.print(opts.output, v, () => `function version ${v.id} undeploying: ${v.status}\n`);
   return EXIT.ok;
 }
 

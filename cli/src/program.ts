@@ -101,6 +101,9 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .action(act<Read>(async (ctx, _a, o) => (await functions()).list(ctx, o)));
   fns.command('get').argument('<function-id>').description('a function and its versions').addOption(output())
     .action(act<Read>(async (ctx, [id], o) => (await functions()).get(ctx, id!, o)));
+  fns.command('undeploy').argument('<version-id>').description('stop a deployed function version: its instances terminate (--graceful: after in-flight requests)')
+    .option('--graceful', 'let instances finish in-flight work before they terminate').addOption(output())
+    .action(act<Read & { graceful?: boolean }>(async (ctx, [id], o) => (await functions()).undeploy(ctx, id!, o)));
   fns.command('create').argument('[name]', 'the function\'s name (a new version with --function keeps its function\'s)').description('create a Helm or container function (or, with --function, a new version of one)')
     .option('--helm-chart <uri>', 'Helm chart, oci://…/NAME-X.Y.Z.tgz')
     .option('--helm-service <name>', 'the chart\'s Service the worker sidecar sends requests to')

@@ -127,6 +127,10 @@ describe('nvcf CLI against the embedded system', () => {
       expect((await spec(specId)).id).toBe(specId);
       const listed = await nvcf(['functions', 'list', '-o', 'id']);
       expect(listed.out.trim().split('\n')).toEqual((await nvcf(['functions', 'list', '-o', 'json'])).json<{ id: string }[]>().map((f) => f.id));
+      const undeployed = await nvcf(['functions', 'undeploy', versionId, '-o', 'json']);
+      expect(undeployed.code).toBe(EXIT.ok);
+      expect(undeployed.json<{ id: string; status: string }>()).toMatchObject({ id: versionId });
+      await waitUntil(async () => (await spec(specId)).instances.length === 0, { what: 'the undeployed version\'s instances gone' });
       const refused = await nvcf(['rollout', 'status', specId, '--watch', '-o', 'id']);
       expect(refused.code).toBe(EXIT.usage);
       expect(refused.err).toMatch(/-o id/);
