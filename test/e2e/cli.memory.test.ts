@@ -360,3 +360,26 @@ describe('nvcf rollout status --watch across a gateway restart', () => {
     expect(r.out.trimEnd().split('\n').at(-1)).toBe(`revision ${rev} APPLIED (2/2)`);
   });
 });
+
+describe('nvcf with TRUSTED_DOCUMENTS=require (the gateway runs the documents of released clients only)', () => {
+  let system: System;
+  beforeAll(async () => { system = await startSystem({ ...fast, trustedDocuments: 'require' }); });
+  afterAll(async () => system?.dispose());
+
+  it('works unchanged: every operation it sends is a trusted document id; an ad-hoc document is refused', async () => {
+    const cli = cliAgainst(system.url);
+    const nvcf = (argv: string[]) => cli.nvcf(argv, { cwd: files });
+    const created = await nvcf(['functions', 'create', 'trusted', '--helm-chart', 'oci://nvcr.io/nca-a/echo-1.2.3.tgz', '--helm-service', 'echo', '-o', 'id']);
+    expect(created.code).toBe(EXIT.ok);
+    const deployed = await nvcf(['deploy', created.out.trim(), '--gpu', 'L40S', '--instance-type', 'gl40s_1.br25_2xlarge', '--min', '2', '--max', '2', '--set', 'model=v1', '--watch', '-o', 'json']);
+    expect(deployed.code).toBe(EXIT.ok);
+    const specId = deployed.lines<{ deployment?: { gpuSpecifications: { id: string }[] } }>()[0]!.deployment!.gpuSpecifications[0]!.id;
+    const updated = await nvcf(['gpu-spec', 'update', specId, '--set', 'model=v2', '--watch']);
+    expect(updated.code).toBe(EXIT.ok);
+    expect(updated.out).toMatch(/APPLIED \(2\/2\)\s*$/);
+    for (const argv of [['functions', 'list'], ['gpu-spec', 'get', specId], ['rollout', 'status', specId], ['clusters']]) expect((await nvcf(argv)).code).toBe(EXIT.ok);
+
+    const adHoc = await fetch(system.url, { method: 'POST', headers: { authorization: 'Bearer dev-token-a', 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ functions { id } }' }) });
+    expect(((await adHoc.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('PERSISTED_QUERY_REQUIRED');
+  });
+});
