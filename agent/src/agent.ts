@@ -1,5 +1,5 @@
-import { Streams, durableName, subjects, PoisonMessage, type Bus, type Consumer, type CreateInstanceMessage, type TerminateInstanceMessage, type UpdateInstancesMessage } from '@nvcf/messaging';
-import { PermanentFailure, type ClusterDriver, type DesiredInstance } from './driver.js';
+import { Streams, durableName, msgIds, subjects, PoisonMessage, type Bus, type ClusterOperatorsMessage, type Consumer, type CreateInstanceMessage, type TerminateInstanceMessage, type UpdateInstancesMessage } from '@nvcf/messaging';
+import { MissingCrds, PermanentFailure, RemovalStuck, type ClusterDriver, type DesiredInstance } from './driver.js';
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.js';
 import { keyedLock } from './keyed-lock.js';
 import { report, type Last } from './reporter.js';
@@ -16,6 +16,12 @@ export interface AgentOptions {
   concurrency?: number;
   /** redelivery after a silent agent (killed mid-work); long work is kept alive meanwhile */
   ackWaitMs?: number;
+  /**
+   * How often the agent re-checks which operator types its cluster can run (their CRDs served)
+   * and reports a change to ICMS (drivers with `operatorSupport` only). Default 60 s; it also
+   * checks at start and at once when an apply meets a missing CRD. 0: only the latter.
+   */
+  operatorCheckMs?: number;
   log?: (msg: string) => void;
 }
 
@@ -67,6 +73,26 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       return out;
     });
   };
+  /** Tells ICMS which operator types this cluster can run; only when that changed, unless forced. */
+  let reported = '';
+  let reportClock = 0;
+  const reportOperators = async (force: boolean) => {
+    if (!driver.operatorSupport || abort.signal.aborted) return;
+    try {
+      const operators = await driver.operatorSupport();
+      const key = JSON.stringify(operators);
+      if (!force && key === reported) return;
+      reportClock = Math.max(reportClock + 1, Date.now() * 1000);
+      const m: ClusterOperatorsMessage = { type: 'operators', clusterId, at: new Date(Math.floor(reportClock / 1000)).toISOString(), clock: reportClock, operators };
+      await bus.publish(subjects.cluster(clusterId), m, { msgId: msgIds.cluster(m) });
+      reported = key;
+      const missing = operators.filter((o) => o.missingCrds.length);
+      log(`operator support reported: ${missing.length ? missing.map((o) => `${o.operatorType} missing ${o.missingCrds.join(', ')}`).join('; ') : 'every operator type installed'}`);
+    } catch (err) {
+      if (!abort.signal.aborted) log(`cannot check the cluster's operator CRDs: ${(err as Error).message}`);
+    }
+  };
+
   const applyAttempts = async (d: DesiredInstance): Promise<Outcome> => {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -74,6 +100,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
         return { ok: true };
       } catch (err) {
         if (abort.signal.aborted) throw err;
+        // ICMS stops placing that operator type here before the failure is reported
+        if (err instanceof MissingCrds) await reportOperators(false);
         if (err instanceof PermanentFailure) return { ok: false, reason: err.message };
         const delay = backoffDelay(attempt, backoff);
         log(`apply ${d.instanceId}@${d.revisionId} failed (attempt ${attempt}), retrying in ${delay} ms: ${(err as Error).message}`);
@@ -124,8 +152,22 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const onTerminate = async (m: TerminateInstanceMessage) => lock(m.instanceId, async () => {
     const obs = await driver.observe(m.instanceId);
     if (!obs || obs.reportedState === 'TERMINATED') return;
-    await driver.remove(m.instanceId, m.graceful);
-    await report(bus, driver, obs.desired, obs, { state: 'TERMINATED', revisionId: obs.readyRevisionId });
+    let last: Last = obs;
+    // TERMINATED only once the cluster is clean: objects held by finalizers past the driver's
+    // timeout are reported (FAILED, naming them), and the agent keeps waiting for them
+    for (let attempt = 1, told = false; ; attempt++) {
+      try {
+        await driver.remove(m.instanceId, m.graceful);
+        break;
+      } catch (err) {
+        if (!(err instanceof RemovalStuck) || abort.signal.aborted) throw err;
+        if (!told) last = await report(bus, driver, obs.desired, last, { state: 'FAILED', revisionId: obs.readyRevisionId, message: `undeploy stuck: ${err.message}` });
+        told = true;
+        log(`terminate ${m.instanceId}: ${err.message}`);
+        await sleep(backoffDelay(attempt, backoff), undefined, { signal: abort.signal });
+      }
+    }
+    await report(bus, driver, obs.desired, last, { state: 'TERMINATED', revisionId: obs.readyRevisionId });
   });
 
   const guard = <T extends { clusterId: string }>(fn: (m: T) => Promise<unknown>) => async ({ data }: { data: T }) => {
@@ -140,6 +182,14 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       guard((m: UpdateInstancesMessage) => Promise.all(m.targets.map((t) => updateOne(m, t))))),
     await bus.consume<TerminateInstanceMessage>({ ...common, stream: Streams.terminate.name, durable: durableName(Streams.terminate.name, clusterId), filterSubject: subjects.terminate(clusterId) }, guard(onTerminate)),
   ];
+
+  // 0: no checks of its own, only the report an apply meeting a missing CRD triggers
+  if (opts.operatorCheckMs !== 0) {
+    await reportOperators(true);
+    const checks = setInterval(() => void reportOperators(false), opts.operatorCheckMs ?? 60_000);
+    checks.unref();
+    abort.signal.addEventListener('abort', () => clearInterval(checks), { once: true });
+  }
 
   const stop = async () => {
     abort.abort(new Error('agent stopping'));

@@ -1,4 +1,4 @@
-import type { CreateInstanceMessage, InstanceState } from '@nvcf/messaging';
+import type { CreateInstanceMessage, InstanceState, OperatorSupport } from '@nvcf/messaging';
 
 /** A failure that may pass (throttling, a conflict, a node not ready): retried with backoff. */
 export class TemporaryFailure extends Error {
@@ -7,6 +7,22 @@ export class TemporaryFailure extends Error {
 /** A failure that will not pass (schema rejection, bad values): reported at once. */
 export class PermanentFailure extends Error {
   override name = 'PermanentFailure';
+}
+
+/** The API server serves no CRD for a kind being applied: the operator is not installed there. */
+export class MissingCrds extends PermanentFailure {
+  override name = 'MissingCrds';
+  constructor(message: string, readonly crds: string[], readonly operatorTypes: string[]) {
+    super(message);
+  }
+}
+
+/**
+ * Removal did not finish in time: objects still there, held by finalizers. The agent reports the
+ * instance FAILED with this message and keeps the work (redelivered) until the cluster is clean.
+ */
+export class RemovalStuck extends TemporaryFailure {
+  override name = 'RemovalStuck';
 }
 
 /** What an instance should run: the create message minus its type tag (one definition, in lib/messaging). */
@@ -32,6 +48,9 @@ export interface ClusterDriver extends AsyncDisposable {
   apply(desired: DesiredInstance, signal: AbortSignal): Promise<void>;
   /** remembers what the agent reported (a label/annotation on the real cluster) */
   noteReported(instanceId: string, state: InstanceState, clock: number): Promise<void>;
+  /** resolves once the instance's objects are gone; may throw RemovalStuck */
   remove(instanceId: string, graceful: boolean): Promise<void>;
+  /** which operator types the cluster can run (their CRDs served); drivers without operators omit it */
+  operatorSupport?(): Promise<OperatorSupport[]>;
   dispose(): Promise<void>;
 }

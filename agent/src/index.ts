@@ -3,7 +3,7 @@ export type { Agent, AgentOptions } from './agent.js';
 export { createSimulatedCluster } from './drivers/simulated.js';
 export type { SimulatedClusterOptions, SimulatedCluster } from './drivers/simulated.js';
 export type { SimObject } from './drivers/sim-operator.js';
-export { TemporaryFailure, PermanentFailure } from './driver.js';
+export { TemporaryFailure, PermanentFailure, MissingCrds, RemovalStuck } from './driver.js';
 export type { ClusterDriver, DesiredInstance, ObservedInstance } from './driver.js';
 export { backoffDelay, defaultBackoff } from './backoff.js';
 // the Kubernetes driver is `@nvcf/agent/kubernetes`: its client costs a second to import

@@ -25,6 +25,10 @@ const readConfig = (env: Env) => {
       stateFile: str(env, 'SIM_STATE_FILE', '') || undefined,
     },
     concurrency: int(env, 'AGENT_CONCURRENCY', 64, { min: 1, max: 1024 }),
+    /** how often the operators' CRDs are checked and a change reported to ICMS (0: only at start and on a failed apply) */
+    operatorCheckMs: int(env, 'AGENT_OPERATOR_CHECK_MS', 60_000, { min: 0 }),
+    /** how long an undeploy waits for the namespace to go before it reports the objects stuck (it keeps waiting) */
+    removalTimeoutMs: int(env, 'AGENT_REMOVAL_TIMEOUT_MS', 120_000, { min: 1000 }),
   };
 };
 
@@ -41,10 +45,10 @@ runMain('agent', () => readConfig(process.env), async (c) => {
     if (c.driver === 'kubernetes') {
       // in a pod: the service account's in-cluster config; elsewhere KUBECONFIG
       const k8s = await import('./drivers/kubernetes/index.js');
-      driver = k8s.createKubernetesDriver({ clusterId: c.clusterId, client: k8s.createKubeClient(k8s.loadKubeConfig(c.kubeconfig || undefined)), registry });
+      driver = k8s.createKubernetesDriver({ clusterId: c.clusterId, client: k8s.createKubeClient(k8s.loadKubeConfig(c.kubeconfig || undefined)), registry, removalTimeoutMs: c.removalTimeoutMs });
     } else driver = createSimulatedCluster({ clusterId: c.clusterId, registry, ...c.sim });
     stack.use(driver);
-    const agent = await startAgent({ bus, driver, concurrency: c.concurrency });
+    const agent = await startAgent({ bus, driver, concurrency: c.concurrency, operatorCheckMs: c.operatorCheckMs });
     let draining = false;
     const metrics = processMetrics('nvcf_agent');
     const probes = createServer((req, res) => {

@@ -1,4 +1,4 @@
-import { injectIdentity, notReady, LABEL, type OperatorRegistry, type ReadyRule } from '@nvcf/operators';
+import { failures, injectIdentity, notReady, LABEL, SIM_ANNOTATION, type Failure, type OperatorRegistry, type ReadyRule } from '@nvcf/operators';
 import type { OperatorWorkload } from '@nvcf/messaging';
 import type { DesiredInstance } from '../driver.js';
 
@@ -37,6 +37,8 @@ export class SimulatedOperators {
     const mine = this.byInstance(d.instanceId);
     for (const m of labelled) {
       const existing = mine.find((o) => o.object.kind === m.kind && o.object.metadata.name === m.metadata.name);
+      // the same object again (a retry of the same revision) changes nothing, as with Server-Side Apply
+      if (existing && JSON.stringify({ ...existing.object, status: undefined }) === JSON.stringify({ ...m, status: undefined })) continue;
       const entry = { object: m, readyAt: null };
       if (existing) this.objects[this.objects.indexOf(existing)] = entry; else this.objects.push(entry);
       setTimeout(() => this.becomeReady(entry, d, w), this.delays.primaryMs).unref();
@@ -45,6 +47,15 @@ export class SimulatedOperators {
 
   private becomeReady(entry: SimObject, d: DesiredInstance, w: OperatorWorkload) {
     if (!this.objects.includes(entry)) return; // replaced meanwhile
+    const failure = entry.object.metadata?.annotations?.[SIM_ANNOTATION.status];
+    if (failure && !entry.object.simFailed) {
+      // told to fail (tests): that status for good, or for status-for-ms before it gets ready
+      Object.defineProperty(entry.object, 'simFailed', { value: true, enumerable: false });
+      entry.object.status = { ...(entry.object.status ?? {}), ...JSON.parse(failure) };
+      const forMs = Number(entry.object.metadata.annotations[SIM_ANNOTATION.statusForMs] ?? NaN);
+      if (Number.isFinite(forMs)) setTimeout(() => { entry.object.status = {}; this.becomeReady(entry, d, w); }, forMs).unref();
+      return;
+    }
     const type = this.registry.types.find((t) => w.operatorTypes.includes(t.name) && t.kinds.some((k) => k.kind === entry.object.kind));
     const spec = type && [...type.kinds, ...type.extraTypes].find((k) => k.kind === entry.object.kind);
     if (spec) setPath(entry.object, spec.ready.path, readyValue(spec.ready));
@@ -56,6 +67,11 @@ export class SimulatedOperators {
       this.objects.push(child);
       setTimeout(() => { setPath(child.object, sec.ready.path, readyValue(sec.ready)); child.readyAt = Date.now(); }, this.delays.secondaryMs).unref();
     }
+  }
+
+  /** Failed objects of the instance, by the registry's failure rules. */
+  failed(instanceId: string): Failure[] {
+    return failures(this.byInstance(instanceId).map((o) => o.object), this.registry);
   }
 
   /** What is not ready yet among the instance's objects, by the registry's status mapping. */

@@ -82,7 +82,11 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
         if (!operators) throw new PermanentFailure('this cluster runs no operators');
         operators.apply(desired, desired.workload);
         // ready only when every applied object and every object its operator created is
-        while (operators.pending(desired.instanceId).length) await wait(10, signal);
+        while (operators.pending(desired.instanceId).length) {
+          const [f] = operators.failed(desired.instanceId);
+          if (f) throw f.severity === 'permanent' ? new PermanentFailure(f.text) : new TemporaryFailure(f.text);
+          await wait(10, signal);
+        }
       } else await wait(sim.delayMs ?? (cur ? updateDelayMs : startDelayMs), signal);
       const o = objects.get(desired.instanceId);
       if (o) { o.desired = desired; o.readyRevisionId = desired.revisionId; save(); }

@@ -32,6 +32,8 @@ export interface SystemOptions {
   deadlineSweepMs?: number;
   agentBackoff?: { initialMs: number; maxMs: number; factor: number };
   agentAckWaitMs?: number;
+  /** how often agents re-check their cluster's operator CRDs (0: only when an apply meets a missing one) */
+  agentOperatorCheckMs?: number;
   /** the GraphQL IDE at GET /graphql */
   graphiql?: boolean;
   /** the web console at /console/ */
@@ -113,7 +115,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const launchAgent = async (clusterId: string) => {
       let driver = drivers.get(clusterId);
       if (!driver) drivers.set(clusterId, (driver = makeDriver(clusterId)));
-      const agent = await startAgent({ bus, driver, backoff: opts.agentBackoff, ackWaitMs: opts.agentAckWaitMs });
+      const agent = await startAgent({ bus, driver, backoff: opts.agentBackoff, ackWaitMs: opts.agentAckWaitMs, operatorCheckMs: opts.agentOperatorCheckMs });
       agents.set(clusterId, agent);
       return agent;
     };

@@ -90,9 +90,34 @@ export interface StatusEvent extends InstanceRef {
   targetRevisionId?: string;
 }
 
+/** One operator type as an agent found it on its cluster. */
+export interface OperatorSupport {
+  operatorType: string;
+  clusterAttribute: string;
+  /** CRDs of the type's kinds the API server does not serve (`<plural>.<group>`); empty: usable */
+  missingCrds: string[];
+}
+
+/**
+ * An agent's report about its cluster (subject `Cluster.NVCA.<clusterId>`): sent at start, when
+ * a periodic check finds a change, and at once when an apply meets a missing CRD. ICMS keeps the
+ * newest by `clock` and places no workload of an operator type whose CRDs are missing there.
+ */
+export interface ClusterOperatorsMessage {
+  type: 'operators';
+  clusterId: string;
+  /** ISO-8601 time of the check at the agent */
+  at: string;
+  /** microseconds, monotonic at the agent: readers keep the report with the highest clock */
+  clock: number;
+  /** every operator type of the agent's registry */
+  operators: OperatorSupport[];
+}
+
 export const msgIds = {
   create: (instanceId: string) => `create:${instanceId}`,
   update: (updateActionId: string, clusterId: string) => `update:${updateActionId}:${clusterId}`,
   terminate: (instanceId: string) => `terminate:${instanceId}`,
   status: (e: Pick<StatusEvent, 'instanceId' | 'clock'>) => `status:${e.instanceId}:${e.clock}`,
+  cluster: (m: Pick<ClusterOperatorsMessage, 'clusterId' | 'clock'>) => `cluster:${m.clusterId}:${m.clock}`,
 };

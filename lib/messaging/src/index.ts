@@ -10,6 +10,6 @@ export { backoffFor, runDelivery } from './delivery.js';
 export type { Bus, BusMessage, Consumer, ConsumerOptions, Delivery, PublishAck, StreamInfo, StreamSpec, TailOptions } from './types.js';
 export type {
   InstanceState, Workload, HelmWorkload, OperatorWorkload, ContainerWorkload, InstanceRef,
-  CreateInstanceMessage, UpdateInstancesMessage, TerminateInstanceMessage, StatusEvent,
+  CreateInstanceMessage, UpdateInstancesMessage, TerminateInstanceMessage, StatusEvent, ClusterOperatorsMessage, OperatorSupport,
 } from './contracts.js';
 export type { IcmsRpc, LaunchSpec, PlacementRequest } from './icms-rpc.js';

@@ -8,6 +8,8 @@ export const Streams = {
   terminate: { name: 'TerminateNvcaStream', subjects: ['Terminate.NVCA.>'], retention: 'workqueue', duplicateWindowMs: 120_000 },
   update: { name: 'UpdateNvcaInstanceStream', subjects: ['Update.NVCA.>'], retention: 'workqueue', duplicateWindowMs: 120_000 },
   status: { name: 'NvcaStatusStream', subjects: ['Status.NVCA.>'], retention: 'limits', maxAgeMs: 7 * DAY, duplicateWindowMs: 120_000 },
+  /** what each agent found on its cluster (operator CRDs present or missing); read by ICMS for placement */
+  cluster: { name: 'NvcaClusterStream', subjects: ['Cluster.NVCA.>'], retention: 'limits', maxAgeMs: 7 * DAY, duplicateWindowMs: 120_000 },
 } as const satisfies Record<string, StreamSpec>;
 
 export const allStreams: StreamSpec[] = Object.values(Streams);
@@ -25,6 +27,8 @@ export const subjects = {
   /** one subject per instance; the tenant leads so a reader can filter a tenant cheaply */
   status: (ncaId: string, instanceId: string) => `Status.NVCA.${token(ncaId)}.${token(instanceId)}`,
   statusOfTenant: (ncaId: string) => `Status.NVCA.${token(ncaId)}.*`,
+  /** one subject per cluster: its agent's reports about the cluster itself */
+  cluster: (clusterId: string) => `Cluster.NVCA.${token(clusterId)}`,
 };
 
 export const durableName = (stream: string, consumer: string) => `${stream}-${token(consumer)}`;

@@ -1,7 +1,8 @@
-export { loadRegistry, checkRegistryFile, rbacFindings, defaultRegistryPath, RegistryRejected } from './registry.js';
-export type { OperatorRegistry, OperatorType, KindSpec, ReadyRule, RbacRule } from './registry.js';
+export { loadRegistry, checkRegistryFile, rbacFindings, failureFindings, crdName, defaultRegistryPath, RegistryRejected } from './registry.js';
+export type { OperatorRegistry, OperatorType, KindSpec, ReadyRule, RbacRule, FailureRule } from './registry.js';
 export { mergePatch } from './merge-patch.js';
-export { injectIdentity, nvcfLabels, LABEL, REVISION_ANNOTATION } from './labels.js';
+export { injectIdentity, nvcfLabels, LABEL, REVISION_ANNOTATION, SIM_ANNOTATION } from './labels.js';
 export type { NvcfIdentity } from './labels.js';
-export { meets, notReady, kindSpecOf } from './readiness.js';
-export { at } from './paths.js';
+export { meets, notReady, kindSpecOf, failureOf, failures } from './readiness.js';
+export type { Failure } from './readiness.js';
+export { at, pathError } from './paths.js';

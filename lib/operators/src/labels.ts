@@ -17,6 +17,13 @@ export const LABEL = {
 } as const;
 export const REVISION_ANNOTATION = 'nvcf.nvidia.com/revision-id';
 
+/**
+ * Test hooks of the simulated operators (the simulated driver and test/services/cluster-sim):
+ * `status` is a JSON status the operator writes instead of becoming ready (a failure condition
+ * with its message); with `statusForMs` it becomes ready that long afterwards.
+ */
+export const SIM_ANNOTATION = { status: 'sim.nvcf.nvidia.com/status', statusForMs: 'sim.nvcf.nvidia.com/status-for-ms' } as const;
+
 export const nvcfLabels = (id: NvcfIdentity): Record<string, string> => ({
   [LABEL.ncaId]: id.ncaId, [LABEL.functionId]: id.functionId, [LABEL.versionId]: id.versionId, [LABEL.instanceId]: id.instanceId,
 });

@@ -1,13 +1,28 @@
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Values at a dotted path; `*` matches every key of an object (or element of an array). */
+/** `name[key=value]`: the elements of the array `name` whose `key` is `value` (a condition by type). */
+const SELECT = /^([^[\]=]+)\[([^[\]=]+)=([^[\]]*)\]$/;
+const SEGMENT = /^([A-Za-z0-9_-]+|\*|[A-Za-z0-9_-]+\[[A-Za-z0-9_-]+=[^[\]]*\])$/;
+
+/** Why a dotted path is malformed, or null (segments: keys, `*`, or `name[key=value]`). */
+export function pathError(path: unknown): string | null {
+  if (typeof path !== 'string' || !path.trim()) return 'must be a non-empty dotted path';
+  const bad = path.split('.').find((seg) => !SEGMENT.test(seg));
+  return bad === undefined ? null : `segment '${bad}' of '${path}' is not a key, '*' or name[key=value]`;
+}
+
+/** Values at a dotted path; `*` matches every key of an object (or element of an array); `conditions[type=Ready]` selects elements. */
 export function at(root: unknown, path: string): unknown[] {
   let cur: unknown[] = [root];
   for (const seg of path.split('.').filter(Boolean)) {
     const next: unknown[] = [];
+    const sel = SELECT.exec(seg);
     for (const v of cur) {
-      if (seg === '*') { if (isObj(v)) next.push(...Object.values(v)); else if (Array.isArray(v)) next.push(...v); }
+      if (sel) {
+        const list = isObj(v) ? v[sel[1]!] : undefined;
+        if (Array.isArray(list)) next.push(...list.filter((e) => isObj(e) && String(e[sel[2]!]) === sel[3]));
+      } else if (seg === '*') { if (isObj(v)) next.push(...Object.values(v)); else if (Array.isArray(v)) next.push(...v); }
       else if (isObj(v) && seg in v) next.push(v[seg]);
     }
     cur = next;

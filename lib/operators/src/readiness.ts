@@ -23,3 +23,54 @@ export function kindSpecOf(registry: OperatorRegistry, o: Obj): KindSpec | undef
 export function notReady(objects: Obj[], registry: OperatorRegistry): string[] {
   return objects.filter((o) => { const k = kindSpecOf(registry, o); return !k || !meets(o, k.ready); }).map((o) => `${o.kind}/${o.metadata?.name}`);
 }
+
+export interface Failure {
+  /** `Kind/name` */
+  object: string;
+  severity: 'permanent' | 'temporary';
+  /** what matched: `status.state=failed`, `condition Ready=False (reason X)` */
+  rule: string;
+  /** the operator's own message, when it gave one */
+  message?: string;
+  /** `Kind/name: rule: message`, for failureReason */
+  text: string;
+}
+
+interface Condition { type?: unknown; status?: unknown; reason?: unknown; message?: unknown }
+
+/** The first failure rule of the object's kind that matches its status, or null. */
+export function failureOf(obj: Obj, spec: KindSpec): Failure | null {
+  for (const r of spec.failed ?? []) {
+    let rule: string | undefined;
+    let message: unknown;
+    if (r.condition) {
+      const c = at(obj, 'status.conditions.*').find((x): x is Condition => typeof x === 'object' && x !== null
+        && (x as Condition).type === r.condition!.type && (x as Condition).status === r.condition!.status
+        && (!r.condition!.reasons || r.condition!.reasons.includes((x as Condition).reason as string)));
+      if (!c) continue;
+      rule = `condition ${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`;
+      message = c.message;
+    } else if (r.path) {
+      const v = at(obj, r.path).find((x) => r.values?.includes(x as string | number | boolean));
+      if (v === undefined) continue;
+      rule = `${r.path}=${String(v)}`;
+    } else continue;
+    if (r.message) message = at(obj, r.message).find((m) => typeof m === 'string' && m);
+    else if (message === undefined) message = at(obj, 'status.message').find((m) => typeof m === 'string' && m);
+    const name = `${obj.kind}/${obj.metadata?.name}`;
+    const text = typeof message === 'string' && message ? message : undefined;
+    return { object: name, severity: r.severity ?? 'permanent', rule, ...(text ? { message: text } : {}), text: `${name}: ${rule}${text ? `: ${text}` : ''}` };
+  }
+  return null;
+}
+
+/** Failed objects by the registry's failure rules, permanent ones first. */
+export function failures(objects: Obj[], registry: OperatorRegistry): Failure[] {
+  const out: Failure[] = [];
+  for (const o of objects) {
+    const k = kindSpecOf(registry, o);
+    const f = k && failureOf(o, k);
+    if (f) out.push(f);
+  }
+  return out.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'permanent' ? -1 : 1));
+}

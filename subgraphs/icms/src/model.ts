@@ -1,4 +1,11 @@
-import type { InstanceState } from '@nvcf/messaging';
+import type { InstanceState, OperatorSupport } from '@nvcf/messaging';
+
+/** The newest ClusterOperatorsMessage of the cluster's agent. */
+export interface OperatorReport {
+  clock: number;
+  at: string;
+  operators: OperatorSupport[];
+}
 
 export interface ClusterRecord {
   id: string;
@@ -12,6 +19,8 @@ export interface ClusterRecord {
   regions: string[];
   /** set while the cluster hosts an operator workload: it is single-tenant then */
   dedicatedTo?: string | null;
+  /** what its agent last reported about operator CRDs (none yet: every advertised operator is assumed installed) */
+  operators?: OperatorReport | null;
 }
 
 export interface InstanceRecord {

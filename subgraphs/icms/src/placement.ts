@@ -16,6 +16,9 @@ function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: In
   if (!gpu.instanceTypes.includes(p.instanceType)) return `no instance type ${p.instanceType}`;
   const missing = p.attributes.filter((a) => !c.attributes.includes(a));
   if (missing.length) return `missing attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
+  // the attribute says the operator runs there; its agent may have found its CRDs missing
+  const absent = (c.operators?.operators ?? []).filter((o) => p.attributes.includes(o.clusterAttribute) && o.missingCrds.length);
+  if (absent.length) return absent.map((o) => `operator type '${o.operatorType}' not installed (its agent reported CRD ${o.missingCrds.join(', ')} missing at ${c.operators!.at})`).join('; ');
   if (p.singleTenant && live.some((i) => i.ncaId !== tenant)) return 'hosts other tenants\' workloads, and operator workloads need a single-tenant cluster';
   return null;
 }

@@ -7,7 +7,7 @@ import type { IcmsStore } from './store/index.js';
 import type { ClusterRecord } from './model.js';
 import { resolvers, createLoaders } from './resolvers.js';
 import { icmsHandlers } from './icms.js';
-import { consumeStatus } from './status-consumer.js';
+import { consumeClusterReports, consumeStatus } from './status-consumer.js';
 
 export interface IcmsServerOptions {
   store: IcmsStore;
@@ -27,13 +27,14 @@ export async function createIcmsServer(opts: IcmsServerOptions): Promise<Running
   const existing = new Map((await opts.store.listClusters()).map((c) => [c.id, c]));
   for (const c of opts.clusters ?? []) await opts.store.putCluster({ ...c, dedicatedTo: existing.get(c.id)?.dedicatedTo ?? null });
   const consumer = await consumeStatus(opts.store, opts.bus, opts.consumerName);
+  const reports = await consumeClusterReports(opts.store, opts.bus, opts.consumerName);
   const server = await startSubgraph({
     name: 'icms', schema: buildIcmsSchema(opts.store), secret: opts.secret, port: opts.port, host: opts.host,
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
     rpc: icmsHandlers(opts.store, opts.bus) as any,
   });
   const drain = async (graceMs: number) => {
-    await Promise.all([consumer.stop({ graceMs }), server.drain(graceMs)]);
+    await Promise.all([consumer.stop({ graceMs }), reports.stop({ graceMs }), server.drain(graceMs)]);
   };
   const dispose = () => drain(0);
   return { ...server, drain, dispose, [Symbol.asyncDispose]: dispose };

@@ -1,5 +1,5 @@
 import { ClustersDocument, CreateFunctionDocument, DeployFunctionVersionDocument, OperatorTypesDocument, UpdateGpuSpecificationDocument, UndeployFunctionVersionDocument, InstanceStatusChangedDocument } from '@nvcf/client';
-import { LABEL, REVISION_ANNOTATION } from '@nvcf/operators';
+import { LABEL, REVISION_ANNOTATION, SIM_ANNOTATION } from '@nvcf/operators';
 import type { SimulatedCluster } from '@nvcf/agent';
 import type { System } from '@nvcf/local';
 import { waitUntil } from '@nvcf/testing';
@@ -135,6 +135,107 @@ export function operatorsSuite(name: string, make: MakeSystem) {
       const r = await deployNim(a(), v.id);
       expect(errorCode(r)).toBe('NO_ELIGIBLE_CLUSTER');
       expect(r.errors![0]!.message).toContain("hosts other tenants' workloads");
+    });
+  });
+}
+
+type KubeSystem = import('./kubernetes.js').KubeSystem;
+const dynamoGraph = (annotations: Record<string, string> = {}) => ({
+  apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', metadata: { name: 'graph', ...(Object.keys(annotations).length ? { annotations } : {}) },
+  spec: { services: { Frontend: { replicas: 1, componentType: 'frontend' } } },
+});
+const graphSvc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'graph-frontend' }, spec: { ports: [{ port: 8000 }] } };
+/** what the simulated Dynamo controller writes instead of becoming ready (SIM_ANNOTATION) */
+const dynamoFailure = (reason: string, message: string, state = 'failed') => JSON.stringify({ state, conditions: [{ type: 'Ready', status: 'False', reason, message }] });
+
+/**
+ * Operator workloads on the Kubernetes driver (NATS, Cassandra, the test kube-apiserver whose
+ * cluster simulator plays the NIM and Dynamo operators): failure rules, a missing operator, and
+ * an undeploy held by a finalizer. One system for the file.
+ */
+export function operatorsKubernetesSuite(start: () => Promise<KubeSystem>, cleanup: (k: KubeSystem | undefined) => Promise<void>) {
+  describe('kubernetes driver: operator workloads', () => {
+    let k: KubeSystem;
+    const a = () => httpClient(k.system.url, 'dev-token-a');
+    const b = () => httpClient(k.system.url, 'dev-token-b');
+    beforeAll(async () => { k = await start(); });
+    afterAll(async () => { await k?.system.dispose(); await cleanup(k); });
+
+    const deploy = async (manifests: unknown[], operatorTypes: string[], serviceName: string) => {
+      const v = ok(await a()(CreateFunctionDocument, { input: { name: `op-${operatorTypes[0]}`, operator: { operatorTypes, manifests } } })).createFunction;
+      const r = await a()(DeployFunctionVersionDocument, { versionId: v.id, input: { gpuSpecifications: [nimSpec({ minInstances: 1, maxInstances: 1 })], serviceName, servicePort: 8000 } as any });
+      return { v, r, specId: r.data?.deployFunctionVersion.gpuSpecifications[0]!.id };
+    };
+    const undeploy = async (versionId: string) => {
+      ok(await a()(UndeployFunctionVersionDocument, { versionId }));
+      await waitUntil(async () => ok(await b()(ClustersDocument, {})).clusters.length === 2, { what: 'the operator cluster released', timeoutMs: 30_000 });
+    };
+
+    it('a failure condition set by the Dynamo controller fails the instance within 5 s, with its message', async () => {
+      const t0 = Date.now();
+      const { v, specId } = await deploy([dynamoGraph({ [SIM_ANNOTATION.status]: dynamoFailure('ImagePullFailed', 'pull access denied for nvcr.io/nvidia/dynamo:bad') }), graphSvc], ['dynamo'], 'graph-frontend');
+      const s = await waitRevision(a(), specId!, 'FAILED', 10_000);
+      expect(Date.now() - t0).toBeLessThan(5000); // the revision deadline is 30 s: this is the failure rule
+      expect(s.instances.map((i) => i.state)).toEqual(['FAILED']);
+      expect(s.latestRevision!.failureReason).toContain('DynamoGraphDeployment/graph: status.state=failed: pull access denied for nvcr.io/nvidia/dynamo:bad');
+      await undeploy(v.id);
+    });
+
+    it('an update the operator fails keeps the instance on its last revision; a temporary failure is retried until it passes', async () => {
+      const { v, specId } = await deploy([dynamoGraph(), graphSvc], ['dynamo'], 'graph-frontend');
+      const first = await waitRevision(a(), specId!, 'APPLIED');
+      const ns = (await k.client.list('v1', 'Namespace', { labelSelector: `${LABEL.instanceId}=${first.instances[0]!.id}` })).items[0]!;
+      const uid = (await k.client.get({ apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', metadata: { name: 'graph', namespace: ns.metadata.name } }))!.metadata.uid;
+      const patch = (annotations: Record<string, string>, replicas: number) => ({ kind: 'DynamoGraphDeployment', metadata: { name: 'graph', annotations }, spec: { services: { Frontend: { replicas } } } });
+      ok(await a()(UpdateGpuSpecificationDocument, { id: specId!, input: { revision: { manifestMergePatches: [patch({ [SIM_ANNOTATION.status]: dynamoFailure('Failed', 'frontend crashed: CUDA out of memory') }, 2)] } } }));
+      const failed = await waitRevision(a(), specId!, 'FAILED', 10_000);
+      expect(failed.latestRevision!.failureReason).toContain('status.state=failed: frontend crashed: CUDA out of memory');
+      expect(failed.lastAppliedRevision!.id).toBe(first.latestRevision!.id);
+      expect(failed.instances.map((i) => [i.state, i.revisionId])).toEqual([['ACTIVE', first.latestRevision!.id]]);
+      // Unschedulable is temporary: the agent keeps trying, and the revision applies once it passes
+      const temp = ok(await a()(UpdateGpuSpecificationDocument, { id: specId!, input: { revision: { manifestMergePatches: [patch({ [SIM_ANNOTATION.status]: dynamoFailure('Unschedulable', '0/3 nodes have free GPUs', 'pending'), [SIM_ANNOTATION.statusForMs]: '1500' }, 3)] } } })).updateGpuSpecification.latestRevision!;
+      const s = await waitRevision(a(), specId!, 'APPLIED', 20_000);
+      expect(s.instances.map((i) => [i.state, i.revisionId])).toEqual([['ACTIVE', temp.id]]);
+      expect((await k.client.get({ apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', metadata: { name: 'graph', namespace: ns.metadata.name } }))!.metadata.uid).toBe(uid);
+      await undeploy(v.id);
+    });
+
+    // the agents of this system check CRDs only when an apply meets a missing one (operatorCheckMs 0),
+    // so the first deploy is placed; agents that check at start (the default) report it before
+    it('a cluster whose attribute claims an operator without its CRD fails at once, naming it, and is not offered again', async () => {
+      const isvc = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'llama' }, spec: { predictor: { model: { modelFormat: { name: 'hf' } } } } };
+      const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'llama-svc' }, spec: { ports: [{ port: 8000 }] } };
+      const t0 = Date.now();
+      const { v, specId } = await deploy([isvc, svc], ['kserve'], 'llama-svc');
+      const s = await waitRevision(a(), specId!, 'FAILED', 10_000);
+      expect(Date.now() - t0).toBeLessThan(5000);
+      expect(s.latestRevision!.failureReason).toContain("operator type 'kserve' not installed on cluster");
+      expect(s.latestRevision!.failureReason).toContain('inferenceservices.serving.kserve.io (serving.kserve.io/v1beta1 InferenceService)');
+      // the agent told ICMS: kserve is no longer placed on that cluster
+      const again = await waitUntil(async () => { const r = (await deploy([isvc, svc], ['kserve'], 'llama-svc')).r; return errorCode(r) === 'NO_ELIGIBLE_CLUSTER' && r; }, { what: 'kserve refused by placement' });
+      expect(again.errors![0]!.message).toContain("operator type 'kserve' not installed (its agent reported CRD inferenceservices.serving.kserve.io missing");
+      await undeploy(v.id);
+    });
+
+    it('undeploy waits for finalizers: stuck objects are reported with their finalizers; TERMINATED and the lock released once clean', async () => {
+      const { v, specId } = await deploy([nimService(), service], ['nim'], 'llama-svc');
+      const s = await waitRevision(a(), specId!, 'APPLIED');
+      const id = s.instances[0]!.id;
+      const ns = (await k.client.list('v1', 'Namespace', { labelSelector: `${LABEL.instanceId}=${id}` })).items[0]!.metadata.name!;
+      const nimRef = { apiVersion: 'apps.nvidia.com/v1alpha1', kind: 'NIMService', metadata: { name: 'llama', namespace: ns } };
+      await k.client.mergePatch(nimRef, { metadata: { finalizers: ['example.com/hold'] } }, 'nvcf-test');
+      await using sub = wsSubscribe(k.system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { instanceId: id, snapshot: true });
+      await sub.until((e) => e.some((x) => x.instanceStatusChanged.kind === 'SNAPSHOT'), 'the snapshot');
+      ok(await a()(UndeployFunctionVersionDocument, { versionId: v.id }));
+      const events = await sub.until((e) => e.some((x) => x.instanceStatusChanged.state === 'FAILED'), 'the undeploy reported stuck');
+      const stuck = events.find((x) => x.instanceStatusChanged.state === 'FAILED')!.instanceStatusChanged;
+      expect(stuck.message).toContain('undeploy stuck: namespace');
+      expect(stuck.message).toContain('NIMService/llama (finalizers: example.com/hold)');
+      expect(ok(await b()(ClustersDocument, {})).clusters.length).toBe(1); // still single-tenant: the cluster is not clean
+      await k.client.mergePatch(nimRef, { metadata: { finalizers: null } }, 'nvcf-test');
+      await sub.until((e) => e.some((x) => x.instanceStatusChanged.state === 'TERMINATED'), 'TERMINATED once clean');
+      expect(await k.client.get({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).toBeNull();
+      await waitUntil(async () => ok(await b()(ClustersDocument, {})).clusters.length === 2, { what: 'the lock released' });
     });
   });
 }

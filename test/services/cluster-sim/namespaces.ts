@@ -21,6 +21,13 @@ export function namespaceController(client: KubeClient, labelSelector: string, l
       const list = await client.list(apiVersion, kind, { namespace });
       for (const item of list.items) await client.delete({ apiVersion, kind, metadata: { name: item.metadata.name, namespace } }, { gracePeriodSeconds: 0 });
     }
+    // like the real namespace controller: the namespace goes only once its objects are gone, so
+    // an object held by a finalizer keeps it Terminating (the step runs again shortly)
+    const left: string[] = [];
+    for (const [apiVersion, kind] of KINDS) {
+      for (const item of (await client.list(apiVersion, kind, { namespace })).items) left.push(`${kind}/${item.metadata.name}`);
+    }
+    if (left.length) throw new Error(`namespace ${namespace}: waiting for ${left.join(', ')} (finalizers)`);
     await client.request('PUT', `/api/v1/namespaces/${namespace}/finalize`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace }, spec: { finalizers: [] } });
   };
   const watcher = startWatch(client, {

@@ -5,6 +5,7 @@
  * owner, which become ready later still.
  */
 import { dnsLabel, type KubeClient, type KubeObject } from '@nvcf/agent/kubernetes';
+import { SIM_ANNOTATION } from '@nvcf/operators';
 import { applyStatus, generationController, stillAt, type Controller } from './controller.js';
 
 export interface OperatorDelays {
@@ -33,11 +34,21 @@ function stateController(client: KubeClient, k: StateKind, labelSelector: string
     async start(obj, steps, key) {
       const gen = obj.metadata.generation ?? 1;
       await status(obj, k.pending);
-      steps.after(key, k.delayMs(obj), async () => {
+      const ready = async () => {
         const cur = await stillAt(client, obj, gen);
         if (!cur) return;
         await k.beforeReady?.(cur);
         await status(cur, k.ready);
+      };
+      steps.after(key, k.delayMs(obj), async () => {
+        // told to fail: the status of the annotation (a state, conditions with the operator's
+        // message), for good or, with status-for-ms, for that long before it gets ready after all
+        const cur = await stillAt(client, obj, gen);
+        const failure = cur?.metadata.annotations?.[SIM_ANNOTATION.status];
+        if (!cur || !failure) return ready();
+        await applyStatus(client, cur, { ...(JSON.parse(failure) as object), observedGeneration: gen }, k.manager);
+        const forMs = Number(cur.metadata.annotations?.[SIM_ANNOTATION.statusForMs] ?? NaN);
+        if (Number.isFinite(forMs)) steps.after(key, forMs, ready);
       });
     },
   });

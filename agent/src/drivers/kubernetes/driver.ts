@@ -7,7 +7,8 @@ import type { KubeClient, KubeObject, ObjectRef } from './client.js';
 import { classify, KubeApiError } from './errors.js';
 import { miniService, miniServiceReady } from './helm.js';
 import { CLUSTER_LABEL, FIELD_MANAGER, instanceNames, MINISERVICE, NAMESPACE } from './names.js';
-import { instanceNamespace, operatorObjects, operatorPending, secondaryKinds } from './operator.js';
+import { instanceNamespace, operatorObjects, operatorPending, operatorSupport, requireCrds, secondaryKinds } from './operator.js';
+import { RemovalStuck } from '../../driver.js';
 import { observedFrom, readyPatch, reportedPatch } from './record.js';
 import { startWatch, type Watcher } from './watcher.js';
 
@@ -19,6 +20,11 @@ export interface KubernetesDriverOptions {
   namePrefix?: string;
   /** re-read this often while no watch event arrives (a watch may be reconnecting) */
   pollMs?: number;
+  /**
+   * How long an undeploy waits for the instance's objects and namespace to be gone (finalizers
+   * honoured) before it reports them stuck (RemovalStuck; the agent keeps waiting). Default 120 s.
+   */
+  removalTimeoutMs?: number;
   log?: (msg: string) => void;
 }
 
@@ -39,6 +45,28 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
   const log = o.log ?? ((m: string) => logger.debug(m));
   const names = instanceNames(o.namePrefix ?? `nvcf-${clusterId}`);
   const pollMs = o.pollMs ?? 2000;
+  const removalTimeoutMs = o.removalTimeoutMs ?? 120_000;
+
+  /** What still holds a terminating instance: its objects that remain, with their finalizers. */
+  const stuckReport = async (ref: ObjectRef): Promise<string> => {
+    const secs = Math.round(removalTimeoutMs / 1000);
+    if (ref.kind !== 'Namespace') {
+      const cur = await client.get(ref);
+      return `${ref.kind} ${ref.metadata.name} still there ${secs} s after its deletion (finalizers: ${((cur?.metadata.finalizers as string[] | undefined) ?? []).join(', ') || 'none'})`;
+    }
+    const namespace = ref.metadata.name!;
+    const kinds = new Map<string, { apiVersion: string; kind: string }>();
+    for (const t of registry.types) for (const k of [...t.kinds, ...t.extraTypes, ...t.secondary]) kinds.set(`${k.apiVersion}/${k.kind}`, k);
+    const stuck: string[] = [];
+    for (const k of kinds.values()) {
+      const list = await client.list(k.apiVersion, k.kind, { namespace }).catch(() => ({ items: [] as KubeObject[] }));
+      for (const item of list.items) {
+        const f = (item.metadata.finalizers as string[] | undefined) ?? [];
+        stuck.push(`${k.kind}/${item.metadata.name} (finalizers: ${f.join(', ') || 'none'})`);
+      }
+    }
+    return `namespace ${namespace} still terminating ${secs} s after its deletion; stuck: ${stuck.join(', ') || 'no known objects (the namespace finalizer)'}`;
+  };
   const changes = new Changes();
   const watchers = new Map<string, Watcher>();
   const records = new Map<string, ObjectRef>();
@@ -101,6 +129,9 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     const objects = operatorObjects(namespace, d, w, registry);
     const ns = await client.apply(instanceNamespace(namespace, d), FIELD_MANAGER);
     records.set(d.instanceId, nsRef(d.instanceId));
+    // before any manifest: a kind the API server does not serve fails at once, by name (the
+    // namespace, the instance's record, is there for the undeploy to remove)
+    await requireCrds(client, registry, clusterId, w);
     for (const k of [...objects, ...secondaryKinds(registry, w)]) watch(k.apiVersion, k.kind, LABEL.instanceId);
     const applied: KubeObject[] = [];
     for (const m of objects) applied.push({ ...(await client.apply(m, FIELD_MANAGER)), apiVersion: m.apiVersion, kind: m.kind });
@@ -135,11 +166,18 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     },
     async remove(instanceId, graceful) {
       const obj = await locate(instanceId);
-      if (!observedFrom(obj, clusterId)) return; // not ours, or already going
-      // a namespace takes the operators' objects with it
-      await client.delete(records.get(instanceId)!, { gracePeriodSeconds: graceful ? undefined : 0 });
+      if (!obj || obj.metadata.labels?.[CLUSTER_LABEL] !== clusterId) { records.delete(instanceId); return; } // gone, or not ours
+      const ref = records.get(instanceId)!;
+      // a namespace takes the operators' objects with it, once their finalizers are done
+      if (!obj.metadata.deletionTimestamp) await client.delete(ref, { gracePeriodSeconds: graceful ? undefined : 0 });
+      const end = Date.now() + removalTimeoutMs;
+      while (await client.get(ref)) {
+        if (Date.now() >= end) throw new RemovalStuck(await stuckReport(ref));
+        await new Promise((r) => setTimeout(r, Math.min(250, pollMs)));
+      }
       records.delete(instanceId);
     },
+    operatorSupport: () => operatorSupport(client, registry),
     async dispose() {
       disposed = true;
       await Promise.all([...watchers.values()].map((w) => w.dispose()));

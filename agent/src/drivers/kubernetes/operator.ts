@@ -1,6 +1,7 @@
-import type { OperatorWorkload } from '@nvcf/messaging';
-import { injectIdentity, LABEL, nvcfLabels, notReady, REVISION_ANNOTATION, type KindSpec, type OperatorRegistry } from '@nvcf/operators';
-import { PermanentFailure, type DesiredInstance } from '../../driver.js';
+import type { OperatorSupport, OperatorWorkload } from '@nvcf/messaging';
+import { crdName, failures, injectIdentity, LABEL, nvcfLabels, notReady, REVISION_ANNOTATION, type KindSpec, type OperatorRegistry } from '@nvcf/operators';
+import { MissingCrds, PermanentFailure, TemporaryFailure, type DesiredInstance } from '../../driver.js';
+import { KubeApiError } from './errors.js';
 import type { KubeClient, KubeObject } from './client.js';
 import { CLUSTER_LABEL, NAMESPACE } from './names.js';
 import { desiredAnnotations } from './record.js';
@@ -60,5 +61,54 @@ export async function operatorPending(client: KubeClient, registry: OperatorRegi
       else secondaries.push(obj);
     }
   }
+  // the operator's own verdict first: a failed object is not "pending" until the deadline
+  const failed = failures([...primaries, ...secondaries], registry);
+  if (failed[0]?.severity === 'permanent') throw new PermanentFailure(failed[0].text);
+  if (failed[0]) throw new TemporaryFailure(failed[0].text);
   return [...pending, ...notReady([...primaries, ...secondaries], registry)];
+}
+
+/**
+ * Whether the API server serves a kind, by discovery (GET /apis/<group>/<version>): a group
+ * version it does not know is a 404; a known one lists its resources by kind.
+ */
+export async function served(client: KubeClient, apiVersion: string, kind: string): Promise<boolean> {
+  const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+  try {
+    const list = await client.request<{ resources?: { name: string; kind: string }[] }>('GET', path);
+    return (list.resources ?? []).some((r) => r.kind === kind && !r.name.includes('/'));
+  } catch (err) {
+    if (err instanceof KubeApiError && err.code === 404) return false;
+    throw err;
+  }
+}
+
+/** Fails at once, naming the CRDs, when a kind of the workload is not served by the API server. */
+export async function requireCrds(client: KubeClient, registry: OperatorRegistry, clusterId: string, w: OperatorWorkload): Promise<void> {
+  const missing: { crd: string; what: string; type: string }[] = [];
+  const seen = new Set<string>();
+  for (const m of w.manifests as KubeObject[]) {
+    const key = `${m.apiVersion}/${m.kind}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (await served(client, m.apiVersion, m.kind)) continue;
+    const found = registry.kindOf(m.apiVersion, m.kind, w.operatorTypes);
+    missing.push({ crd: crdName(found?.spec ?? m), what: `${m.apiVersion} ${m.kind}`, type: found?.type.name ?? '?' });
+  }
+  if (!missing.length) return;
+  const types = [...new Set(missing.map((x) => x.type))];
+  throw new MissingCrds(
+    `operator type${types.length > 1 ? 's' : ''} ${types.map((t) => `'${t}'`).join(', ')} not installed on cluster ${clusterId}: the API server serves no CRD ${missing.map((x) => `${x.crd} (${x.what})`).join(', ')}`,
+    missing.map((x) => x.crd), types);
+}
+
+/** Every operator type of the registry, with the CRDs of its kinds the API server does not serve. */
+export async function operatorSupport(client: KubeClient, registry: OperatorRegistry): Promise<OperatorSupport[]> {
+  const out: OperatorSupport[] = [];
+  for (const t of registry.types) {
+    const missingCrds: string[] = [];
+    for (const k of t.kinds) if (!(await served(client, k.apiVersion, k.kind))) missingCrds.push(crdName(k));
+    out.push({ operatorType: t.name, clusterAttribute: t.clusterAttribute, missingCrds });
+  }
+  return out;
 }

@@ -17,7 +17,8 @@ const num = (v: unknown) => (typeof v === 'number' ? v : (v as types.Long).toNum
 
 function readCluster(r: Row): ClusterRecord | null {
   const c = parse<ClusterRecord>(r.get('doc'));
-  return c && { ...c, dedicatedTo: r.get('dedicated_to') as string | null };
+  const operators = parse<ClusterRecord['operators']>(r.get('operators'));
+  return c && { ...c, dedicatedTo: r.get('dedicated_to') as string | null, ...(operators ? { operators } : {}) };
 }
 
 // state, revisionId, clock and updatedAt live in columns (moved by recordState); the rest in doc
@@ -39,8 +40,10 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
   const instanceCols = 'id, state, revision_id, clock, updated_at, doc';
   const Q = {
     putCluster: `INSERT INTO ${ks}.clusters (id, dedicated_to, doc) VALUES (?, ?, ?)`,
-    listClusters: `SELECT id, dedicated_to, doc FROM ${ks}.clusters`,
-    getClusters: `SELECT id, dedicated_to, doc FROM ${ks}.clusters WHERE id IN ?`,
+    listClusters: `SELECT id, dedicated_to, operators, doc FROM ${ks}.clusters`,
+    getClusters: `SELECT id, dedicated_to, operators, doc FROM ${ks}.clusters WHERE id IN ?`,
+    // the report's clock (microseconds) is the write timestamp: the newest report wins in any order
+    setOperatorReport: `UPDATE ${ks}.clusters USING TIMESTAMP ? SET operators = ? WHERE id = ?`,
     // `doc != null`: `dedicated_to = null` alone would hold for (and create) a cluster that does not exist
     setDedication: `UPDATE ${ks}.clusters SET dedicated_to = ? WHERE id = ? IF dedicated_to = ? AND doc != null`,
     putInstance:
@@ -65,7 +68,7 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
 
   return {
     async putCluster(c) {
-      await exec(Q.putCluster, [c.id, c.dedicatedTo ?? null, json(c)]);
+      await exec(Q.putCluster, [c.id, c.dedicatedTo ?? null, json({ ...c, operators: undefined })]);
     },
     async listClusters() {
       // clusters are few (one per compute cluster): a paged full read is the listing
@@ -74,6 +77,10 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
     getClusters: (ids) => selectByKeys(client, Q.getClusters, ids, (r) => str(r, 'id'), readCluster),
     async setDedication(clusterId, expected, next) {
       return (await exec(Q.setDedication, [next, clusterId, expected])).wasApplied();
+    },
+
+    async setOperatorReport(clusterId, report) {
+      await exec(Q.setOperatorReport, [types.Long.fromNumber(report.clock), json(report), clusterId]);
     },
 
     async putInstances(list) {

@@ -1,10 +1,13 @@
 import type { IcmsStore } from './types.js';
-import type { ClusterRecord, InstanceRecord, UpdateActionRecord } from '../model.js';
+import type { ClusterRecord, InstanceRecord, OperatorReport, UpdateActionRecord } from '../model.js';
 
 const copy = <T>(v: T): T => (v === null || v === undefined ? v : structuredClone(v));
 
 export function createMemoryIcmsStore(): IcmsStore {
   const clusters = new Map<string, ClusterRecord>();
+  // apart from the records: registering a cluster again (every start) keeps its agent's report
+  const reports = new Map<string, OperatorReport>();
+  const withReport = (c: ClusterRecord | null | undefined) => (c ? { ...copy(c), ...(reports.has(c.id) ? { operators: copy(reports.get(c.id)!) } : {}) } : null);
   const instances = new Map<string, InstanceRecord>();
   const accepted = new Set<string>();
   const actions: UpdateActionRecord[] = [];
@@ -12,8 +15,11 @@ export function createMemoryIcmsStore(): IcmsStore {
 
   const store: IcmsStore = {
     async putCluster(c) { clusters.set(c.id, copy(c)); },
-    async listClusters() { return [...clusters.values()].map(copy); },
-    async getClusters(ids) { return ids.map((id) => copy(clusters.get(id) ?? null)); },
+    async listClusters() { return [...clusters.values()].map((c) => withReport(c)!); },
+    async getClusters(ids) { return ids.map((id) => withReport(clusters.get(id))); },
+    async setOperatorReport(clusterId, report) {
+      if ((reports.get(clusterId)?.clock ?? -1) < report.clock) reports.set(clusterId, copy(report));
+    },
     async setDedication(clusterId, expected, next) {
       const c = clusters.get(clusterId);
       if (!c || (c.dedicatedTo ?? null) !== expected) return false;

@@ -1,4 +1,4 @@
-import type { ClusterRecord, InstanceRecord, UpdateActionRecord } from '../model.js';
+import type { ClusterRecord, InstanceRecord, OperatorReport, UpdateActionRecord } from '../model.js';
 
 /** ICMS's persistence port: memory (embedded default) and Cassandra implement it. */
 export interface IcmsStore extends AsyncDisposable {
@@ -7,6 +7,8 @@ export interface IcmsStore extends AsyncDisposable {
   getClusters(ids: readonly string[]): Promise<(ClusterRecord | null)[]>;
   /** compare-and-set of the single-tenant lock */
   setDedication(clusterId: string, expected: string | null, next: string | null): Promise<boolean>;
+  /** keeps the agent's report with the highest clock (reports may arrive out of order) */
+  setOperatorReport(clusterId: string, report: OperatorReport): Promise<void>;
 
   putInstances(instances: InstanceRecord[]): Promise<void>;
   getInstances(ids: readonly string[]): Promise<(InstanceRecord | null)[]>;
