@@ -1,4 +1,5 @@
 import { HttpMethod, KubeConfig, KubernetesObjectApi, PatchStrategy, Watch, type KubernetesObject, type ResponseContext } from '@kubernetes/client-node';
+import { inSpan, SpanKind } from '@nvcf/telemetry';
 import { KubeApiError } from './errors.js';
 
 /** A Kubernetes object as the API server sends it: plain JSON. */
@@ -48,7 +49,22 @@ class PlainObjectApi extends KubernetesObjectApi {
       ctx.setHeaderParam('Content-Type', o.contentType ?? 'application/json');
       ctx.setBody(JSON.stringify(o.body));
     }
-    return this.requestPromise(ctx) as Promise<T>;
+    // an HTTP client span per API call (semantic conventions: the method as its name, the path as url.path;
+    // bodies and queries, which hold configuration values, are never recorded)
+    const server = new URL(ctx.getUrl());
+    return inSpan(method, {
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': method, 'url.path': path, 'server.address': server.hostname, 'server.port': Number(server.port) || (server.protocol === 'https:' ? 443 : 80) },
+    }, async (span) => {
+      try {
+        const out = (await this.requestPromise(ctx)) as T;
+        span?.setAttribute('http.response.status_code', 200);
+        return out;
+      } catch (err) {
+        if (err instanceof KubeApiError) span?.setAttribute('http.response.status_code', err.code);
+        throw err;
+      }
+    });
   }
 }
 
