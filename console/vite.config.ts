@@ -7,7 +7,7 @@
  *   index.html  the console, served at /console/ and every client-side route under it
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 const web = fileURLToPath(new URL('./web/', import.meta.url));
 
@@ -17,6 +17,8 @@ export default defineConfig({
   base: '/console/',
   // Vite's own transform (Oxc) compiles TSX; no plugin: a production bundle needs no Fast Refresh
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  // workspace packages (@nvcf/client) from their TypeScript sources: a fresh clone has no dist/ yet
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   publicDir: false,
   logLevel: 'warn',
   clearScreen: false,

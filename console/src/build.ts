@@ -19,9 +19,9 @@ const LOCK = path.join(ROOT, '.cache', 'web-build.lock');
 
 /**
  * What a build is made of: the pages' sources, the configuration shared with the gateway, Vite's
- * and TypeScript's configuration, and the lockfile (a dependency's new version is a new build).
+ * and TypeScript's configuration, the client it is built on (@nvcf/client), and the lockfile (a dependency's new version is a new build).
  */
-const INPUTS = ['web', 'src/page-config.ts', 'vite.config.ts', 'package.json', '../package-lock.json'];
+const INPUTS = ['web', 'src/page-config.ts', 'src/build.ts', 'vite.config.ts', 'package.json', '../package-lock.json', '../client/src', '../client/package.json'];
 
 export class WebBuildFailed extends Error {
   override name = 'WebBuildFailed';
@@ -84,7 +84,10 @@ async function withLock<T>(fn: () => Promise<T>): Promise<T> {
 function runVite(outDir: string): Promise<void> {
   const vite = path.join(path.dirname(createRequire(path.join(PACKAGE, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir'], { cwd: PACKAGE, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir'], {
+      // always the production build of React: jest sets NODE_ENV=test, which would bundle React's development build
+      cwd: PACKAGE, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
     child.stderr.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));

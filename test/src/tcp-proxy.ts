@@ -7,13 +7,16 @@ export interface TcpProxy extends AsyncDisposable {
   cut(): Promise<void>;
   /** Accepts connections again, on the same port. */
   restore(): Promise<void>;
+  /** Sends new connections to another server (a restarted gateway); open ones stay where they are. */
+  retarget(target: { host: string; port: number }): void;
 }
 
 /**
  * A loopback TCP forwarder to `target` that a test can cut: one client (a gateway replica's
  * NATS connection) loses the server while everything else keeps it.
  */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(initial: { host: string; port: number }): Promise<TcpProxy> {
+  let target = initial;
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
   let port = 0;
@@ -45,6 +48,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     address: `127.0.0.1:${port}`,
     cut,
     restore: async () => { if (!server) await listen(); },
+    retarget: (next) => { target = next; },
     [Symbol.asyncDispose]: cut,
   };
 }
