@@ -45,6 +45,13 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
   return !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
+/** Whether our metrics should also be pushed over OTLP: OTEL_METRICS_EXPORTER=otlp and an OTLP endpoint. */
+export function metricsRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  if ((env.OTEL_SDK_DISABLED ?? '').toLowerCase() === 'true') return false;
+  if (!(env.OTEL_METRICS_EXPORTER ?? '').split(',').map((e) => e.trim()).includes('otlp')) return false;
+  return !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
+}
+
 /**
  * Starts the OpenTelemetry Node SDK once per process when the environment asks for traces
  * (see tracingRequested); `serviceName` applies unless OTEL_SERVICE_NAME is set. Everything
@@ -54,20 +61,25 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
 export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<Telemetry> {
   const s = state();
   return (s.started ??= (async (): Promise<Telemetry> => {
-    if (!tracingRequested(env)) return { tracing: false, shutdown: async () => {} };
+    const traces = tracingRequested(env);
+    const otlpMetrics = metricsRequested(env);
+    if (!traces && !otlpMetrics) return { tracing: false, shutdown: async () => {} };
     const { NodeSDK } = await import('@opentelemetry/sdk-node');
-    // the SDK's own metrics and log exporters only when OTEL_METRICS_EXPORTER / OTEL_LOGS_EXPORTER ask for
-    // them (our metrics are on /metrics, our logs on stdout); traces follow OTEL_TRACES_EXPORTER (default otlp)
+    // our metrics (the registry /metrics renders) go over OTLP too when OTEL_METRICS_EXPORTER=otlp;
+    // the SDK's log exporter only when OTEL_LOGS_EXPORTER asks (our logs are on stderr)
+    const metricReaders = otlpMetrics ? [await (await import('./otlp-metrics.js')).registryMetricReader(state().registry, env)] : [];
     const sdk = new NodeSDK({
       ...(env.OTEL_SERVICE_NAME ? {} : { serviceName }),
       instrumentations: [],
-      ...(env.OTEL_METRICS_EXPORTER ? {} : { metricReaders: [] }),
+      metricReaders,
       ...(env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
+      // traces off (OTEL_TRACES_EXPORTER=none or no endpoint) while metrics are exported
+      ...(traces ? {} : { traceExporter: undefined, spanProcessors: [] }),
     });
     sdk.start();
-    s.tracing = true;
+    s.tracing = traces;
     let stopped: Promise<void> | undefined;
-    return { tracing: true, shutdown: () => (stopped ??= sdk.shutdown().catch(() => {})) };
+    return { tracing: traces, shutdown: () => (stopped ??= sdk.shutdown().catch(() => {})) };
   })());
 }
 
@@ -149,7 +161,12 @@ const labelText = (l: Labels) => {
 };
 const keyOf = (l: Labels) => JSON.stringify(Object.keys(l).sort().map((k) => [k, l[k]]));
 
-interface Family { render(): string }
+/** One family's current series, for exporters other than the Prometheus text (OTLP). */
+export type Snapshot =
+  | { name: string; help: string; type: 'counter' | 'gauge'; points: { labels: Labels; value: number }[] }
+  | { name: string; help: string; type: 'histogram'; buckets: number[]; points: { labels: Labels; cumulative: number[]; sum: number; count: number }[] };
+
+interface Family { render(): string; snapshot(): Snapshot }
 
 /** Label sets beyond this many per family fold into one `other` series, so a client cannot grow them without end. */
 const MAX_SERIES = 1000;
@@ -162,6 +179,9 @@ export class Counter<L extends string = string> implements Family {
     const k = keyOf(l);
     const s = this.series.get(k);
     if (s) s.value += by; else this.series.set(k, { labels: l, value: by });
+  }
+  snapshot(): Snapshot {
+    return { name: this.name, help: this.help, type: 'counter', points: [...this.series.values()].map((p) => ({ labels: p.labels, value: p.value })) };
   }
   render() {
     const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
@@ -187,6 +207,9 @@ export class Histogram<L extends string = string> implements Family {
     const t = performance.now();
     return (more: Partial<Record<L, string>> = {}) => this.observe({ ...labels, ...more }, (performance.now() - t) / 1000);
   }
+  snapshot(): Snapshot {
+    return { name: this.name, help: this.help, type: 'histogram', buckets: this.buckets, points: [...this.series.values()].map((p) => ({ labels: p.labels, cumulative: [...p.counts], sum: p.sum, count: p.count })) };
+  }
   render() {
     const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const s of this.series.values()) {
@@ -210,11 +233,15 @@ export class Gauge<L extends string = string> implements Family {
     if (s) s.value += by; else this.values.set(k, { labels: labels as Labels, value: by });
   }
   dec(labels: Partial<Record<L, string>> = {}, by = 1) { this.inc(labels, -by); }
-  render() {
-    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
+  private rows(): { labels: Labels; value: number }[] {
     let rows: { labels: Labels; value: number }[] = [...this.values.values()];
     try { if (this.collect) rows = rows.concat(this.collect().map((r) => ({ labels: r.labels as Labels, value: r.value }))); } catch { /* a collector must not break the scrape */ }
-    for (const r of rows) out.push(`${this.name}${labelText(r.labels)} ${r.value}`);
+    return rows;
+  }
+  snapshot(): Snapshot { return { name: this.name, help: this.help, type: 'gauge', points: this.rows() }; }
+  render() {
+    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
+    for (const r of this.rows()) out.push(`${this.name}${labelText(r.labels)} ${r.value}`);
     return out.join('\n');
   }
 }
@@ -235,6 +262,7 @@ export class Registry {
     this.families.set(f.name, f);
     return f;
   }
+  snapshot(): Snapshot[] { return [...this.families.values()].map((f) => f.snapshot()); }
   render(): string {
     const parts = [...this.families.values()].map((f) => f.render());
     return parts.length ? `${parts.join('\n')}\n` : '';
