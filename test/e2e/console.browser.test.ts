@@ -4,7 +4,7 @@
  * update and watch it live, have the gateway restarted under the page mid-rollout (the page
  * reaches the gateway through a loopback proxy, pointed at a new gateway on the same backends),
  * see a failed rollout's message, roll back, and the same with TRUSTED_DOCUMENTS=require.
- * Screenshots go to test/artifacts/; the two in docs/images/ are refreshed from them.
+ * Screenshots go to test/artifacts/; NVCF_UPDATE_DOCS_IMAGES=1 also refreshes the two in docs/images/.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -111,7 +111,8 @@ async function shot(browsing: Browsing, page: Page, name: string, docsName?: str
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file }); // the viewport: what a laptop screen shows
   await browsing.screenshot(page, `${name}-full`);
-  if (docsName) {
+  // a test run never changes tracked files: NVCF_UPDATE_DOCS_IMAGES=1 refreshes the documentation's copies
+  if (docsName && process.env.NVCF_UPDATE_DOCS_IMAGES === '1') {
     fs.mkdirSync(DOCS_IMAGES, { recursive: true });
     fs.copyFileSync(file, path.join(DOCS_IMAGES, docsName));
   }
