@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import type { GraphQLError } from 'graphql';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
-import type { ServerOptions, SubscribeMessage, Context } from 'graphql-ws';
+import type { ServerOptions, SubscribeMessage, Context, ConnectionInitMessage } from 'graphql-ws';
 import { getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
 import type { Principal } from '@nvcf/auth';
 import { fail } from '@nvcf/errors';
@@ -18,8 +18,9 @@ import type { Runtime } from './runtime.js';
 const log = createLogger('gateway');
 
 type ConnectionState = { principal?: Principal; statusSubscriptions?: number };
+type Payload = ConnectionInitMessage['payload'];
 type WsExtra = Extra & Partial<ConnectionState>;
-type WsContext = Context<Record<string, unknown>, WsExtra>;
+type WsContext = Context<Payload, WsExtra>;
 interface StatusCall { op: StatusOperation; variables: Record<string, unknown>; tenant: string; extra: WsExtra; query: string; id: string }
 
 /**
@@ -30,8 +31,8 @@ interface StatusCall { op: StatusOperation; variables: Record<string, unknown>; 
 export function attachWebSocket(server: Server, runtime: Runtime, front: FrontDoor, status: StatusService | null, opts: { maxPerConnection: number; maxPayload: number }) {
   // one message is bounded like one HTTP body
   const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: opts.maxPayload });
-  const hive = getGraphQLWSOptions(runtime, (ctx: WsContext) => ({ req: ctx.extra.request, socket: ctx.extra.socket, tenant: ctx.extra.principal?.tenant, principal: ctx.extra.principal })) as unknown as ServerOptions<Record<string, unknown>, WsExtra>;
-  const options: ServerOptions<Record<string, unknown>, WsExtra> = {
+  const hive: ServerOptions<Payload, WsExtra> = getGraphQLWSOptions(runtime, (ctx: WsContext) => ({ req: ctx.extra.request, socket: ctx.extra.socket, tenant: ctx.extra.principal?.tenant, principal: ctx.extra.principal }));
+  const options: ServerOptions<Payload, WsExtra> = {
     ...hive,
     onConnect: async (ctx) => {
       try {
@@ -71,10 +72,10 @@ export function attachWebSocket(server: Server, runtime: Runtime, front: FrontDo
       const release = () => { if (!released) { released = true; call.extra.statusSubscriptions!--; } };
       const run = await status!.run(call.op, call.variables, call.tenant, null, call.query).catch((err: unknown) => { release(); throw err; });
       if (!('events' in run)) { release(); return run; }
-      return sendFramesDirectly(run.events, call.extra.socket as WebSocket, call.id, release);
+      return sendFramesDirectly(run.events, call.extra.socket, call.extra.request.socket, call.id, release);
     },
   };
-  const ws = useServer<Record<string, unknown>, ConnectionState>(options, wss);
+  const ws = useServer<Payload, ConnectionState>(options, wss);
   return { wss, dispose: () => ws.dispose() };
 }
 

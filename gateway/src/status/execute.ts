@@ -2,7 +2,7 @@ import { buildSchema, execute, GraphQLError, type ExecutionResult, type GraphQLF
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { readPublicSchema } from '@nvcf/schema';
 import { maskError } from '@nvcf/errors';
-import type { StatusStream, FeedEvent, Feed } from '@nvcf/status-stream';
+import type { StatusStream, FeedEvent, Feed, StatusFilter } from '@nvcf/status-stream';
 import { fieldsOf, type StatusOperation } from './operation.js';
 import type { InstanceFetcher } from './instances.js';
 
@@ -11,11 +11,15 @@ let schema: GraphQLSchema | undefined;
 export const publicSchema = () => (schema ??= buildSchema(readPublicSchema()));
 
 // remote instance subtrees are keyed by response name (aliases survive), local payloads by field name
-const byResponseKey: GraphQLFieldResolver<any, any> = (source, _args, _ctx, info) => {
+const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) => {
   if (source === null || typeof source !== 'object') return undefined;
-  const v = source[info.path.key as string];
-  return v !== undefined ? v : source[info.fieldName];
+  const obj = source as Record<string, unknown>;
+  const v = obj[info.path.key as string];
+  return v !== undefined ? v : obj[info.fieldName];
 };
+
+/** instanceStatusChanged's arguments, coerced (schema/nvca-status.graphql). */
+type StatusArgs = StatusFilter & { after?: string | null; snapshot?: boolean | null };
 
 export interface StatusRun {
   /** the event stream, each result with the cursor the SSE `id` carries */
@@ -74,7 +78,7 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
   const s = publicSchema();
   const vars = { coerced: o.variables };
   const root = fieldsOf(o.op.operation.selectionSet, o.op.fragments)[0]!;
-  const args = getArgumentValues(s.getSubscriptionType()!.getFields().instanceStatusChanged!, root, vars.coerced) as Record<string, any>;
+  const args = getArgumentValues(s.getSubscriptionType()!.getFields().instanceStatusChanged!, root, vars.coerced) as StatusArgs;
   let feed: Feed;
   try {
     feed = await o.stream.open(o.tenant, args, { after: o.lastEventId || args.after, snapshot: args.snapshot });

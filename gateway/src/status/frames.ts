@@ -24,11 +24,12 @@ function drained(tcp: Socket): Promise<void> {
  * subscription's fixed head plus the event's shared JSON, where graphql-ws would stringify every
  * frame for every subscriber. graphql-ws still owns the subscription: it awaits the returned
  * iterator, which yields nothing and settles when the feed ends (done) or fails (the error, as
- * before), and it calls `return()` when the client completes or the socket closes.
+ * before), and it calls `return()` when the client completes or the socket closes. `tcp` is the
+ * connection under the WebSocket: the upgrade request's socket (graphql-ws's `extra.request.socket`),
+ * which ws writes to, so its backpressure is the WebSocket's.
  */
-export function sendFramesDirectly(events: AsyncIterator<{ result: ExecutionResult }>, socket: WebSocket, id: string, release: () => void): AsyncIterableIterator<never> {
+export function sendFramesDirectly(events: AsyncIterator<{ result: ExecutionResult }>, socket: WebSocket, tcp: Socket | undefined, id: string, release: () => void): AsyncIterableIterator<never> {
   const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
-  const tcp = (socket as unknown as { _socket?: Socket })._socket;
   const pump = (async () => {
     for (;;) {
       const r = await events.next();

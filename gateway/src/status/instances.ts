@@ -4,19 +4,21 @@ import type { StatusOperation } from './operation.js';
 
 export interface PreparedInstances { tenant: string; key: string; query: string; variables: Record<string, unknown> }
 
-export type Execute = (tenant: string, query: string, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: readonly { message: string }[] }>;
+/** The answer to remoteQuery: the instance subtrees, each under its response keys. */
+export interface InstancesData { __instances?: (Record<string, unknown> | null)[] | null }
+export type Execute = (tenant: string, query: string, variables: Record<string, unknown>) => Promise<{ data?: InstancesData | null; errors?: readonly { message: string; extensions?: { code?: unknown } }[] }>;
 
 const ID_KEY = '__nvcfInstanceId';
 
 type Result = Awaited<ReturnType<Execute>>;
-const unavailable = (res: Result) => !!res.errors?.some((e) => (e as { extensions?: { code?: unknown } }).extensions?.code === 'UNAVAILABLE');
+const unavailable = (res: Result) => !!res.errors?.some((e) => e.extensions?.code === 'UNAVAILABLE');
 
 /**
  * How long an event waits for the stores behind its Instance fields. An event whose fetch
  * failed would reach the client as an error without its cursor, the transition lost to it
  * for good; held back, it arrives complete (and in order) once the store answers again.
  */
-export const INSTANCE_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000 };
+export const INSTANCE_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000, missingForMs: 5000 };
 
 /** The query that fetches a subscription's Instance selection for many ids at once. */
 export function remoteQuery(op: StatusOperation, variables: Record<string, unknown>): { query: string; variables: Record<string, unknown> } {
@@ -57,11 +59,23 @@ export class InstanceFetcher {
       if (this.loaders.size >= this.maxLoaders) this.loaders.delete(this.loaders.keys().next().value!);
       // no cache: an instance's fields change between events
       loader = new DataLoader(async (ids) => {
-        const unique = [...new Set(ids)];
-        const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
-        const rows = (res.data?.__instances ?? []) as (Record<string, unknown> | null)[];
-        if (!res.data && res.errors?.length) return ids.map(() => new Error(res.errors![0]!.message));
-        const byId = new Map(rows.filter((r): r is Record<string, unknown> => !!r).map((r) => [r[ID_KEY] as string, r]));
+        const byId = new Map<string, Record<string, unknown>>();
+        let missing = [...new Set(ids)];
+        // The event is this gateway's own read of the stream; the services behind the instance's
+        // fields read it too and may not have stored this instance's first transition yet (its
+        // row is then null): asked again for a few seconds, it arrives complete instead of as an error.
+        const giveUpAt = Date.now() + INSTANCE_RETRY.missingForMs;
+        for (let delay = INSTANCE_RETRY.initialMs; ; delay = Math.min(delay * 2, INSTANCE_RETRY.maxMs)) {
+          const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: missing }));
+          if (!res.data && res.errors?.length) {
+            if (byId.size === 0) return ids.map(() => new Error(res.errors![0]!.message));
+            break;
+          }
+          for (const r of res.data?.__instances ?? []) if (r) byId.set(r[ID_KEY] as string, r);
+          missing = missing.filter((id) => !byId.has(id));
+          if (!missing.length || Date.now() + delay > giveUpAt) break;
+          await new Promise((r) => setTimeout(r, delay).unref());
+        }
         return ids.map((id) => byId.get(id) ?? null);
       }, { cache: false });
       this.loaders.set(key, loader);

@@ -50,3 +50,8 @@ export interface UpdateActionRecord {
 }
 
 export const isLive = (i: Pick<InstanceRecord, 'state'>) => i.state !== 'TERMINATED' && i.state !== 'FAILED';
+
+/** A GPU specification as ICMS knows it: only its key (nvcf owns the rest). */
+export interface SpecRef {
+  id: string;
+}

@@ -21,7 +21,7 @@ export interface IcmsServerOptions {
   consumerName?: string;
 }
 
-export const buildIcmsSchema = (store: IcmsStore) => buildSubgraphSchema({ typeDefs: parse(subgraphSdl('icms')), resolvers: resolvers(store) as any });
+export const buildIcmsSchema = (store: IcmsStore) => buildSubgraphSchema([{ typeDefs: parse(subgraphSdl('icms')), resolvers: resolvers(store) }]);
 
 export async function createIcmsServer(opts: IcmsServerOptions): Promise<RunningSubgraph> {
   const existing = new Map((await opts.store.listClusters()).map((c) => [c.id, c]));
@@ -31,7 +31,7 @@ export async function createIcmsServer(opts: IcmsServerOptions): Promise<Running
   const server = await startSubgraph({
     name: 'icms', schema: buildIcmsSchema(opts.store), secret: opts.secret, port: opts.port, host: opts.host,
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
-    rpc: icmsHandlers(opts.store, opts.bus) as any,
+    rpc: icmsHandlers(opts.store, opts.bus),
   });
   const drain = async (graceMs: number) => {
     await Promise.all([consumer.stop({ graceMs }), reports.stop({ graceMs }), server.drain(graceMs)]);

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { DateTimeScalar, type TenantContext } from '@nvcf/subgraph-kit';
-import type { StatusStore, StatusFilter } from './store/index.js';
+import type { StatusStore } from './store/index.js';
+import type { InstanceStatusEvent, Resolvers } from './generated/resolvers.js';
 import type { StatusStream, Feed } from '@nvcf/status-stream';
 import { toPayload } from './payload.js';
 
@@ -10,11 +11,9 @@ export interface StatusContext extends TenantContext {
   loaders: ReturnType<typeof createLoaders>;
 }
 
-type Args = StatusFilter & { after?: string | null; snapshot?: boolean | null };
-
 /** Maps feed events to subscription payloads; return() releases the feed at once. */
-function payloads(feed: Feed): AsyncIterableIterator<unknown> {
-  const it: AsyncIterableIterator<unknown> = {
+function payloads(feed: Feed): AsyncIterableIterator<{ instanceStatusChanged: InstanceStatusEvent }> {
+  const it: AsyncIterableIterator<{ instanceStatusChanged: InstanceStatusEvent }> = {
     next: async () => { const r = await feed.next(); return r.done ? r : { done: false, value: { instanceStatusChanged: toPayload(r.value) } }; },
     return: async () => { await feed.return!(); return { done: true, value: undefined }; },
     [Symbol.asyncIterator]: () => it,
@@ -22,22 +21,20 @@ function payloads(feed: Feed): AsyncIterableIterator<unknown> {
   return it;
 }
 
-export function resolvers(store: StatusStore, stream: StatusStream) {
+export function resolvers(store: StatusStore, stream: StatusStream): Resolvers {
   return {
     DateTime: DateTimeScalar,
     Instance: {
-      __resolveReference: async ({ id }: { id: string }, ctx: StatusContext) => {
+      // an id no agent has reported (or another tenant's) is no instance here: null, never an invented state
+      __resolveReference: async ({ id }, ctx) => {
         const s = await ctx.loaders.status.load(id);
-        if (s && s.ncaId !== ctx.tenant) return null;
-        // accepted by ICMS but not yet reported by its agent: it is starting
-        return s
-          ? { id, state: s.state, revisionId: s.revisionId, targetRevisionId: s.targetRevisionId ?? null, updatedAt: s.updatedAt }
-          : { id, state: 'STARTING', revisionId: null, targetRevisionId: null, updatedAt: new Date().toISOString() };
+        if (!s || s.ncaId !== ctx.tenant) return null;
+        return { id, state: s.state, revisionId: s.revisionId, targetRevisionId: s.targetRevisionId ?? null, updatedAt: s.updatedAt };
       },
     },
     Subscription: {
       instanceStatusChanged: {
-        subscribe: async (_: unknown, args: Args, ctx: StatusContext) => {
+        subscribe: async (_, args, ctx) => {
           const { after, snapshot, ...filter } = args;
           return payloads(await stream.open(ctx.tenant, filter, { after, snapshot }));
         },

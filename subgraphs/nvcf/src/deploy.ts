@@ -7,17 +7,8 @@ import { checkConfiguration, checkPort, checkSpec } from './validate.js';
 import { workloadFor } from './workload.js';
 import { mergeManifests } from './operators/merge.js';
 import type { Nvcf } from './nvcf.js';
+import type { DeployInput } from './generated/resolvers.js';
 
-export interface GpuSpecificationInput {
-  gpu: string; instanceType: string; minInstances: number; maxInstances: number; maxRequestConcurrency?: number | null;
-  clusters?: string[] | null; regions?: string[] | null; attributes?: string[] | null; configuration?: unknown;
-}
-export interface DeployInput {
-  gpuSpecifications: GpuSpecificationInput[];
-  manifestMergePatches?: unknown[] | null;
-  serviceName?: string | null;
-  servicePort?: number | null;
-}
 
 /** Attributes a cluster must carry for this version: the spec's own plus each operator type's. */
 export const requiredAttributes = (nvcf: Nvcf, v: VersionRecord, spec: Pick<SpecRecord, 'attributes'>) =>

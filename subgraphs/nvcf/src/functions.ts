@@ -5,16 +5,8 @@ import type { NvcfStore } from './store/index.js';
 import type { OperatorRegistry } from '@nvcf/operators';
 import { validateManifests } from './operators/validate.js';
 import { checkHealth, checkHelm, checkName, checkPort } from './validate.js';
+import type { CreateFunctionInput } from './generated/resolvers.js';
 
-export interface CreateFunctionInput {
-  name: string;
-  inferenceUrl?: string | null;
-  inferencePort?: number | null;
-  health?: VersionRecord['health'];
-  container?: { image: string; args?: string[] | null; environment?: { key: string; value: string }[] | null } | null;
-  helm?: { chart: string; serviceName: string } | null;
-  operator?: { operatorTypes: string[]; manifests: unknown[] } | null;
-}
 
 /** Validates the whole input before anything is stored (no partial writes). */
 function buildVersion(input: CreateFunctionInput, fn: FunctionRecord, registry: OperatorRegistry): VersionRecord {

@@ -28,7 +28,7 @@ export interface NvcfServerOptions {
   consumerName?: string;
 }
 
-export const buildNvcfSchema = (nvcf: Nvcf) => buildSubgraphSchema({ typeDefs: parse(subgraphSdl('nvcf')), resolvers: resolvers(nvcf) as any });
+export const buildNvcfSchema = (nvcf: Nvcf) => buildSubgraphSchema([{ typeDefs: parse(subgraphSdl('nvcf')), resolvers: resolvers(nvcf) }]);
 
 export async function createNvcfServer(opts: NvcfServerOptions): Promise<RunningSubgraph & { nvcf: Nvcf }> {
   const nvcf = new Nvcf(withRolloutMetrics(opts.store), opts.icms, opts.registry, { maxConfigurationBytes: inputLimit('RevisionInput.configuration').maxBytes!, ...opts.limits }, opts.revisionDeadlineMs ?? 600_000);

@@ -9,13 +9,8 @@ import { workloadFor } from './workload.js';
 import { mergeManifests } from './operators/merge.js';
 import { requiredAttributes } from './deploy.js';
 import { checkServiceUnchanged } from './operators/service.js';
+import type { RevisionInput, UpdateGpuSpecificationInput } from './generated/resolvers.js';
 
-export interface UpdateInput {
-  revision?: { configuration?: unknown; manifestMergePatches?: unknown[] | null } | null;
-  minInstances?: number | null;
-  maxInstances?: number | null;
-  expectedRevisionId?: string | null;
-}
 
 async function load(nvcf: Nvcf, tenant: string, specId: string): Promise<{ spec: SpecRecord; version: VersionRecord }> {
   const [spec] = await nvcf.store.getSpecs([specId]);
@@ -26,7 +21,7 @@ async function load(nvcf: Nvcf, tenant: string, specId: string): Promise<{ spec:
 }
 
 /** Validates the revision body for the workload type; returns what the new revision stores. */
-async function revisionBody(nvcf: Nvcf, version: VersionRecord, spec: SpecRecord, input: NonNullable<UpdateInput['revision']>) {
+async function revisionBody(nvcf: Nvcf, version: VersionRecord, spec: SpecRecord, input: RevisionInput) {
   if (version.workloadType === 'CONTAINER') {
     throw fail('UPDATE_NOT_ALLOWED', 'container functions cannot be updated in place; create and deploy a new function version', { field: 'input.revision' });
   }
@@ -82,7 +77,7 @@ export async function submitRevision(nvcf: Nvcf, tenant: string, spec: SpecRecor
   await nvcf.rollouts.evaluate(spec.id);
 }
 
-export async function updateGpuSpecification(nvcf: Nvcf, tenant: string, specId: string, input: UpdateInput): Promise<SpecRecord> {
+export async function updateGpuSpecification(nvcf: Nvcf, tenant: string, specId: string, input: UpdateGpuSpecificationInput): Promise<SpecRecord> {
   const { spec, version } = await load(nvcf, tenant, specId);
   if (input.revision == null && input.minInstances == null && input.maxInstances == null) {
     throw fail('BAD_USER_INPUT', 'nothing to update: give revision, minInstances or maxInstances', { field: 'input' });

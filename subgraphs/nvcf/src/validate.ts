@@ -1,6 +1,7 @@
 import { fail } from '@nvcf/errors';
 import { inputLimit, jsonExtent } from '@nvcf/subgraph-kit';
 import type { Health, JsonObject } from './model.js';
+import type { GpuSpecificationInput } from './generated/resolvers.js';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const HELM_CHART = /^oci:\/\/[^\s/]+(\/[^\s/]+)*\/[a-z0-9]([-a-z0-9]*[a-z0-9])?-\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?\.tgz$/;
@@ -38,13 +39,8 @@ export function checkHealth(h: Health | null | undefined) {
   }
 }
 
-export interface SpecInput {
-  gpu: string;
-  instanceType: string;
-  minInstances: number;
-  maxInstances: number;
-  maxRequestConcurrency?: number | null;
-}
+/** What checkSpec reads of a GpuSpecificationInput. */
+export type SpecInput = Pick<GpuSpecificationInput, 'gpu' | 'instanceType' | 'minInstances' | 'maxInstances' | 'maxRequestConcurrency'>;
 
 export function checkBounds(where: string, min: number, max: number) {
   if (!Number.isInteger(min) || min < 0) throw fail('BAD_USER_INPUT', `${where}.minInstances must be ≥ 0 (got ${min})`, { field: `${where}.minInstances` });

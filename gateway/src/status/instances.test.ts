@@ -1,0 +1,38 @@
+import { InstanceFetcher, INSTANCE_RETRY, type Execute } from './instances.js';
+
+const prepared = { tenant: 'nca-a', key: 'k', query: 'query', variables: {} };
+const row = (id: string) => ({ __nvcfInstanceId: id, state: 'STARTING' });
+
+describe('InstanceFetcher', () => {
+  it('asks again for an instance whose row is not stored yet, and answers with it once it is', async () => {
+    const asked: string[][] = [];
+    let stored = false;
+    const execute: Execute = async (_t, _q, v) => {
+      const ids = v.__ids as string[];
+      asked.push(ids);
+      // i-2 is known at once; i-1 only from the third request on (its first event not consumed yet)
+      if (asked.length >= 3) stored = true;
+      return { data: { __instances: ids.map((id) => (id === 'i-2' || stored ? row(id) : null)) } };
+    };
+    const f = new InstanceFetcher(execute);
+    const [a, b] = await Promise.all([f.load(prepared, 'i-1'), f.load(prepared, 'i-2')]);
+    expect(a).toEqual(row('i-1'));
+    expect(b).toEqual(row('i-2'));
+    expect(asked).toEqual([['i-1', 'i-2'], ['i-1'], ['i-1']]);
+  });
+
+  it('gives up after a few seconds: the row stays null (the event then carries the error)', async () => {
+    const saved = INSTANCE_RETRY.missingForMs;
+    INSTANCE_RETRY.missingForMs = 300;
+    try {
+      let calls = 0;
+      const f = new InstanceFetcher(async () => { calls++; return { data: { __instances: [null] } }; });
+      const started = Date.now();
+      expect(await f.load(prepared, 'gone')).toBeNull();
+      expect(calls).toBeGreaterThan(1);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      INSTANCE_RETRY.missingForMs = saved;
+    }
+  });
+});

@@ -1,0 +1,245 @@
+import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import type { Feed, FeedEvent, StatusStream } from '@nvcf/status-stream';
+import { fieldsOf, statusOperation, type StatusOperation } from './operation.js';
+import { remoteQuery, type InstanceFetcher, type PreparedInstances } from './instances.js';
+import { runStatusSubscription, type StatusRun } from './execute.js';
+import { serializedResult } from './serialize.js';
+
+/** What the guard hands over: the parsed document, its operation and its fragments. */
+function admitted(query: string, operationName?: string) {
+  const document = parse(query);
+  const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = (operationName ? ops.find((o) => o.name?.value === operationName) : ops[0])!;
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
+  return { document, operation, fragments };
+}
+const op = (query: string, operationName?: string) => statusOperation(admitted(query, operationName));
+const must = (query: string, operationName?: string): StatusOperation => {
+  const o = op(query, operationName);
+  if (!o) throw new Error('not a status operation');
+  return o;
+};
+/** The response names of the instance selections' fields, through fragments. */
+const instanceKeys = (o: StatusOperation) => o.instanceFields.flatMap((f) => fieldsOf(f.selectionSet, o.fragments).map((x) => x.alias?.value ?? x.name.value));
+
+describe('statusOperation', () => {
+  it('recognises instanceStatusChanged and finds its instance selection', () => {
+    const o = must('subscription { instanceStatusChanged(functionId: "f") { cursor state instance { id state } } }');
+    expect(o.instanceFields).toHaveLength(1);
+    expect(instanceKeys(o)).toEqual(['id', 'state']);
+    expect(o.needsRemote).toBe(false);
+  });
+
+  it('is null for queries, mutations, other subscription roots and two root fields', () => {
+    expect(op('query { functions { id } }')).toBeNull();
+    expect(op('mutation { rollbackGpuSpecification(id: "s") { id } }')).toBeNull();
+    expect(op('subscription { somethingElse { id } }')).toBeNull();
+    expect(op('subscription { a: instanceStatusChanged(functionId: "f") { cursor } b: instanceStatusChanged(versionId: "v") { cursor } }')).toBeNull();
+    expect(op('subscription { instanceStatusChanged(functionId: "f") { cursor } other { id } }')).toBeNull();
+  });
+
+  it('takes the operation the guard selected among several', () => {
+    const q = 'query Q { functions { id } } subscription S { instanceStatusChanged(functionId: "f") { cursor } }';
+    expect(op(q, 'Q')).toBeNull();
+    expect(must(q, 'S').operation.name?.value).toBe('S');
+  });
+
+  it('looks through an alias on the root field and on event and instance fields', () => {
+    const o = must('subscription { watch: instanceStatusChanged(functionId: "f") { c: cursor i: instance { s: state where: cluster { id } } } }');
+    expect(o.instanceFields.map((f) => f.alias?.value)).toEqual(['i']);
+    expect(instanceKeys(o)).toEqual(['s', 'where']);
+    expect(o.needsRemote).toBe(false);
+  });
+
+  it('finds the root field and the instance selection through named, inline and nested fragments', () => {
+    const o = must(`
+      subscription { ...Root }
+      fragment Root on Subscription { instanceStatusChanged(functionId: "f") { ...Event } }
+      fragment Event on InstanceStatusEvent { cursor ... on InstanceStatusEvent { instance { ...Inst } } }
+      fragment Inst on Instance { id ... { state } ...Where }
+      fragment Where on Instance { cluster { name } }
+    `);
+    expect(o.instanceFields).toHaveLength(1);
+    expect(instanceKeys(o)).toEqual(['id', 'state', 'cluster']);
+    expect(o.needsRemote).toBe(true); // cluster.name lives in ICMS, found two fragments deep
+  });
+
+  it('collects every instance selection of the event (two aliases of instance)', () => {
+    const o = must('subscription { instanceStatusChanged(functionId: "f") { a: instance { id } b: instance { gpuSpecification { instances { id } } } } }');
+    expect(o.instanceFields.map((f) => f.alias?.value)).toEqual(['a', 'b']);
+    expect(o.needsRemote).toBe(true);
+  });
+
+  it.each([
+    ['local fields only', '{ id state revisionId targetRevisionId updatedAt __typename }', false],
+    ['the keys of keyed entities', '{ cluster { id __typename } gpuSpecification { id } }', false],
+    ['a keyed entity through a fragment on it', '{ cluster { ... on Cluster { id } } }', false],
+    ['a cluster field beyond its key', '{ cluster { id name } }', true],
+    ['a GPU specification field beyond its key', '{ gpuSpecification { gpu } }', true],
+    ['an alias does not hide a remote field', '{ n: cluster { label: name } }', true],
+  ])('needsRemote: %s', (_label, selection, remote) => {
+    expect(must(`subscription { instanceStatusChanged(functionId: "f") { instance ${selection} } }`).needsRemote).toBe(remote);
+  });
+
+  it('needsRemote is false without any instance selection', () => {
+    const o = must('subscription { instanceStatusChanged(functionId: "f") { cursor state at } }');
+    expect(o.instanceFields).toEqual([]);
+    expect(o.needsRemote).toBe(false);
+  });
+
+  it('counts a remote field under @skip/@include as needed (the fetch is conservative; execution drops it)', () => {
+    expect(must('subscription { instanceStatusChanged(functionId: "f") { instance { id cluster @skip(if: true) { name } } } }').needsRemote).toBe(true);
+    expect(must('subscription($c: Boolean!) { instanceStatusChanged(functionId: "f") { instance { id cluster @include(if: $c) { name } } } }').needsRemote).toBe(true);
+  });
+
+  it('does not follow a fragment cycle', () => {
+    const o = admitted('subscription { ...A } fragment A on Subscription { ...B } fragment B on Subscription { ...A instanceStatusChanged(functionId: "f") { cursor } }');
+    expect(fieldsOf(o.operation.selectionSet, o.fragments).map((f) => f.name.value)).toEqual(['instanceStatusChanged']);
+  });
+});
+
+describe('remoteQuery', () => {
+  it('asks for the instance selection by id, with only the fragments and variables it uses', () => {
+    const o = must(`
+      subscription($f: ID!, $withCluster: Boolean!, $unused: String) {
+        instanceStatusChanged(functionId: $f, after: $unused) { cursor ...Ev instance { id ...Inst } }
+      }
+      fragment Ev on InstanceStatusEvent { state }
+      fragment Inst on Instance { c: cluster @include(if: $withCluster) { ...Name } }
+      fragment Name on Cluster { name }
+    `);
+    const q = remoteQuery(o, { f: 'fn', withCluster: true, unused: 'x' });
+    expect(q.variables).toEqual({ withCluster: true });
+    const doc = parse(q.query);
+    const defs = doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => f.name.value).sort();
+    expect(defs).toEqual(['Inst', 'Name']);
+    const opDef = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    expect(opDef.variableDefinitions!.map((v) => v.variable.name.value)).toEqual(['__ids', 'withCluster']);
+    expect(q.query).toContain('__instances: instances(ids: $__ids)');
+    expect(q.query).toContain('__nvcfInstanceId: id');
+  });
+});
+
+// --- execution of the event selection -------------------------------------------------------
+
+const event = (over: Partial<FeedEvent['event']> = {}): FeedEvent => ({
+  seq: 1, cursor: 'cur-1', kind: 'TRANSITION', lag: null,
+  event: {
+    ncaId: 't', functionId: 'fn', versionId: 'v', gpuSpecificationId: 'spec-1', clusterId: 'cluster-1',
+    instanceId: 'i-1', state: 'ACTIVE', previousState: 'STARTING', revisionId: 'r-1', at: '2025-01-01T00:00:00.000Z', clock: 1, ...over,
+  },
+});
+
+/** A stream that records what was opened and hands out the given events, then ends. */
+function fakeStream(events: FeedEvent[]) {
+  const opened: { tenant: string; filter: Record<string, unknown>; opts: Record<string, unknown> }[] = [];
+  const stream = {
+    async open(tenant: string, filter: Record<string, unknown>, opts: Record<string, unknown>): Promise<Feed> {
+      opened.push({ tenant, filter, opts });
+      const queue = [...events];
+      const feed = {
+        tenant,
+        end() {},
+        next: async () => (queue.length ? { done: false as const, value: queue.shift()! } : { done: true as const, value: undefined }),
+        return: async () => ({ done: true as const, value: undefined }),
+        [Symbol.asyncIterator]: () => feed,
+      };
+      return feed as unknown as Feed;
+    },
+  };
+  return { stream: stream as unknown as StatusStream, opened };
+}
+
+/** Instance rows as the supergraph would answer them, and the loads asked for. */
+function fakeInstances(rows: Record<string, Record<string, unknown> | null>) {
+  const loads: { query: string; id: string }[] = [];
+  const fetcher = {
+    prepare: (tenant: string, o: StatusOperation, variables: Record<string, unknown>): PreparedInstances => ({ tenant, key: 'k', ...remoteQuery(o, variables) }),
+    load: async (q: PreparedInstances, id: string) => { loads.push({ query: q.query, id }); return rows[id] ?? null; },
+  };
+  return { instances: fetcher as unknown as InstanceFetcher, loads };
+}
+
+async function firstResult(query: string, variables: Record<string, unknown> = {}, opts: { events?: FeedEvent[]; rows?: Record<string, Record<string, unknown> | null> } = {}) {
+  const { stream, opened } = fakeStream(opts.events ?? [event()]);
+  const { instances, loads } = fakeInstances(opts.rows ?? {});
+  const run = await runStatusSubscription({ op: must(query), variables, tenant: 't', stream, instances });
+  if (!('events' in run)) throw new Error(`no feed: ${JSON.stringify(run)}`);
+  const r = await (run as StatusRun).events.next();
+  if (r.done) throw new Error('no event');
+  return { result: r.value.result, cursor: r.value.cursor, opened, loads };
+}
+
+describe('status event execution', () => {
+  it('answers local fields from the event itself, with no remote fetch', async () => {
+    const { result, cursor, loads } = await firstResult('subscription { instanceStatusChanged(functionId: "fn") { cursor state previousState instance { id state revisionId cluster { id } gpuSpecification { id } __typename } } }');
+    expect(cursor).toBe('cur-1');
+    expect(loads).toEqual([]);
+    expect(result).toEqual({ data: { instanceStatusChanged: {
+      cursor: 'cur-1', state: 'ACTIVE', previousState: 'STARTING',
+      instance: { id: 'i-1', state: 'ACTIVE', revisionId: 'r-1', cluster: { id: 'cluster-1' }, gpuSpecification: { id: 'spec-1' }, __typename: 'Instance' },
+    } } });
+  });
+
+  it('passes filters given as variables and literals to the stream, with the snapshot default', async () => {
+    const { opened } = await firstResult('subscription($v: ID, $after: String) { instanceStatusChanged(versionId: $v, instanceId: "i-1", after: $after) { cursor } }', { v: 'v-9', after: 'c-0' });
+    expect(opened).toEqual([{ tenant: 't', filter: { versionId: 'v-9', instanceId: 'i-1', after: 'c-0', snapshot: false }, opts: { after: 'c-0', snapshot: false } }]);
+  });
+
+  it('keeps aliases on the root field and on event and instance fields', async () => {
+    const { result } = await firstResult('subscription { w: instanceStatusChanged(functionId: "fn") { c: cursor now: state i: instance { s: state where: cluster { key: id } } } }');
+    expect(result.data).toEqual({ w: { c: 'cur-1', now: 'ACTIVE', i: { s: 'ACTIVE', where: { key: 'cluster-1' } } } });
+  });
+
+  it('executes through named, inline and nested fragments', async () => {
+    const { result } = await firstResult(`
+      subscription { ...Root }
+      fragment Root on Subscription { instanceStatusChanged(functionId: "fn") { ...Event } }
+      fragment Event on InstanceStatusEvent { cursor ... on InstanceStatusEvent { instance { ...Inst } } }
+      fragment Inst on Instance { id ... { state } }
+    `);
+    expect(result.data).toEqual({ instanceStatusChanged: { cursor: 'cur-1', instance: { id: 'i-1', state: 'ACTIVE' } } });
+  });
+
+  it('honours @include and @skip, with literals and with variables', async () => {
+    const q = 'subscription($withState: Boolean!, $noCursor: Boolean!) { instanceStatusChanged(functionId: "fn") { cursor @skip(if: $noCursor) state @include(if: $withState) at @include(if: false) previousState @skip(if: false) } }';
+    expect((await firstResult(q, { withState: true, noCursor: false })).result.data).toEqual({ instanceStatusChanged: { cursor: 'cur-1', state: 'ACTIVE', previousState: 'STARTING' } });
+    expect((await firstResult(q, { withState: false, noCursor: true })).result.data).toEqual({ instanceStatusChanged: { previousState: 'STARTING' } });
+  });
+
+  it('fetches a remote selection by id and reads it by response key (aliases included)', async () => {
+    const rows = { 'i-1': { __nvcfInstanceId: 'i-1', id: 'i-1', st: 'UPDATING', c: { name: 'Cluster A' } } };
+    const { result, loads } = await firstResult('subscription { instanceStatusChanged(functionId: "fn") { state instance { id st: state c: cluster { name } } } }', {}, { rows });
+    expect(loads).toHaveLength(1);
+    expect(loads[0]!.id).toBe('i-1');
+    expect(loads[0]!.query).toContain('c: cluster');
+    // the instance subtree is the supergraph's, the event's own fields the event's
+    expect(result.data).toEqual({ instanceStatusChanged: { state: 'ACTIVE', instance: { id: 'i-1', st: 'UPDATING', c: { name: 'Cluster A' } } } });
+  });
+
+  it('sends the remote query only the variables the instance selection uses', async () => {
+    const rows = { 'i-1': { __nvcfInstanceId: 'i-1', cluster: { name: 'Cluster A' } } };
+    const q = 'subscription($f: ID!, $c: Boolean!) { instanceStatusChanged(functionId: $f) { instance { cluster @include(if: $c) { name } } } }';
+    const on = await firstResult(q, { f: 'fn', c: true }, { rows });
+    expect(on.result.data).toEqual({ instanceStatusChanged: { instance: { cluster: { name: 'Cluster A' } } } });
+    expect(on.loads[0]!.query).toContain('@include(if: $c)');
+    const off = await firstResult(q, { f: 'fn', c: false }, { rows });
+    expect(off.result.data).toEqual({ instanceStatusChanged: { instance: {} } });
+  });
+
+  it('an instance the supergraph does not know fails that event with an error, not the stream', async () => {
+    const { result, cursor } = await firstResult('subscription { instanceStatusChanged(functionId: "fn") { cursor instance { cluster { name } } } }', {}, { rows: {} });
+    expect(cursor).toBe('cur-1');
+    expect(result.data).toBeNull();
+    expect(result.errors?.length).toBeGreaterThan(0);
+  });
+
+  it('serializes a result once and returns the same JSON for the same result object', () => {
+    const result = { data: { instanceStatusChanged: { cursor: 'c', state: 'ACTIVE' } } };
+    const first = serializedResult(result);
+    expect(JSON.parse(first)).toEqual(result);
+    result.data.instanceStatusChanged.state = 'FAILED'; // shared results are immutable: the cached text stands
+    expect(serializedResult(result)).toBe(first);
+    expect(serializedResult({ ...result })).not.toBe(first);
+  });
+});
