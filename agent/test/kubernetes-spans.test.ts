@@ -2,8 +2,7 @@
  * Kubernetes API calls are HTTP client spans of the agent's trace (docs/observability.md): exported
  * over OTLP to a receiver in this test, with the method, path and status, and no request body.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startOtlpReceiver, type OtlpReceiver } from '@nvcf/testing';
 import { startTelemetry, inSpan, type Telemetry } from '@nvcf/telemetry';
 import type { KubeClient } from '../src/drivers/kubernetes/index.js';
 import { describeKube, sharedClient } from './kube-fixtures.js';
@@ -15,25 +14,15 @@ interface OtlpExport { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] 
 const SPAN_KIND_CLIENT = 3;
 
 describeKube('kubernetes API calls as client spans', () => {
-  let receiver: Server;
-  const spans: OtlpSpan[] = [];
-  const bodies: string[] = [];
+  let receiver: OtlpReceiver;
   let telemetry: Telemetry;
   let client: KubeClient;
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8').on('data', (c: string) => { body += c; }).on('end', () => {
-        bodies.push(body);
-        for (const r of (JSON.parse(body) as OtlpExport).resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans);
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiver = await startOtlpReceiver();
     // the SDK reads the standard variables from the environment, as a service's process does
     Object.assign(process.env, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_TRACES_SAMPLER: 'always_on',
     });
@@ -42,7 +31,7 @@ describeKube('kubernetes API calls as client spans', () => {
   });
   afterAll(async () => {
     await telemetry?.shutdown();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
   });
 
   it('records each call with method, path, server and status, under the span that made it', async () => {
@@ -53,6 +42,7 @@ describeKube('kubernetes API calls as client spans', () => {
       await client.delete({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
     });
     await telemetry.shutdown(); // flushes the batch
+    const spans = receiver.exports<OtlpExport>('/v1/traces').flatMap((e) => e.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
 
     const attr = (s: OtlpSpan, key: string) => { const v = s.attributes.find((a) => a.key === key)?.value; return v?.stringValue ?? (v?.intValue !== undefined ? Number(v.intValue) : undefined); };
     const parent = spans.find((s) => s.name === 'apply helm')!;
@@ -65,6 +55,6 @@ describeKube('kubernetes API calls as client spans', () => {
       expect(attr(s, 'url.path')).toMatch(new RegExp(`^/api/v1/namespaces/default/configmaps/${name}`));
       expect(attr(s, 'server.address')).toBe('127.0.0.1');
     }
-    expect(bodies.join('')).not.toContain('value-never-in-a-span');
+    expect(receiver.received.map((r) => r.body).join('')).not.toContain('value-never-in-a-span');
   });
 });

@@ -90,18 +90,23 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
       return ((await r.json()) as { data: JTrace[] }).data[0];
     };
     const services = (t: JTrace) => new Set(t.spans.map((s) => t.processes[s.processID]!.serviceName));
-    // spans arrive in batches from six processes: wait until every service and both hops are there
+    // spans arrive in batches from six processes, a parent after its children (it ends later): wait
+    // until every service and both hops are there and no span waits for its parent
     const t = await waitUntil(async () => {
       const tr = await fetchTrace();
       if (!tr) return undefined;
       const names = tr.spans.map((s) => s.operationName);
+      const ids = new Set(tr.spans.map((s) => s.spanID));
       const complete = wanted.every((w) => services(tr).has(w))
+        && tr.spans.every((s) => ids.has(parentOf(s) ?? '') || parentOf(s) === clientSpan)
         && names.includes('publish UpdateNvcaInstanceStream') && names.includes('process UpdateNvcaInstanceStream')
         && names.includes('publish NvcaStatusStream') && names.filter((n) => n === 'process NvcaStatusStream').length >= 1;
       return complete && tr;
     }, { timeoutMs: 30_000, intervalMs: 500, what: `trace ${traceId} complete in Jaeger` }).catch(async (err: Error) => {
       const tr = await fetchTrace();
-      throw new Error(`${err.message}; have ${tr ? JSON.stringify({ services: [...services(tr)], spans: tr.spans.map((s) => `${tr.processes[s.processID]!.serviceName}: ${s.operationName}`) }) : 'no trace'}`);
+      const ids = new Set(tr?.spans.map((s) => s.spanID));
+      const orphans = tr?.spans.filter((s) => !ids.has(parentOf(s) ?? '') && parentOf(s) !== clientSpan).map((s) => `${tr.processes[s.processID]!.serviceName}: ${s.operationName} (parent ${parentOf(s)})`);
+      throw new Error(`${err.message}; have ${tr ? JSON.stringify({ services: [...services(tr)], orphans, spans: tr.spans.map((s) => `${tr.processes[s.processID]!.serviceName}: ${s.operationName}`) }) : 'no trace'}`);
     });
 
     const byId = new Map(t.spans.map((s) => [s.spanID, s]));

@@ -2,9 +2,7 @@
  * OTEL_METRICS_EXPORTER=otlp: the registry /metrics renders is pushed over OTLP as well, with the
  * service's resource. A receiver in the test takes the OTLP/HTTP JSON exports.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { waitUntil } from '@nvcf/testing';
+import { startOtlpReceiver, waitUntil, type OtlpReceiver } from '@nvcf/testing';
 import { counter, gauge, histogram, metricsRequested, startTelemetry, type Telemetry } from '../src/index.js';
 import { toMetricData } from '../src/otlp-metrics.js';
 
@@ -27,20 +25,12 @@ describe('metrics over OTLP', () => {
   });
 
   describe('pushed to a collector', () => {
-    let receiver: Server;
-    const exports: OtlpExport[] = [];
+    let receiver: OtlpReceiver;
     let telemetry: Telemetry;
     beforeAll(async () => {
-      receiver = createServer((req, res) => {
-        let body = '';
-        req.setEncoding('utf8').on('data', (c: string) => { body += c; }).on('end', () => {
-          if (req.url === '/v1/metrics') exports.push(JSON.parse(body) as OtlpExport);
-          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-        });
-      });
-      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      receiver = await startOtlpReceiver();
       Object.assign(process.env, {
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_METRICS_EXPORTER: 'otlp',
         OTEL_TRACES_EXPORTER: 'none',
@@ -50,7 +40,7 @@ describe('metrics over OTLP', () => {
     });
     afterAll(async () => {
       await telemetry?.shutdown();
-      await new Promise((resolve) => receiver?.close(resolve));
+      await receiver?.close();
     });
 
     it('exports counters, gauges and histograms with their labels under the service resource; traces stay off', async () => {
@@ -60,9 +50,10 @@ describe('metrics over OTLP', () => {
       const h = histogram('nvcf_test_duration_seconds', 'durations', ['op'], [0.1, 1]);
       for (const v of [0.05, 0.5, 0.5, 2]) h.observe({ op: 'apply' }, v);
 
-      const metric = (name: string) => exports.flatMap((e) => e.resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics))).filter((m) => m.name === name).at(-1);
+      const exports = () => receiver.exports<OtlpExport>('/v1/metrics');
+      const metric = (name: string) => exports().flatMap((e) => e.resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics))).filter((m) => m.name === name).at(-1);
       await waitUntil(() => !!metric('nvcf_test_duration_seconds') && !!metric('nvcf_test_requests_total'), { what: 'an export with the test metrics', timeoutMs: 10_000 });
-      const service = exports.at(-1)!.resourceMetrics[0]!.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue;
+      const service = exports().at(-1)!.resourceMetrics[0]!.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue;
       expect(service).toBe('otlp-metrics-test');
 
       const c = metric('nvcf_test_requests_total')!;

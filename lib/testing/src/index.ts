@@ -1,1 +1,3 @@
 export { waitUntil, WaitTimeout, GiveUp } from './wait.js';
+export { startOtlpReceiver } from './otlp.js';
+export type { OtlpReceiver } from './otlp.js';
