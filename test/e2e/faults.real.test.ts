@@ -54,13 +54,14 @@ describeReal('NATS JetStream and Cassandra', () => {
       }));
       try {
         for (const w of watches) await w.opened(2);
-        const rev = ok(await submit(a, d.specId, { model: 'v2', nvcfSimulate: { delayMs: 1500 } })).updateGpuSpecification.latestRevision!;
+        // long enough that no update finishes before NATS is down, even on a loaded machine
+        const rev = ok(await submit(a, d.specId, { model: 'v2', nvcfSimulate: { delayMs: 4000 } })).updateGpuSpecification.latestRevision!;
         for (const { ws } of subs) await ws.until((e) => e.filter((x) => x.instanceStatusChanged.state === 'UPDATING').length === 4, 'every instance UPDATING');
         await link.cut();
         const downAt = Date.now();
         await nats.stop();
         // down until every agent has finished its update: each ACTIVE is reported into the outage
-        await waitUntil(() => appliedEverywhere(system, d.instanceIds, rev.id), { what: 'every instance applied while NATS is down', timeoutMs: 10_000 });
+        await waitUntil(() => appliedEverywhere(system, d.instanceIds, rev.id), { what: 'every instance applied while NATS is down', timeoutMs: 20_000 });
         await nats.start();
         const upAt = Date.now();
         // the ground truth: what the stream stores for these instances from the subscriptions on,
