@@ -21,11 +21,24 @@ export async function startBalancer(opts: { backends: string[]; port?: number; h
   let live: string[] = [];
   let next = 0;
   const pick = () => (live.length ? live[next++ % live.length] : undefined);
+  // As a readiness probe's failureThreshold: a backend that answers 503 (draining) or refuses the
+  // connection leaves at once; one that is only slow to answer (a busy machine) leaves after three
+  // checks in a row, not on the first, or a loaded host would briefly have no backend at all.
+  const slow = new Map<string, number>();
   const check = async () => {
-    const results = await Promise.all(backends.map(async (b) => {
-      try { return (await fetch(`${b}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200 ? b : null; } catch { return null; }
+    const checked = [...backends];
+    const results = await Promise.all(checked.map(async (b): Promise<'ready' | 'not-ready' | 'slow'> => {
+      try { return (await fetch(`${b}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200 ? 'ready' : 'not-ready'; } catch (err) {
+        return (err as Error).name === 'TimeoutError' ? 'slow' : 'not-ready';
+      }
     }));
-    live = results.filter((b): b is string => b !== null);
+    live = checked.filter((b, i) => {
+      const r = results[i];
+      if (r !== 'slow') { slow.delete(b); return r === 'ready' && backends.includes(b); }
+      const n = (slow.get(b) ?? 0) + 1;
+      slow.set(b, n);
+      return n < 3 && live.includes(b) && backends.includes(b);
+    });
   };
   await check();
   let checking = false;
