@@ -10,4 +10,6 @@ export type { GraphQLErrorShape } from './errors.js';
 export type { StatusEvent, WatchFilter, WatchItem, WatchOptions } from './watch.js';
 export type { DocumentMode } from './request.js';
 export { documentIdOf } from './request.js';
+export { readSse } from './sse-parse.js';
+export type { SseMessage } from './sse-parse.js';
 export * from './generated/graphql.js';

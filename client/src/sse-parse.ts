@@ -36,3 +36,26 @@ export class SseParser {
     return out;
   }
 }
+
+/**
+ * The events of a text/event-stream body as they arrive (not EventSource: it can only GET and
+ * cannot send Authorization). A consumer that stops early cancels the body: the response ends then.
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseMessage> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parser = new SseParser();
+  // an abort ends a read that is waiting for the server: the loop then sees `done`
+  const onAbort = () => { void reader.cancel().catch(() => undefined); };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      yield* parser.feed(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await reader.cancel().catch(() => undefined);
+  }
+}

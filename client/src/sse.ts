@@ -1,7 +1,7 @@
 import { NvcfError } from './errors.js';
 import { readResult } from './request.js';
 import type { Frame, Transport, TransportContext } from './transport.js';
-import { SseParser } from './sse-parse.js';
+import { readSse } from './sse-parse.js';
 
 /**
  * graphql-sse's distinct-connections mode, as the gateway serves it: POST with
@@ -29,31 +29,16 @@ export function sseTransport(ctx: TransportContext): Transport {
     }
     if (!res.body) throw new NvcfError('UNAVAILABLE', `the gateway at ${ctx.url} sent an event stream without a body`);
     yield { kind: 'open' };
-    const parser = new SseParser();
-    const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    const onAbort = () => { void reader.cancel().catch(() => {}); };
-    signal.addEventListener('abort', onAbort, { once: true });
     try {
-      for (;;) {
-        let chunk: ReadableStreamReadResult<Uint8Array>;
-        try {
-          chunk = await reader.read();
-        } catch (cause) {
-          if (signal.aborted) return;
-          throw NvcfError.unavailable(ctx.url, cause);
-        }
-        if (chunk.done) break;
-        for (const e of parser.feed(decoder.decode(chunk.value, { stream: true }))) {
-          if (e.event === 'complete') return;
-          if (e.event === 'next') yield { kind: 'result', ...(JSON.parse(e.data) as Omit<Extract<Frame, { kind: 'result' }>, 'kind'>) };
-        }
+      for await (const e of readSse(res.body, signal)) {
+        if (e.event === 'complete') return;
+        if (e.event === 'next') yield { kind: 'result', ...(JSON.parse(e.data) as Omit<Extract<Frame, { kind: 'result' }>, 'kind'>) };
       }
+    } catch (cause) {
       if (signal.aborted) return;
-      throw new NvcfError('UNAVAILABLE', `the event stream from ${ctx.url} ended without completing (the gateway replica went away)`);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      void reader.cancel().catch(() => {});
+      throw NvcfError.unavailable(ctx.url, cause);
     }
+    if (signal.aborted) return;
+    throw new NvcfError('UNAVAILABLE', `the event stream from ${ctx.url} ended without completing (the gateway replica went away)`);
   };
 }

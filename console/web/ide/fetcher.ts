@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import type { GraphiQL } from 'graphiql';
 import { GraphQLError, getOperationAST, parse, type DocumentNode, type ExecutionResult } from 'graphql';
-import { readSse } from '../sse.js';
+import { readSse } from '@nvcf/client';
 
 type Fetcher = ComponentProps<typeof GraphiQL>['fetcher'];
 type Params = Parameters<Fetcher>[0];
@@ -98,7 +98,7 @@ async function stream(endpoint: string, body: string, headers: Record<string, st
       if (unavailable) await res?.body?.cancel().catch(() => undefined);
       else if (res?.body) {
         try {
-          for await (const event of readSse(res.body)) {
+          for await (const event of readSse(res.body, signal)) {
             if (event.event === 'complete') return observer.complete();
             if (event.event !== 'next') continue;
             if (event.id) lastEventId = event.id;
