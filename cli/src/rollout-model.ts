@@ -7,7 +7,6 @@ export type RevisionView = NonNullable<SpecSnapshot['latestRevision']>;
 export interface InstanceView {
   id: string;
   clusterId: string;
-  clusterName: string;
   state: InstanceState;
   /** the revision it runs */
   revisionId: string | null;
@@ -60,7 +59,6 @@ export class RolloutModel {
   gpu = '';
   instanceType = '';
   readonly instances = new Map<string, InstanceView>();
-  private serverCounts: Counts | null = null;
   /** terminated per the stream: a lagging refetch must not bring them back */
   private readonly gone = new Set<string>();
 
@@ -78,8 +76,6 @@ export class RolloutModel {
     if (prev && next && next.id !== prev.id) changes.push({ kind: 'superseded', revision: next, previous: prev });
     else if (prev && next && next.status !== prev.status) changes.push({ kind: 'status', revision: next, previous: prev.status });
     this.revision = next;
-    const p = spec.latestRevision?.progress;
-    this.serverCounts = p ? { total: p.total, applied: p.applied, updating: p.updating, failed: p.failed, pending: p.pending } : null;
 
     // Instances come from the refetch until the status stream reports them: from then on only its
     // events, which arrive in order per instance, move them (the stores behind a refetch may lag
@@ -90,7 +86,7 @@ export class RolloutModel {
       const cur = this.instances.get(i.id);
       if (cur?.fromStream || this.gone.has(i.id)) continue;
       this.instances.set(i.id, {
-        id: i.id, clusterId: i.cluster.id, clusterName: i.cluster.name, state: i.state, revisionId: i.revisionId,
+        id: i.id, clusterId: i.cluster.id, state: i.state, revisionId: i.revisionId,
         // agents older than targetRevisionId leave it null: an UPDATING instance moves to the latest revision
         targetRevisionId: i.targetRevisionId ?? (i.state === 'UPDATING' ? this.revision?.id ?? null : null),
         message: null, failedRevisionId: i.state === 'FAILED' ? i.targetRevisionId : null, fromStream: false,
@@ -111,7 +107,7 @@ export class RolloutModel {
       ? cur.targetRevisionId
       : e.state === 'FAILED' && target ? target : e.state === 'UPDATING' ? null : cur?.failedRevisionId ?? null;
     const view: InstanceView = {
-      id: e.instance.id, clusterId: e.instance.cluster.id, clusterName: e.instance.cluster.name, state: e.state,
+      id: e.instance.id, clusterId: e.instance.cluster.id, state: e.state,
       revisionId: e.revisionId ?? (e.state === 'UPDATING' ? cur?.revisionId ?? null : null), targetRevisionId,
       message: e.message ?? (e.state === 'UPDATING' ? null : cur?.message ?? null), failedRevisionId, fromStream: true,
     };
@@ -134,7 +130,8 @@ export class RolloutModel {
 
   /** The server's counts (Revision.progress), as of the last refetch. */
   counts(): Counts {
-    return this.serverCounts ?? { total: 0, applied: 0, updating: 0, failed: 0, pending: 0 };
+    const p = this.revision?.progress;
+    return p ? { total: p.total, applied: p.applied, updating: p.updating, failed: p.failed, pending: p.pending } : { total: 0, applied: 0, updating: 0, failed: 0, pending: 0 };
   }
 
   /** The end of the rollout: the revision's final status, or its deadline passed `graceMs` ago without one. */

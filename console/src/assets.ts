@@ -70,6 +70,8 @@ function walk(dir: string, prefix = ''): string[] {
 export class WebAssets {
   private readonly files = new Map<string, Entry>();
   private readonly pages = new Map<PageName, Buffer>();
+  /** each page rendered once per configuration (a gateway has one), its ETag and gzip kept with it */
+  private readonly rendered = new WeakMap<PageConfig, Map<PageName, Entry>>();
 
   private constructor(readonly dir: string) {
     for (const rel of walk(dir)) {
@@ -102,8 +104,14 @@ export class WebAssets {
    * deployment's), with the CSP that keeps it on this origin.
    */
   servePage(req: IncomingMessage, res: ServerResponse, name: PageName, config: PageConfig): void {
-    const body = Buffer.from(this.pages.get(name)!.toString('utf8').replace(PAGE_CONFIG_PLACEHOLDER, renderPageConfig(config)));
-    this.send(req, res, { file: PAGE_FILES[name], type: TYPES['.html']!, immutable: false, etag: etagOf(body), body }, HTML_HEADERS);
+    let byName = this.rendered.get(config);
+    if (!byName) this.rendered.set(config, (byName = new Map()));
+    let entry = byName.get(name);
+    if (!entry) {
+      const body = Buffer.from(this.pages.get(name)!.toString('utf8').replace(PAGE_CONFIG_PLACEHOLDER, renderPageConfig(config)));
+      byName.set(name, (entry = { file: PAGE_FILES[name], type: TYPES['.html']!, immutable: false, etag: etagOf(body), body }));
+    }
+    this.send(req, res, entry, HTML_HEADERS);
   }
 
   /** A file of the build by its relative path; 404 for any other (no directory listing, no fallback). */

@@ -62,13 +62,15 @@ function readSupergraphFile(env: Env): string {
 export function readTrustedDocuments(env: Env) {
   const mode = oneOf(env, 'TRUSTED_DOCUMENTS', trustedModes, 'allow');
   const file = str(env, 'TRUSTED_DOCUMENTS_FILE', defaultTrustedDocumentsFile());
+  let manifest: ReadonlyMap<string, string> | undefined;
   if (mode !== 'off') {
-    try { loadTrustedDocuments(file); } catch (err) {
+    try { manifest = loadTrustedDocuments(file); } catch (err) {
       if (err instanceof TrustedDocumentsInvalid) throw new ConfigError(`TRUSTED_DOCUMENTS_FILE: ${err.message}`);
       throw err;
     }
   }
-  return { trustedDocuments: mode, trustedDocumentsFile: file };
+  // the manifest as read and checked here: the gateway takes it as is instead of reading the file again
+  return { trustedDocuments: mode, trustedDocumentsFile: file, trustedManifest: manifest };
 }
 
 /** Everything the gateway service reads, once, at start (docs/configuration.md). */

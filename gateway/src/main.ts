@@ -11,7 +11,7 @@ runMain('gateway', () => readGatewayConfig(process.env), async (c) => {
     const gateway = await startGateway({
       subgraphs: c.subgraphs, supergraph: c.supergraph, verify: c.verify, secret: c.secret, cursorSecret: c.cursorSecret, bus,
       port: c.port, host: c.host, metricsPort: c.metricsPort, metricsHost: c.metricsHost, introspection: c.introspection,
-      graphiql: c.graphiql, console: c.console, pageAuth: c.pageAuth, statusPath: c.statusPath, limits: c.limits, trustedDocuments: c.trustedDocuments, trustedDocumentsFile: c.trustedDocumentsFile,
+      graphiql: c.graphiql, console: c.console, pageAuth: c.pageAuth, statusPath: c.statusPath, limits: c.limits, trustedDocuments: c.trustedDocuments, trustedDocumentsFile: c.trustedDocumentsFile, trustedManifest: c.trustedManifest,
     });
     // The runtime's HTTP layer disposes itself on the first SIGTERM (@whatwg-node/server's
     // `terminateHandler`), which would cut the requests our drain lets finish: the drain disposes it.

@@ -70,6 +70,8 @@ export interface GatewayOptions {
   trustedDocuments?: TrustedMode;
   /** the manifest, `{ "sha256:<hex>": "<document>" }`; default the generated client/persisted-documents.json */
   trustedDocumentsFile?: string;
+  /** the manifest already read (readTrustedDocuments); then the file is not read again */
+  trustedManifest?: ReadonlyMap<string, string>;
 }
 
 export interface RunningGateway extends AsyncDisposable {
@@ -114,7 +116,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const refusals = new RefusalMetrics();
     const deprecations = new DeprecationMetrics();
     const trustedMode = opts.trustedDocuments ?? 'allow';
-    const trusted = new TrustedDocuments(trustedMode, trustedMode === 'off' ? undefined : loadTrustedDocuments(opts.trustedDocumentsFile ?? defaultTrustedDocumentsFile()));
+    const trusted = new TrustedDocuments(trustedMode, trustedMode === 'off' ? undefined : opts.trustedManifest ?? loadTrustedDocuments(opts.trustedDocumentsFile ?? defaultTrustedDocumentsFile()));
     const restricted = opts.introspection === 'claim';
     const web = opts.graphiql || opts.console
       ? new WebPages({ ide: !!opts.graphiql, console: !!opts.console, auth: opts.pageAuth ?? { mode: 'jwt' }, dir: opts.webDir })

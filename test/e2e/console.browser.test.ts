@@ -304,7 +304,8 @@ describe('the web console in Chromium, offline', () => {
   });
 
   it('a failed rollout shows the failing instance\'s message; a confirmed rollback rolls the last applied configuration out again', async () => {
-    const appliedBefore = (await readSpec(api(), d.specId))!.lastAppliedRevision!.id;
+    const before = (await readSpec(api(), d.specId))!.lastAppliedRevision!;
+    const appliedBefore = before.id;
     await submitConfiguration(page, 'model: broken\nnvcfSimulate:\n  failure: permanent\n');
     const failed = (await readSpec(api(), d.specId))!.latestRevision!.id;
     await page.getByRole('alert').filter({ hasText: 'Rollout failed.' }).waitFor({ timeout: 20_000 });
@@ -331,7 +332,9 @@ describe('the web console in Chromium, offline', () => {
     await dialog.getByRole('button', { name: 'Roll back' }).click();
     await page.locator('.outcome', { hasText: 'Rolling back' }).waitFor();
     const back = (await readSpec(api(), d.specId))!.latestRevision!;
-    expect(back.configuration).toEqual((await readSpec(api(), d.specId))!.lastAppliedRevision!.configuration);
+    // a new revision carrying the configuration that was applied before the failed one
+    expect([failed, appliedBefore]).not.toContain(back.id);
+    expect(back.configuration).toEqual(before.configuration);
     await waitDone(page, d.instanceIds, back.id);
     expect(await page.getByLabel('Helm values (YAML or JSON)').inputValue()).toContain('model: v4');
     expect(browsing.blocked).toEqual([]);

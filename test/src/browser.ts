@@ -52,6 +52,7 @@ export async function openBrowser(): Promise<Browsing> {
       blocked.push(url);
       return route.abort('blockedbyclient');
     });
+    // also what route() does not intercept (a worker's requests): recorded once
     context.on('request', (req) => { if (!isLocal(req.url()) && !blocked.includes(req.url())) blocked.push(req.url()); });
     const close = async () => { await browser.close(); };
     return {

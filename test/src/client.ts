@@ -1,5 +1,6 @@
 import { print, type ExecutionResult } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { documentIdOf as clientDocumentIdOf } from '@nvcf/client';
 
 export interface GraphQLResponse<T> {
   data?: T | null;
@@ -23,7 +24,7 @@ export type HttpClient = ReturnType<typeof httpClient>;
 
 /** A generated document's trusted-document id (`npm run codegen` embeds it as `__meta__.hash`). */
 export function documentIdOf(doc: TypedDocumentNode<any, any>): string {
-  const id = (doc as { __meta__?: { hash?: string } }).__meta__?.hash;
+  const id = clientDocumentIdOf(doc);
   if (!id) throw new Error('the document has no __meta__.hash: it is not from @nvcf/client (npm run codegen)');
   return id;
 }

@@ -21,7 +21,7 @@ export type LogEntry =
 
 export type Connection =
   | { status: 'connecting' }
-  | { status: 'live'; resumedAfter: string | null }
+  | { status: 'live' }
   | { status: 'reconnecting'; attempt: number; reason: string }
   | { status: 'ended'; reason: string };
 
@@ -32,7 +32,6 @@ export interface RolloutState {
   log: LogEntry[];
   connection: Connection;
   /** how many times the watch lost its connection */
-  reconnects: number;
 }
 
 export type RolloutAction =
@@ -40,7 +39,7 @@ export type RolloutAction =
   | { type: 'watch'; item: WatchItem }
   | { type: 'ended'; reason: string };
 
-export const initialRollout: RolloutState = { spec: null, tiles: [], log: [], connection: { status: 'connecting' }, reconnects: 0 };
+export const initialRollout: RolloutState = { spec: null, tiles: [], log: [], connection: { status: 'connecting' } };
 
 const MAX_LOG = 1000;
 let noteSeq = 0;
@@ -74,7 +73,7 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
         case 'connected': {
           const resumed = item.attempt > 0 || s.connection.status === 'reconnecting';
           return {
-            ...s, connection: { status: 'live', resumedAfter: item.after },
+            ...s, connection: { status: 'live' },
             log: resumed ? push(s.log, note('info', item.after ? 'reconnected: resumed after the last event received' : 'reconnected: starting from the current state')) : s.log,
           };
         }
@@ -82,7 +81,7 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
           const first = s.connection.status !== 'reconnecting';
           const reason = `${item.error.code}: ${item.error.message}`;
           return {
-            ...s, connection: { status: 'reconnecting', attempt: item.attempt, reason }, reconnects: s.reconnects + (first ? 1 : 0),
+            ...s, connection: { status: 'reconnecting', attempt: item.attempt, reason },
             log: first ? push(s.log, note('warn', `connection lost (${item.error.code}); reconnecting`)) : s.log,
           };
         }

@@ -32,7 +32,7 @@ async function main() {
     port: config.port, host: config.host, verify: config.authMode === 'jwt' ? jwtTokens(readJwtConfig(process.env)) : staticTokens(config.tokens), secret: config.secret,
     graphiql: config.graphiql, console: config.console, pageAuth: { mode: config.authMode, devTokens: config.authMode === 'dev' ? config.tokens : undefined },
     metricsPort: config.metricsPort, introspection: config.introspection, gatewayLimits: config.gatewayLimits,
-    trustedDocuments: config.trustedDocuments, trustedDocumentsFile: config.trustedDocumentsFile,
+    trustedDocuments: config.trustedDocuments, trustedDocumentsFile: config.trustedDocumentsFile, trustedManifest: config.trustedManifest,
     sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs }, revisionDeadlineMs: config.revisionDeadlineMs,
   });
   console.log(`NVCF control plane (${config.backend === 'real' ? 'NATS JetStream and Cassandra' : 'embedded backends'}) at ${system.url}`);

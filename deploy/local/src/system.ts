@@ -54,6 +54,8 @@ export interface SystemOptions {
   trustedDocuments?: TrustedMode;
   /** the manifest; default the generated client/persisted-documents.json */
   trustedDocumentsFile?: string;
+  /** the manifest already read (the gateway's config reader read and checked it) */
+  trustedManifest?: ReadonlyMap<string, string>;
   /** how much of the status stream is kept (resume cursors older than that expire) */
   statusRetention?: { maxMsgs?: number; maxAgeMs?: number };
   /**
@@ -126,7 +128,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, cursorSecret: secret, bus, port: opts.port ?? 0, host, graphiql: opts.graphiql, console: opts.console, webDir: opts.webDir,
       pageAuth: opts.pageAuth ?? (opts.verify ? { mode: 'jwt' } : { mode: 'dev', devTokens: { ...DEV_TOKENS } }), statusLimits: opts.statusLimits, statusPath: opts.statusPath,
       limits: opts.gatewayLimits, metricsPort: opts.metricsPort, introspection: opts.introspection,
-      trustedDocuments: opts.trustedDocuments, trustedDocumentsFile: opts.trustedDocumentsFile });
+      trustedDocuments: opts.trustedDocuments, trustedDocumentsFile: opts.trustedDocumentsFile, trustedManifest: opts.trustedManifest });
     stack.use(gateway);
     // the gateway goes first on dispose (stack order), the bus last
     const moved = stack.move();

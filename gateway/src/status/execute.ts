@@ -76,9 +76,8 @@ export interface RunOptions {
 /** Opens the feed for an admitted operation, or returns the errors a client should see. */
 export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | ExecutionResult> {
   const s = publicSchema();
-  const vars = { coerced: o.variables };
   const root = fieldsOf(o.op.operation.selectionSet, o.op.fragments)[0]!;
-  const args = getArgumentValues(s.getSubscriptionType()!.getFields().instanceStatusChanged!, root, vars.coerced) as StatusArgs;
+  const args = getArgumentValues(s.getSubscriptionType()!.getFields().instanceStatusChanged!, root, o.variables) as StatusArgs;
   let feed: Feed;
   try {
     feed = await o.stream.open(o.tenant, args, { after: o.lastEventId || args.after, snapshot: args.snapshot });
@@ -86,7 +85,7 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
     return { errors: [maskError(err instanceof GraphQLError ? err : new GraphQLError('failed', { originalError: err as Error }))] };
   }
   // the hot path runs per event and subscriber: everything that depends only on the subscription is done here, once
-  const remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, vars.coerced) : null;
+  const remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, o.variables) : null;
   const toResult = async (fe: FeedEvent): Promise<ExecutionResult> => {
     const e = fe.event;
     // events of agents older than targetRevisionId have none: null, as on every other transition
@@ -96,11 +95,11 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
       try { instance = (await o.instances.load(remote, e.instanceId)) ?? null; } catch (err) { instance = err; }
     }
     const payload = { cursor: fe.cursor, instance, state: e.state, previousState: e.previousState, revisionId: e.revisionId, targetRevisionId, at: e.at, message: e.message ?? null, kind: fe.kind, lag: fe.lag };
-    const result = await execute({ schema: s, document: o.op.document, operationName: o.op.operation.name?.value, rootValue: { instanceStatusChanged: payload }, variableValues: vars.coerced, fieldResolver: byResponseKey });
+    const result = await execute({ schema: s, document: o.op.document, operationName: o.op.operation.name?.value, rootValue: { instanceStatusChanged: payload }, variableValues: o.variables, fieldResolver: byResponseKey });
     return result.errors ? { ...result, errors: result.errors.map((x) => maskError(x)) } : result;
   };
   // cursors are per tenant, so a tenant's identical subscriptions see identical results (lag markers aside)
-  const opKey = o.query && o.cache ? o.cache.operationId(`${o.tenant}\u0000${o.query}\u0000${o.op.operation.name?.value ?? ''}\u0000${JSON.stringify(vars.coerced)}`) : null;
+  const opKey = o.query && o.cache ? o.cache.operationId(`${o.tenant}\u0000${o.query}\u0000${o.op.operation.name?.value ?? ''}\u0000${JSON.stringify(o.variables)}`) : null;
   const resultOf = (fe: FeedEvent) => (opKey !== null && !fe.lag && o.cache ? o.cache.get(`${fe.seq}\u0000${fe.kind}\u0000${opKey}`, () => toResult(fe)) : toResult(fe));
   const events: StatusRun['events'] = {
     async next() {

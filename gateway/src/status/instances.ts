@@ -59,28 +59,31 @@ export class InstanceFetcher {
       if (this.loaders.size >= this.maxLoaders) this.loaders.delete(this.loaders.keys().next().value!);
       // no cache: an instance's fields change between events
       loader = new DataLoader(async (ids) => {
-        const byId = new Map<string, Record<string, unknown>>();
-        let missing = [...new Set(ids)];
-        // The event is this gateway's own read of the stream; the services behind the instance's
-        // fields read it too and may not have stored this instance's first transition yet (its
-        // row is then null): asked again for a few seconds, it arrives complete instead of as an error.
-        const giveUpAt = Date.now() + INSTANCE_RETRY.missingForMs;
-        for (let delay = INSTANCE_RETRY.initialMs; ; delay = Math.min(delay * 2, INSTANCE_RETRY.maxMs)) {
-          const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: missing }));
-          if (!res.data && res.errors?.length) {
-            if (byId.size === 0) return ids.map(() => new Error(res.errors![0]!.message));
-            break;
-          }
-          for (const r of res.data?.__instances ?? []) if (r) byId.set(r[ID_KEY] as string, r);
-          missing = missing.filter((id) => !byId.has(id));
-          if (!missing.length || Date.now() + delay > giveUpAt) break;
-          await new Promise((r) => setTimeout(r, delay).unref());
-        }
+        const unique = [...new Set(ids)];
+        const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
+        const rows = res.data?.__instances ?? [];
+        if (!res.data && res.errors?.length) return ids.map(() => new Error(res.errors![0]!.message));
+        const byId = new Map(rows.filter((r): r is Record<string, unknown> => !!r).map((r) => [r[ID_KEY] as string, r]));
         return ids.map((id) => byId.get(id) ?? null);
       }, { cache: false });
       this.loaders.set(key, loader);
     }
-    return loader.load(id);
+    return this.untilStored(loader, id);
+  }
+
+  /**
+   * The event is this gateway's own read of the stream; the services behind the instance's fields
+   * read it too and may not have stored this instance's first transition yet (its row is then
+   * null). Only that id is asked again, through the same batching, for a few seconds: the rest of
+   * its batch is answered at once.
+   */
+  private async untilStored(loader: DataLoader<string, Record<string, unknown> | null>, id: string) {
+    const giveUpAt = Date.now() + INSTANCE_RETRY.missingForMs;
+    for (let delay = INSTANCE_RETRY.initialMs; ; delay = Math.min(delay * 2, INSTANCE_RETRY.maxMs)) {
+      const row = await loader.load(id);
+      if (row || Date.now() + delay > giveUpAt) return row;
+      await new Promise((r) => setTimeout(r, delay).unref());
+    }
   }
 
   /** Runs `fetch` again while a dependency answers UNAVAILABLE, for up to INSTANCE_RETRY.forMs. */

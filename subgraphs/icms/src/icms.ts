@@ -73,10 +73,10 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
     },
 
     async terminate(tenant, { versionId, graceful }) {
-      const live = (await store.listInstancesByVersion(versionId)).filter((i) => i.ncaId === tenant && isLive(i));
-      // FAILED instances too: on a real cluster their objects remain until the agent removes them
-      const failed = (await store.listInstancesByVersion(versionId)).filter((i) => i.ncaId === tenant && i.state === 'FAILED');
-      for (const i of [...live, ...failed]) {
+      // live ones, and FAILED ones too: on a real cluster their objects remain until the agent removes them
+      const all = (await store.listInstancesByVersion(versionId)).filter((i) => i.ncaId === tenant);
+      const live = all.filter(isLive);
+      for (const i of [...live, ...all.filter((i) => i.state === 'FAILED')]) {
         const msg: TerminateInstanceMessage = { type: 'terminate', instanceId: i.id, clusterId: i.clusterId, graceful };
         await bus.publish(subjects.terminate(i.clusterId), msg, { msgId: msgIds.terminate(i.id) });
       }
