@@ -32,9 +32,15 @@ describe('the topology balancer', () => {
   it('keeps a ready backend whose probe is slow for two checks; drops a draining one at once', async () => {
     const a = await backend();
     const b = await backend();
-    await using lb = await startBalancer({ backends: [a.url, b.url], checkMs: 100 });
+    const c = await backend();
+    await using lb = await startBalancer({ backends: [a.url, b.url, c.url], checkMs: 100 });
     try {
-      expect(lb.ready().sort()).toEqual([a.url, b.url].sort());
+      expect(lb.ready().sort()).toEqual([a.url, b.url, c.url].sort());
+      // c's process is gone: its port refuses, it leaves at the next check (no three-probe grace)
+      await c.close();
+      const goneAt = Date.now();
+      await waitUntil(() => !lb.ready().includes(c.url), { what: 'c out of the Service' });
+      expect(Date.now() - goneAt).toBeLessThan(1000);
       // b drains: 503 from its next check on
       b.mode.ready = 'no';
       await waitUntil(() => !lb.ready().includes(b.url), { what: 'b out of the Service' });

@@ -22,14 +22,15 @@ export async function startBalancer(opts: { backends: string[]; port?: number; h
   let next = 0;
   const pick = () => (live.length ? live[next++ % live.length] : undefined);
   // As a readiness probe's failureThreshold: a backend that answers 503 (draining) or refuses the
-  // connection leaves at once; one that is only slow to answer (a busy machine) leaves after three
+  // connection leaves at once; one that does not answer (slow, or reset on a busy machine) leaves after three
   // checks in a row, not on the first, or a loaded host would briefly have no backend at all.
   const slow = new Map<string, number>();
   const check = async () => {
     const checked = [...backends];
     const results = await Promise.all(checked.map(async (b): Promise<'ready' | 'not-ready' | 'slow'> => {
       try { return (await fetch(`${b}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200 ? 'ready' : 'not-ready'; } catch (err) {
-        return (err as Error).name === 'TimeoutError' ? 'slow' : 'not-ready';
+        // refused: the process is gone; anything else (a timeout, a reset on a busy host) is only slow
+        return ((err as Error).cause as { code?: string } | undefined)?.code === 'ECONNREFUSED' ? 'not-ready' : 'slow';
       }
     }));
     live = checked.filter((b, i) => {
