@@ -1,5 +1,8 @@
 // Native ESM in jest (the gateway and NATS clients are ESM-first); swc strips types only.
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: false }, target: 'es2022' }, module: { type: 'es6' } }];
+const swc = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'typescript', decorators: false }, target: 'es2022' }, module: { type: 'es6' } },
+];
 const base = {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
@@ -11,8 +14,21 @@ const base = {
 };
 export default {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{lib,schema,client,cli,console,subgraphs,agent,gateway,ops}/**/*.test.ts', '<rootDir>/bench/*/test/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/deploy/helm/test/*.test.ts'], testPathIgnorePatterns: ['/node_modules/'] },
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: [
+        '<rootDir>/{lib,schema,client,cli,console,subgraphs,agent,gateway,ops}/**/*.test.ts',
+        '<rootDir>/bench/*/test/*.test.ts',
+      ],
+      testPathIgnorePatterns: ['/node_modules/'],
+    },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/deploy/helm/test/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/'],
+    },
   ],
   testTimeout: 60000,
   // With one worker jest runs in band: a client left reconnecting to a service the teardown

@@ -3,8 +3,16 @@
 import { runQueries } from './queries/run.js';
 import { mergeLatest, queriesSummary } from './results.js';
 
-const arg = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
-const opts = { seconds: Number(arg('seconds') ?? 20), warmupSeconds: Number(arg('warmup') ?? 5), connections: Number(arg('connections') ?? 50), rounds: Number(arg('rounds') ?? 1) };
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const opts = {
+  seconds: Number(arg('seconds') ?? 20),
+  warmupSeconds: Number(arg('warmup') ?? 5),
+  connections: Number(arg('connections') ?? 50),
+  rounds: Number(arg('rounds') ?? 1),
+};
 const results = await runQueries({ ...opts, only: arg('only')?.split(',') as any });
 console.table(results.map(({ label: _, ...r }) => r));
 mergeLatest({ queries: queriesSummary(results, opts) });

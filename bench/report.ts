@@ -3,40 +3,77 @@ import { readFileSync, existsSync } from 'node:fs';
 import type { QueryResult } from './queries/run.js';
 import type { SubscriptionRun } from './results.js';
 
-const n = (x: number | null | undefined, digits = 0) => (x == null || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits }).replace(/,/g, ' '));
+const n = (x: number | null | undefined, digits = 0) =>
+  x == null || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits }).replace(/,/g, ' ');
 const met = (ok: boolean) => (ok ? 'met' : '**missed**');
-const table = (head: string[], rows: (string | number)[][]) => [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+const table = (head: string[], rows: (string | number)[][]) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 
 function queries(q: any): string {
   if (!q || q.error) return `Failed: ${q?.error ?? 'not run'}`;
-  const rows = (q.detail as QueryResult[]).map((r) => [r.label, `**${n(r.rps)}**`, r.rounds_rps.map((x) => n(x)).join(' / '), `${n(r.p50_ms)} ms`, `${n(r.p99_ms)} ms`, `${n(r.peak_rss_mb)} MB`, n(r.bad), r.key === 'ours' ? '1.00' : (q.ours_rps / r.rps).toFixed(2)]);
+  const rows = (q.detail as QueryResult[]).map((r) => [
+    r.label,
+    `**${n(r.rps)}**`,
+    r.rounds_rps.map((x) => n(x)).join(' / '),
+    `${n(r.p50_ms)} ms`,
+    `${n(r.p99_ms)} ms`,
+    `${n(r.peak_rss_mb)} MB`,
+    n(r.bad),
+    r.key === 'ours' ? '1.00' : (q.ours_rps / r.rps).toFixed(2),
+  ]);
   return [
     `graphql-hive/graphql-gateways-benchmark's TestQuery (4 subgraphs: accounts, inventory, products, reviews; an 87 599-byte`,
     `answer built from 6+ subgraph fetches) through each gateway: autocannon with ${q.connections} connections for ${q.seconds} s after a warm-up,`,
     `${q.rounds} round(s) interleaved (median round shown, every round listed), gateway pinned to core 0 alone; subgraphs, load`,
     `and any running services on core 1. Every response is compared with the benchmark's expected answer; a wrong or non-200 answer`,
-    `does not count. No inbound request deduplication anywhere.`, '',
-    table(['gateway', 'rps', 'rounds (rps)', 'p50', 'p99', 'peak RSS', 'bad answers', 'ours ÷ this'], rows), '',
+    `does not count. No inbound request deduplication anywhere.`,
+    '',
+    table(['gateway', 'rps', 'rounds (rps)', 'p50', 'p99', 'peak RSS', 'bad answers', 'ours ÷ this'], rows),
+    '',
     `Targets: ours ≥ 1.0× Hive Gateway + Rust planner (${q.ratios.ours_vs_hive_rust_qp?.toFixed(2)}×): ${met(q.ratios.ours_vs_hive_rust_qp >= 1)};`,
     `ours ≥ 3× Apollo Gateway (${q.ratios.ours_vs_apollo_gateway?.toFixed(2)}×): ${met(q.ratios.ours_vs_apollo_gateway >= 3)}.`,
   ].join('\n');
 }
 
-const label = { gateway: 'ours: gateway fan-out', forward: 'Hive Gateway forwarding to nvca-status (graphql-ws)', ceiling: 'raw WebSocket fan-out from NATS (ceiling)' } as const;
+const label = {
+  gateway: 'ours: gateway fan-out',
+  forward: 'Hive Gateway forwarding to nvca-status (graphql-ws)',
+  ceiling: 'raw WebSocket fan-out from NATS (ceiling)',
+} as const;
 
 function subscriptions(s: any): string {
   if (!s || s.error) return `Failed: ${s?.error ?? 'not run'}`;
-  const runs = (s.runs as SubscriptionRun[]).map((run) => [
-    `### ${n(run.subs)} subscribers, ${run.rate} events/s for ${run.seconds} s (${n(run.subs * run.rate)} deliveries/s asked for)${run.remote ? ', selecting `cluster { id name }`: one supergraph fetch per event' : ''}`, '',
-    table(['path', 'ready', 'delivered/s', 'lost', 'p50', 'p99', 'RSS', 'RSS per 1k subs'], run.results.map((r) => [label[r.path], `${n(r.ready)}/${n(r.subscribers)}`, `**${n(r.events_per_s)}**`, `${n(r.lost)} / ${n(r.events * r.ready)}`, `${n(r.p50_ms)} ms`, `${n(r.p99_ms)} ms`, `${n(r.rss_mb)} MB`, `${n(r.rss_per_1k_subs_mb, 1)} MB`])),
-  ].join('\n'));
+  const runs = (s.runs as SubscriptionRun[]).map((run) =>
+    [
+      `### ${n(run.subs)} subscribers, ${run.rate} events/s for ${run.seconds} s (${n(run.subs * run.rate)} deliveries/s asked for)${run.remote ? ', selecting `cluster { id name }`: one supergraph fetch per event' : ''}`,
+      '',
+      table(
+        ['path', 'ready', 'delivered/s', 'lost', 'p50', 'p99', 'RSS', 'RSS per 1k subs'],
+        run.results.map((r) => [
+          label[r.path],
+          `${n(r.ready)}/${n(r.subscribers)}`,
+          `**${n(r.events_per_s)}**`,
+          `${n(r.lost)} / ${n(r.events * r.ready)}`,
+          `${n(r.p50_ms)} ms`,
+          `${n(r.p99_ms)} ms`,
+          `${n(r.rss_mb)} MB`,
+          `${n(r.rss_per_1k_subs_mb, 1)} MB`,
+        ]),
+      ),
+    ].join('\n'),
+  );
   return [
     `One control plane process on NATS + Cassandra per path; graphql-ws subscriptions of one tenant on one function, 100 per`,
     `connection, selecting \`cursor state at message instance { id cluster { id } }\` (our gateway answers the cluster's key from the`,
     `event, as a planner answers an entity key without a fetch; the forwarding path resolves Instance in icms; one run selects`,
     `\`cluster { id name }\` to show ours with a supergraph fetch per event). Events are published to NATS at a fixed rate, each`,
     `carrying its publish time; a subscription counts once a probe event reached it, and every delivery is counted against what`,
-    `was published. The load client runs in the benchmark process; the ceiling is a raw WebSocket fan-out of the same events.`, '',
+    `was published. The load client runs in the benchmark process; the ceiling is a raw WebSocket fan-out of the same events.`,
+    '',
     ...runs.flatMap((r) => [r, '']),
     `Headline (${n(s.subscribers)} subscribers, ${s.rate_per_s}/s): ours ${n(s.ours_events_per_s)}/s vs forwarded ${n(s.hive_gateway_events_per_s)}/s = **${n(s.ratio_vs_hive_gateway, 1)}×** (target ≥ 5×: ${met(s.ratio_vs_hive_gateway >= 5)});`,
     `events lost by ours over all runs: ${n(s.lost_events)} (target 0: ${met(s.lost_events === 0)}); ours p99 ${n(s.ours_p99_ms)} ms (target < 50 ms at 1k: ${met(s.ours_p99_ms < 50)});`,
@@ -48,25 +85,47 @@ function rollout(r: any): string {
   if (!r || r.error) return `Failed: ${r?.error ?? 'not run'}`;
   return [
     'Time from `updateGpuSpecification` to the revision `APPLIED`, instances over 10 simulated clusters (10 ms apply), in-process',
-    'control plane on NATS + Cassandra.', '',
-    table(['instances', 'deploy (first revision APPLIED)', 'rollout'], r.detail.map((d: any) => [n(d.instances), `${n(d.deploy_s, 1)} s`, `**${n(d.rollout_s, 1)} s**`])), '',
+    'control plane on NATS + Cassandra.',
+    '',
+    table(
+      ['instances', 'deploy (first revision APPLIED)', 'rollout'],
+      r.detail.map((d: any) => [n(d.instances), `${n(d.deploy_s, 1)} s`, `**${n(d.rollout_s, 1)} s**`]),
+    ),
+    '',
     `Target: 1000-instance rollout under 10 s: ${met(r.instances_1000_s != null && r.instances_1000_s < 10)}.`,
   ].join('\n');
 }
 
 export function renderResults(out: Record<string, any>): string {
   const analysis = existsSync('bench/ANALYSIS.md') ? readFileSync('bench/ANALYSIS.md', 'utf8') : '';
-  const peers = readFileSync('bench/peers/README.md', 'utf8').split('\n').filter((l) => l.startsWith('|')).join('\n');
+  const peers = readFileSync('bench/peers/README.md', 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('|'))
+    .join('\n');
   return [
-    '# Benchmark results', '',
+    '# Benchmark results',
+    '',
     `Generated by \`${out.command}\` on ${out.date.slice(0, 10)} (${out.mode} mode, ${n(out.duration_s)} s). Machine: ${out.machine};`,
     'nats-server 2.15.2 and Cassandra 5.0.9 on the same machine; load from autocannon 9.0.0 (queries) and graphql-ws 6 clients',
     '(subscriptions). Raw numbers: `results/latest.json`. Parts alone: `npm run bench:queries`, `npm run bench:subscriptions`,',
-    '`npm run bench:rollout`; `BENCH_PROFILE_DIR=<dir>` makes the processes under test write V8 CPU profiles.', '',
-    '## Peers', '', peers, '',
-    '## Queries', '', queries(out.queries), '',
-    '## Status subscriptions', '', subscriptions(out.subscriptions), '',
-    '## Rollout', '', rollout(out.rollout), '',
+    '`npm run bench:rollout`; `BENCH_PROFILE_DIR=<dir>` makes the processes under test write V8 CPU profiles.',
+    '',
+    '## Peers',
+    '',
+    peers,
+    '',
+    '## Queries',
+    '',
+    queries(out.queries),
+    '',
+    '## Status subscriptions',
+    '',
+    subscriptions(out.subscriptions),
+    '',
+    '## Rollout',
+    '',
+    rollout(out.rollout),
+    '',
     analysis,
   ].join('\n');
 }

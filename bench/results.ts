@@ -14,7 +14,10 @@ export function machine() {
 /** Merges one part into latest.json (the single-part CLIs use this; `npm run bench` writes it whole). */
 export function mergeLatest(part: Record<string, unknown>, file = LATEST) {
   const prev = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  writeFileSync(file, JSON.stringify({ ...prev, ...part, date: new Date().toISOString(), machine: machine() }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify({ ...prev, ...part, date: new Date().toISOString(), machine: machine() }, null, 2),
+  );
 }
 
 const ratio = (a: number | undefined, b: number | undefined) => (a && b ? Math.round((a / b) * 100) / 100 : null);
@@ -22,14 +25,29 @@ const ratio = (a: number | undefined, b: number | undefined) => (a && b ? Math.r
 export function queriesSummary(rs: QueryResult[], o: { connections: number; seconds: number; rounds: number }) {
   const rps = (k: QueryResult['key']) => rs.find((r) => r.key === k)?.rps;
   return {
-    ours_rps: rps('ours') ?? null, hive_rust_qp_rps: rps('hive_rust_qp') ?? null, apollo_gateway_rps: rps('apollo_gateway') ?? null,
-    mercurius_rps: rps('mercurius') ?? null, ceiling_rps: rps('ceiling') ?? null, ours_p99_ms: rs.find((r) => r.key === 'ours')?.p99_ms ?? null,
-    ratios: { ours_vs_hive_rust_qp: ratio(rps('ours'), rps('hive_rust_qp')), ours_vs_apollo_gateway: ratio(rps('ours'), rps('apollo_gateway')), ours_vs_mercurius: ratio(rps('ours'), rps('mercurius')) },
-    ...o, detail: rs,
+    ours_rps: rps('ours') ?? null,
+    hive_rust_qp_rps: rps('hive_rust_qp') ?? null,
+    apollo_gateway_rps: rps('apollo_gateway') ?? null,
+    mercurius_rps: rps('mercurius') ?? null,
+    ceiling_rps: rps('ceiling') ?? null,
+    ours_p99_ms: rs.find((r) => r.key === 'ours')?.p99_ms ?? null,
+    ratios: {
+      ours_vs_hive_rust_qp: ratio(rps('ours'), rps('hive_rust_qp')),
+      ours_vs_apollo_gateway: ratio(rps('ours'), rps('apollo_gateway')),
+      ours_vs_mercurius: ratio(rps('ours'), rps('mercurius')),
+    },
+    ...o,
+    detail: rs,
   };
 }
 
-export interface SubscriptionRun { subs: number; rate: number; seconds: number; remote?: boolean; results: SubscriptionResult[] }
+export interface SubscriptionRun {
+  subs: number;
+  rate: number;
+  seconds: number;
+  remote?: boolean;
+  results: SubscriptionResult[];
+}
 
 /** The headline is the 1k-subscriber run at the highest rate; every run is kept in `runs`. */
 export function subscriptionsSummary(runs: SubscriptionRun[]) {
@@ -37,18 +55,27 @@ export function subscriptionsSummary(runs: SubscriptionRun[]) {
   const by = (run: SubscriptionRun, p: SubscriptionResult['path']) => run.results.find((r) => r.path === p);
   const [ours, hive, ceiling] = [by(head, 'gateway'), by(head, 'forward'), by(head, 'ceiling')];
   return {
-    ours_events_per_s: ours?.events_per_s ?? null, hive_gateway_events_per_s: hive?.events_per_s ?? null, ceiling_events_per_s: ceiling?.events_per_s ?? null,
+    ours_events_per_s: ours?.events_per_s ?? null,
+    hive_gateway_events_per_s: hive?.events_per_s ?? null,
+    ceiling_events_per_s: ceiling?.events_per_s ?? null,
     ours_p99_ms: ours?.p99_ms ?? null,
     // every run of ours, not just the headline: must be 0
     lost_events: runs.reduce((n, run) => n + (by(run, 'gateway')?.lost ?? 0), 0),
     // from the largest run: at 1k subscribers the growth is within garbage-collection noise
     rss_per_1k_subs_mb: largest(runs)?.rss_per_1k_subs_mb ?? null,
     ratio_vs_hive_gateway: ratio(ours?.events_per_s, hive?.events_per_s),
-    subscribers: head.subs, rate_per_s: head.rate, seconds: head.seconds, runs,
+    subscribers: head.subs,
+    rate_per_s: head.rate,
+    seconds: head.seconds,
+    runs,
   };
 }
 
-const largest = (runs: SubscriptionRun[]) => [...runs].filter((r) => !r.remote).sort((a, b) => b.subs - a.subs)[0]?.results.find((r) => r.path === 'gateway');
+const largest = (runs: SubscriptionRun[]) =>
+  [...runs]
+    .filter((r) => !r.remote)
+    .sort((a, b) => b.subs - a.subs)[0]
+    ?.results.find((r) => r.path === 'gateway');
 
 export function rolloutSummary(rs: RolloutResult[]) {
   const by = (n: number) => rs.find((r) => r.instances === n)?.rollout_s ?? null;

@@ -9,4 +9,3 @@ const results = await runRollout(sizes, env);
 console.table(results);
 mergeLatest({ rollout: rolloutSummary(results) });
 process.exit(0);
-

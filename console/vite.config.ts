@@ -34,7 +34,9 @@ export default defineConfig({
     rolldownOptions: {
       input: { ide: `${web}ide.html`, console: `${web}index.html` },
       // framer-motion's "use client" marks server components; a client-only bundle has none
-      onwarn(warning, warn) { if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning); },
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
     },
   },
   // monaco's workers import code-split chunks: only ES module workers can

@@ -12,7 +12,15 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The packages whose mains bin/nvcf.js starts (migrate is @nvcf/cassandra's); their @nvcf dependencies come along. */
-export const ENTRY_PACKAGES = ['@nvcf/gateway', '@nvcf/subgraph-nvcf', '@nvcf/subgraph-icms', '@nvcf/subgraph-nvca-status', '@nvcf/agent', '@nvcf/ops', '@nvcf/cassandra'];
+export const ENTRY_PACKAGES = [
+  '@nvcf/gateway',
+  '@nvcf/subgraph-nvcf',
+  '@nvcf/subgraph-icms',
+  '@nvcf/subgraph-nvca-status',
+  '@nvcf/agent',
+  '@nvcf/ops',
+  '@nvcf/cassandra',
+];
 
 /**
  * Files the services read at run time. Code finds them relative to its package root
@@ -30,7 +38,11 @@ export class NotBuilt extends Error {
   override name = 'NotBuilt';
 }
 
-interface Manifest { name: string; dependencies?: Record<string, string>; workspaces?: string[] }
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  workspaces?: string[];
+}
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
 
 /** Every file under `dir`, relative to it, '/'-separated. */
@@ -46,7 +58,11 @@ export function workspaces(root: string): string[] {
   return (readJson(path.join(root, 'package.json')).workspaces ?? []).flatMap((w) => {
     if (!w.endsWith('/*')) return [w];
     const parent = w.slice(0, -2);
-    return fs.readdirSync(path.join(root, parent)).map((d) => `${parent}/${d}`).filter((d) => fs.existsSync(path.join(root, d, 'package.json'))).sort();
+    return fs
+      .readdirSync(path.join(root, parent))
+      .map((d) => `${parent}/${d}`)
+      .filter((d) => fs.existsSync(path.join(root, d, 'package.json')))
+      .sort();
   });
 }
 
@@ -64,7 +80,8 @@ export function runtimePackages(root: string): string[] {
     if (!dir) throw new Error(`${name} is not a workspace of ${root}`);
     if (need.has(dir)) return;
     need.add(dir);
-    for (const dep of Object.keys(readJson(path.join(root, dir, 'package.json')).dependencies ?? {})) if (byName.has(dep)) visit(dep);
+    for (const dep of Object.keys(readJson(path.join(root, dir, 'package.json')).dependencies ?? {}))
+      if (byName.has(dep)) visit(dep);
   };
   ENTRY_PACKAGES.forEach(visit);
   return [...need].sort();
@@ -75,12 +92,22 @@ export function runtimeFiles(root: string): string[] {
   const files = ['bin/nvcf.js'];
   for (const dir of runtimePackages(root)) {
     const dist = path.join(root, dir, 'dist');
-    if (!fs.existsSync(path.join(dist, 'index.js'))) throw new NotBuilt(`${dir}/dist/index.js is missing: run npm run build first`);
-    files.push(...walk(dist).filter((f) => f.endsWith('.js')).map((f) => `${dir}/dist/${f}`));
+    if (!fs.existsSync(path.join(dist, 'index.js')))
+      throw new NotBuilt(`${dir}/dist/index.js is missing: run npm run build first`);
+    files.push(
+      ...walk(dist)
+        .filter((f) => f.endsWith('.js'))
+        .map((f) => `${dir}/dist/${f}`),
+    );
   }
   for (const a of ASSETS) {
-    if (a.built && !fs.existsSync(path.join(root, a.dir))) throw new NotBuilt(`${a.dir} is missing: run npm run build first`);
-    files.push(...walk(path.join(root, a.dir)).filter(a.keep).map((f) => `${a.dir}/${f}`));
+    if (a.built && !fs.existsSync(path.join(root, a.dir)))
+      throw new NotBuilt(`${a.dir} is missing: run npm run build first`);
+    files.push(
+      ...walk(path.join(root, a.dir))
+        .filter(a.keep)
+        .map((f) => `${a.dir}/${f}`),
+    );
   }
   // a package's dist/ may hold built assets too (console/dist/web): each file once
   return [...new Set(files)];

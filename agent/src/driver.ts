@@ -12,7 +12,11 @@ export class PermanentFailure extends Error {
 /** The API server serves no CRD for a kind being applied: the operator is not installed there. */
 export class MissingCrds extends PermanentFailure {
   override name = 'MissingCrds';
-  constructor(message: string, readonly crds: string[], readonly operatorTypes: string[]) {
+  constructor(
+    message: string,
+    readonly crds: string[],
+    readonly operatorTypes: string[],
+  ) {
     super(message);
   }
 }

@@ -6,7 +6,9 @@ export function keyedLock() {
     const run = prev.then(task, task);
     const settled = run.catch(() => undefined);
     tails.set(key, settled);
-    settled.then(() => { if (tails.get(key) === settled) tails.delete(key); });
+    settled.then(() => {
+      if (tails.get(key) === settled) tails.delete(key);
+    });
     return run;
   };
 }

@@ -33,43 +33,66 @@ const readConfig = (env: Env) => {
 };
 
 /** One agent process serves one compute cluster; /health, /ready and /metrics on PORT. */
-runMain('agent', () => readConfig(process.env), async (c) => {
-  setLogLevel(c.logLevel);
-  const log = createLogger(`agent ${c.clusterId}`);
-  const stack = new DisposalStack();
-  try {
-    const registry = loadRegistry(c.registryFile);
-    const bus = stack.use(await createNatsBus({ servers: c.natsUrl, name: `agent-${c.clusterId}`, streamReplicas: c.streamReplicas }));
-    await bus.ensureStreams(allStreams);
-    let driver: ClusterDriver;
-    if (c.driver === 'kubernetes') {
-      // in a pod: the service account's in-cluster config; elsewhere KUBECONFIG
-      const k8s = await import('./drivers/kubernetes/index.js');
-      driver = k8s.createKubernetesDriver({ clusterId: c.clusterId, client: k8s.createKubeClient(k8s.loadKubeConfig(c.kubeconfig || undefined)), registry, removalTimeoutMs: c.removalTimeoutMs });
-    } else driver = createSimulatedCluster({ clusterId: c.clusterId, registry, ...c.sim });
-    stack.use(driver);
-    const agent = await startAgent({ bus, driver, concurrency: c.concurrency, operatorCheckMs: c.operatorCheckMs });
-    let draining = false;
-    const metrics = processMetrics('nvcf_agent');
-    const probes = createServer((req, res) => {
-      const path = (req.url ?? '/').split('?')[0];
-      if (path === '/health') return sendJson(res, 200, { status: 'ok', cluster: c.clusterId });
-      if (path === '/ready') return draining ? sendJson(res, 503, { status: 'draining' }) : sendJson(res, 200, { status: 'ready', cluster: c.clusterId });
-      if (path === '/metrics') { res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }); return res.end(metrics()); }
-      sendJson(res, 404, { error: 'GET /health, /ready or /metrics' });
-    });
-    const url = await listen(probes, c.port, c.host);
-    const rest = stack.move();
-    return {
-      describe: `cluster ${c.clusterId} (${c.driver}), probes ${url}`,
-      drain: async () => {
-        draining = true;
-        log.info('draining: applies in flight finish, the rest is redelivered to the next agent');
-        try { await agent.drain(c.drainGraceMs); } finally { await drainServer(probes, 1000); await rest.disposeAsync(); }
-      },
-    };
-  } catch (err) {
-    await stack.disposeAsync();
-    throw err;
-  }
-}, { graceMs: (c) => c.drainGraceMs });
+runMain(
+  'agent',
+  () => readConfig(process.env),
+  async (c) => {
+    setLogLevel(c.logLevel);
+    const log = createLogger(`agent ${c.clusterId}`);
+    const stack = new DisposalStack();
+    try {
+      const registry = loadRegistry(c.registryFile);
+      const bus = stack.use(
+        await createNatsBus({ servers: c.natsUrl, name: `agent-${c.clusterId}`, streamReplicas: c.streamReplicas }),
+      );
+      await bus.ensureStreams(allStreams);
+      let driver: ClusterDriver;
+      if (c.driver === 'kubernetes') {
+        // in a pod: the service account's in-cluster config; elsewhere KUBECONFIG
+        const k8s = await import('./drivers/kubernetes/index.js');
+        driver = k8s.createKubernetesDriver({
+          clusterId: c.clusterId,
+          client: k8s.createKubeClient(k8s.loadKubeConfig(c.kubeconfig || undefined)),
+          registry,
+          removalTimeoutMs: c.removalTimeoutMs,
+        });
+      } else driver = createSimulatedCluster({ clusterId: c.clusterId, registry, ...c.sim });
+      stack.use(driver);
+      const agent = await startAgent({ bus, driver, concurrency: c.concurrency, operatorCheckMs: c.operatorCheckMs });
+      let draining = false;
+      const metrics = processMetrics('nvcf_agent');
+      const probes = createServer((req, res) => {
+        const path = (req.url ?? '/').split('?')[0];
+        if (path === '/health') return sendJson(res, 200, { status: 'ok', cluster: c.clusterId });
+        if (path === '/ready')
+          return draining
+            ? sendJson(res, 503, { status: 'draining' })
+            : sendJson(res, 200, { status: 'ready', cluster: c.clusterId });
+        if (path === '/metrics') {
+          res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+          return res.end(metrics());
+        }
+        sendJson(res, 404, { error: 'GET /health, /ready or /metrics' });
+      });
+      const url = await listen(probes, c.port, c.host);
+      const rest = stack.move();
+      return {
+        describe: `cluster ${c.clusterId} (${c.driver}), probes ${url}`,
+        drain: async () => {
+          draining = true;
+          log.info('draining: applies in flight finish, the rest is redelivered to the next agent');
+          try {
+            await agent.drain(c.drainGraceMs);
+          } finally {
+            await drainServer(probes, 1000);
+            await rest.disposeAsync();
+          }
+        },
+      };
+    } catch (err) {
+      await stack.disposeAsync();
+      throw err;
+    }
+  },
+  { graceMs: (c) => c.drainGraceMs },
+);

@@ -14,13 +14,29 @@ export interface Report {
 }
 
 /** Publishes one transition; the clock only moves forward, even across agent restarts. */
-export async function report(bus: Bus, driver: ClusterDriver, d: DesiredInstance, prev: Last, r: Report): Promise<NonNullable<Last>> {
+export async function report(
+  bus: Bus,
+  driver: ClusterDriver,
+  d: DesiredInstance,
+  prev: Last,
+  r: Report,
+): Promise<NonNullable<Last>> {
   const clock = Math.max((prev?.lastClock ?? 0) + 1, Date.now() * 1000);
   const event: StatusEvent = {
-    ncaId: d.ncaId, functionId: d.functionId, versionId: d.versionId, gpuSpecificationId: d.gpuSpecificationId, clusterId: d.clusterId,
-    instanceId: d.instanceId, state: r.state, previousState: prev?.reportedState ?? null, revisionId: r.revisionId,
-    at: new Date(Math.floor(clock / 1000)).toISOString(), clock,
-    ...(r.message ? { message: r.message } : {}), ...(r.permanent ? { permanent: true } : {}), ...(r.failedRevisionId ? { failedRevisionId: r.failedRevisionId } : {}),
+    ncaId: d.ncaId,
+    functionId: d.functionId,
+    versionId: d.versionId,
+    gpuSpecificationId: d.gpuSpecificationId,
+    clusterId: d.clusterId,
+    instanceId: d.instanceId,
+    state: r.state,
+    previousState: prev?.reportedState ?? null,
+    revisionId: r.revisionId,
+    at: new Date(Math.floor(clock / 1000)).toISOString(),
+    clock,
+    ...(r.message ? { message: r.message } : {}),
+    ...(r.permanent ? { permanent: true } : {}),
+    ...(r.failedRevisionId ? { failedRevisionId: r.failedRevisionId } : {}),
     ...(r.targetRevisionId ? { targetRevisionId: r.targetRevisionId } : {}),
   };
   await bus.publish(subjects.status(d.ncaId, d.instanceId), event, { msgId: msgIds.status(event) });

@@ -5,8 +5,25 @@
  */
 import { startPrivateKubernetes, type PrivateKubernetes } from '../../test/services/kubernetes-private.js';
 import { startClusterSim } from '../../test/services/cluster-sim/index.js';
-import { createKubeClient, createKubernetesDriver, loadKubeConfig, type KubeClient, type KubernetesDriver } from '../src/drivers/kubernetes/index.js';
-import { describeKube, desired, dynamo, helm, miniServiceOf, never, newClusterId, nim, registry, waitFor } from './kube-fixtures.js';
+import {
+  createKubeClient,
+  createKubernetesDriver,
+  loadKubeConfig,
+  type KubeClient,
+  type KubernetesDriver,
+} from '../src/drivers/kubernetes/index.js';
+import {
+  describeKube,
+  desired,
+  dynamo,
+  helm,
+  miniServiceOf,
+  never,
+  newClusterId,
+  nim,
+  registry,
+  waitFor,
+} from './kube-fixtures.js';
 
 describeKube('kubernetes driver across API server restarts (private kube-apiserver)', () => {
   let kube: PrivateKubernetes;
@@ -18,7 +35,9 @@ describeKube('kubernetes driver across API server restarts (private kube-apiserv
     kube = await startPrivateKubernetes({ watchCache: false });
     client = createKubeClient(loadKubeConfig(kube.kubeconfig));
   }, 180_000);
-  afterAll(async () => { await kube?.[Symbol.asyncDispose](); });
+  afterAll(async () => {
+    await kube?.[Symbol.asyncDispose]();
+  });
   beforeEach(() => {
     clusterId = newClusterId();
     // no polling to fall back on: only the watch can tell the apply that the status moved
@@ -30,7 +49,11 @@ describeKube('kubernetes driver across API server restarts (private kube-apiserv
   async function applyInFlight() {
     const d = desired(clusterId, helm({ a: 1 }));
     const applying = driver.apply(d, never());
-    await waitFor(async () => (await miniServiceOf(client, clusterId, d.instanceId))?.status?.phase === 'Installing', 10_000, 'Installing');
+    await waitFor(
+      async () => (await miniServiceOf(client, clusterId, d.instanceId))?.status?.phase === 'Installing',
+      10_000,
+      'Installing',
+    );
     return { d, applying };
   }
 
@@ -64,16 +87,37 @@ describeKube('kubernetes driver across API server restarts (private kube-apiserv
     const nimD = desired(clusterId, nim());
     const dynD = desired(clusterId, dynamo());
     let resolved = false;
-    const applying = Promise.all([driver.apply(nimD, never()), driver.apply(dynD, never())]).then(() => { resolved = true; });
+    const applying = Promise.all([driver.apply(nimD, never()), driver.apply(dynD, never())]).then(() => {
+      resolved = true;
+    });
     const nsOf = (id: string) => `nvcf-${clusterId}-${id}`;
-    const state = async (apiVersion: string, kind: string, name: string, id: string) => (await client.get({ apiVersion, kind, metadata: { name, namespace: nsOf(id) } }))?.status?.state;
-    await waitFor(async () => (await state('apps.nvidia.com/v1alpha1', 'NIMService', 'llama', nimD.instanceId)) === 'Ready', 10_000, 'NIMService Ready');
-    await waitFor(async () => (await state('nvidia.com/v1alpha1', 'DynamoGraphDeployment', 'graph', dynD.instanceId)) === 'successful', 10_000, 'DGD successful');
+    const state = async (apiVersion: string, kind: string, name: string, id: string) =>
+      (await client.get({ apiVersion, kind, metadata: { name, namespace: nsOf(id) } }))?.status?.state;
+    await waitFor(
+      async () => (await state('apps.nvidia.com/v1alpha1', 'NIMService', 'llama', nimD.instanceId)) === 'Ready',
+      10_000,
+      'NIMService Ready',
+    );
+    await waitFor(
+      async () =>
+        (await state('nvidia.com/v1alpha1', 'DynamoGraphDeployment', 'graph', dynD.instanceId)) === 'successful',
+      10_000,
+      'DGD successful',
+    );
     expect(resolved).toBe(false); // the primaries are ready, their Deployment and components are not
     await applying;
-    const deployment = await client.list('apps/v1', 'Deployment', { namespace: nsOf(nimD.instanceId), labelSelector: `nvcf.nvidia.com/instance-id=${nimD.instanceId}` });
+    const deployment = await client.list('apps/v1', 'Deployment', {
+      namespace: nsOf(nimD.instanceId),
+      labelSelector: `nvcf.nvidia.com/instance-id=${nimD.instanceId}`,
+    });
     expect(deployment.items.map((x) => x.status?.readyReplicas)).toEqual([1]);
-    const components = await client.list('nvidia.com/v1alpha1', 'DynamoComponentDeployment', { namespace: nsOf(dynD.instanceId), labelSelector: `nvcf.nvidia.com/instance-id=${dynD.instanceId}` });
-    expect(components.items.map((x) => [x.metadata.name, x.status?.state]).sort()).toEqual([['graph-frontend', 'successful'], ['graph-worker', 'successful']]);
+    const components = await client.list('nvidia.com/v1alpha1', 'DynamoComponentDeployment', {
+      namespace: nsOf(dynD.instanceId),
+      labelSelector: `nvcf.nvidia.com/instance-id=${dynD.instanceId}`,
+    });
+    expect(components.items.map((x) => [x.metadata.name, x.status?.state]).sort()).toEqual([
+      ['graph-frontend', 'successful'],
+      ['graph-worker', 'successful'],
+    ]);
   }, 60_000);
 });

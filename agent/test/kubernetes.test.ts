@@ -5,26 +5,55 @@
  */
 import { PermanentFailure, TemporaryFailure } from '../src/index.js';
 import { createKubernetesDriver, type KubeClient, type KubernetesDriver } from '../src/drivers/kubernetes/index.js';
-import { cleanupCluster, describeKube, desired, helm, miniServiceOf, NAMESPACE_REF, never, newClusterId, next, nim, registry, sharedClient, waitFor } from './kube-fixtures.js';
+import {
+  cleanupCluster,
+  describeKube,
+  desired,
+  helm,
+  miniServiceOf,
+  NAMESPACE_REF,
+  never,
+  newClusterId,
+  next,
+  nim,
+  registry,
+  sharedClient,
+  waitFor,
+} from './kube-fixtures.js';
 
 describeKube('kubernetes driver on a real API server', () => {
   let client: KubeClient;
   let clusterId: string;
   let driver: KubernetesDriver;
-  beforeAll(() => { client = sharedClient(); });
+  beforeAll(() => {
+    client = sharedClient();
+  });
   beforeEach(() => {
     clusterId = newClusterId();
     driver = createKubernetesDriver({ clusterId, client, registry, pollMs: 500 });
   });
-  afterEach(async () => { await driver.dispose(); await cleanupCluster(client, clusterId); });
+  afterEach(async () => {
+    await driver.dispose();
+    await cleanupCluster(client, clusterId);
+  });
 
   it('applies a Helm instance as one cluster-scoped MiniService with the whole values, ready once Running at its generation', async () => {
     const d = desired(clusterId, helm({ replicas: 2, model: { name: 'llama' } }));
     await driver.apply(d, never());
     const ms = await miniServiceOf(client, clusterId, d.instanceId);
-    expect(ms?.spec).toEqual({ chart: 'oci://nvcr.io/nvcf/charts/echo-1.2.0.tgz', serviceName: 'echo', servicePort: 8000, gpu: 'L40S', instanceType: 'gl40s_1.br25_2xlarge', values: { replicas: 2, model: { name: 'llama' } } });
+    expect(ms?.spec).toEqual({
+      chart: 'oci://nvcr.io/nvcf/charts/echo-1.2.0.tgz',
+      serviceName: 'echo',
+      servicePort: 8000,
+      gpu: 'L40S',
+      instanceType: 'gl40s_1.br25_2xlarge',
+      values: { replicas: 2, model: { name: 'llama' } },
+    });
     expect(ms?.status).toMatchObject({ phase: 'Running', observedGeneration: ms?.metadata.generation });
-    expect(ms?.metadata.labels).toMatchObject({ 'nvcf.nvidia.com/instance-id': d.instanceId, 'nvcf.nvidia.com/cluster-id': clusterId });
+    expect(ms?.metadata.labels).toMatchObject({
+      'nvcf.nvidia.com/instance-id': d.instanceId,
+      'nvcf.nvidia.com/cluster-id': clusterId,
+    });
     expect((ms?.metadata.managedFields as { manager: string }[]).map((f) => f.manager)).toContain('nvcf-agent');
     expect(await driver.observe(d.instanceId)).toMatchObject({ desired: d, readyRevisionId: d.revisionId });
   });
@@ -58,14 +87,22 @@ describeKube('kubernetes driver on a real API server', () => {
   it('an object the CRD schema rejects is a PermanentFailure with the API server message', async () => {
     const port = desired(clusterId, helm({}, { servicePort: 70000 }));
     await expect(driver.apply(port, never())).rejects.toThrow(PermanentFailure);
-    await expect(driver.apply(port, never())).rejects.toThrow(/spec\.servicePort: Invalid value: 70000: spec\.servicePort in body should be less than or equal to 65535/);
+    await expect(driver.apply(port, never())).rejects.toThrow(
+      /spec\.servicePort: Invalid value: 70000: spec\.servicePort in body should be less than or equal to 65535/,
+    );
     const noTag = desired(clusterId, nim({ image: { repository: 'nvcr.io/nim/llama' } }));
-    await expect(driver.apply(noTag, never())).rejects.toThrow(/NIMService.apps.nvidia.com "llama" is invalid: .*spec\.image\.tag: Required value/);
+    await expect(driver.apply(noTag, never())).rejects.toThrow(
+      /NIMService.apps.nvidia.com "llama" is invalid: .*spec\.image\.tag: Required value/,
+    );
   });
 
   it('a failure the controller reports: Failed is permanent, Retrying is temporary until it passes', async () => {
     const bad = desired(clusterId, helm({ nvcfSimulate: { failure: 'permanent' } }));
-    await expect(driver.apply(bad, never())).rejects.toThrow(new PermanentFailure(`MiniService nvcf-${clusterId}-${bad.instanceId}: values rejected by the chart (nvcfSimulate permanent failure)`));
+    await expect(driver.apply(bad, never())).rejects.toThrow(
+      new PermanentFailure(
+        `MiniService nvcf-${clusterId}-${bad.instanceId}: values rejected by the chart (nvcfSimulate permanent failure)`,
+      ),
+    );
     const flaky = desired(clusterId, helm({ nvcfSimulate: { failure: 'temporary', failTimes: 2, delayMs: 300 } }));
     const outcomes: string[] = [];
     for (;;) {
@@ -91,7 +128,12 @@ describeKube('kubernetes driver on a real API server', () => {
     await driver.apply(d, never());
     await driver.noteReported(d.instanceId, 'ACTIVE', 1_800_000_000_000_001);
     const restarted = createKubernetesDriver({ clusterId, client, registry });
-    expect(await restarted.observe(d.instanceId)).toEqual({ desired: d, readyRevisionId: d.revisionId, reportedState: 'ACTIVE', lastClock: 1_800_000_000_000_001 });
+    expect(await restarted.observe(d.instanceId)).toEqual({
+      desired: d,
+      readyRevisionId: d.revisionId,
+      reportedState: 'ACTIVE',
+      lastClock: 1_800_000_000_000_001,
+    });
     // another cluster on the same API server sees none of it, and cannot remove it
     const other = createKubernetesDriver({ clusterId: newClusterId(), client, registry });
     expect(await other.observe(d.instanceId)).toBeNull();
@@ -104,11 +146,22 @@ describeKube('kubernetes driver on a real API server', () => {
     const d = desired(clusterId, nim());
     await driver.apply(d, never());
     const ns = `nvcf-${clusterId}-${d.instanceId}`;
-    const svc = await client.get({ apiVersion: 'apps.nvidia.com/v1alpha1', kind: 'NIMService', metadata: { name: 'llama', namespace: ns } });
-    expect(svc?.metadata.labels).toMatchObject({ 'nvcf.nvidia.com/instance-id': d.instanceId, 'nvcf.nvidia.com/function-id': d.functionId, 'nvcf.nvidia.com/cluster-id': clusterId });
+    const svc = await client.get({
+      apiVersion: 'apps.nvidia.com/v1alpha1',
+      kind: 'NIMService',
+      metadata: { name: 'llama', namespace: ns },
+    });
+    expect(svc?.metadata.labels).toMatchObject({
+      'nvcf.nvidia.com/instance-id': d.instanceId,
+      'nvcf.nvidia.com/function-id': d.functionId,
+      'nvcf.nvidia.com/cluster-id': clusterId,
+    });
     expect(svc?.spec.labels).toMatchObject({ 'nvcf.nvidia.com/instance-id': d.instanceId }); // the pod template, for what the operator creates
     expect(svc?.status).toMatchObject({ state: 'Ready' });
-    const deployments = await client.list('apps/v1', 'Deployment', { namespace: ns, labelSelector: `nvcf.nvidia.com/instance-id=${d.instanceId}` });
+    const deployments = await client.list('apps/v1', 'Deployment', {
+      namespace: ns,
+      labelSelector: `nvcf.nvidia.com/instance-id=${d.instanceId}`,
+    });
     expect(deployments.items.map((x) => [x.metadata.name, x.status?.readyReplicas])).toEqual([['llama', 1]]);
     expect(await driver.observe(d.instanceId)).toMatchObject({ desired: d, readyRevisionId: d.revisionId });
     await driver.remove(d.instanceId, true);

@@ -6,18 +6,55 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { allStreams, createMemoryBus, msgIds, Streams, subjects, type Bus, type Consumer, type StatusEvent, type UpdateInstancesMessage } from '@nvcf/messaging';
+import {
+  allStreams,
+  createMemoryBus,
+  msgIds,
+  Streams,
+  subjects,
+  type Bus,
+  type Consumer,
+  type StatusEvent,
+  type UpdateInstancesMessage,
+} from '@nvcf/messaging';
 import { waitUntil } from '@nvcf/testing';
-import { createSimulatedCluster, startAgent, type Agent, type DesiredInstance, type ObservedInstance, type SimulatedCluster } from '../src/index.js';
+import {
+  createSimulatedCluster,
+  startAgent,
+  type Agent,
+  type DesiredInstance,
+  type ObservedInstance,
+  type SimulatedCluster,
+} from '../src/index.js';
 
 const clusterId = 'cluster-t';
-const desired = (instanceId: string, revisionId: string, createdAt: string, values: Record<string, unknown> = {}): DesiredInstance => ({
-  ncaId: 'nca-a', functionId: 'fn', versionId: 'ver', gpuSpecificationId: 'spec', clusterId, instanceId, gpu: 'L40S', instanceType: 't',
-  revisionId, revisionCreatedAt: createdAt, workload: { kind: 'helm', chart: 'oci://r/echo-1.0.0.tgz', serviceName: 'echo', values },
+const desired = (
+  instanceId: string,
+  revisionId: string,
+  createdAt: string,
+  values: Record<string, unknown> = {},
+): DesiredInstance => ({
+  ncaId: 'nca-a',
+  functionId: 'fn',
+  versionId: 'ver',
+  gpuSpecificationId: 'spec',
+  clusterId,
+  instanceId,
+  gpu: 'L40S',
+  instanceType: 't',
+  revisionId,
+  revisionCreatedAt: createdAt,
+  workload: { kind: 'helm', chart: 'oci://r/echo-1.0.0.tgz', serviceName: 'echo', values },
 });
-const updateOf = (d: DesiredInstance): UpdateInstancesMessage => ({ ...d, type: 'update', updateActionId: `ua-${d.revisionId}`, targets: [d.instanceId] });
+const updateOf = (d: DesiredInstance): UpdateInstancesMessage => ({
+  ...d,
+  type: 'update',
+  updateActionId: `ua-${d.revisionId}`,
+  targets: [d.instanceId],
+});
 /** each event as state, revisionId → targetRevisionId, the way the assertions read */
-const brief = (e: StatusEvent) => `${e.state} ${e.revisionId ?? '-'}${e.targetRevisionId ? ` → ${e.targetRevisionId}` : ''}${e.failedRevisionId ? ` ✗ ${e.failedRevisionId}` : ''}`;
+const brief = (e: StatusEvent) =>
+  `${e.state} ${e.revisionId ?? '-'}${e.targetRevisionId ? ` → ${e.targetRevisionId}` : ''}${e.failedRevisionId ? ` ✗ ${e.failedRevisionId}` : ''}`;
 
 describe('agent: the target revision of an update', () => {
   let bus: Bus;
@@ -33,7 +70,9 @@ describe('agent: the target revision of an update', () => {
     bus = createMemoryBus();
     await bus.ensureStreams(allStreams);
     events = [];
-    tail = await bus.tail<StatusEvent>({ stream: Streams.status.name }, (m) => { events.push(m.data); });
+    tail = await bus.tail<StatusEvent>({ stream: Streams.status.name }, (m) => {
+      events.push(m.data);
+    });
   });
   afterEach(async () => {
     await agent?.stop();
@@ -50,8 +89,10 @@ describe('agent: the target revision of an update', () => {
     driver = createSimulatedCluster({ clusterId, startDelayMs: 10, updateDelayMs: 30, stateFile });
     agent = await startAgent({ bus, driver, backoff: { initialMs: 10, maxMs: 20, factor: 2 }, log: () => {} });
   };
-  const create = (d: DesiredInstance) => bus.publish(subjects.create(clusterId), { type: 'create', ...d }, { msgId: msgIds.create(d.instanceId) });
-  const update = (d: DesiredInstance) => bus.publish(subjects.update(clusterId), updateOf(d), { msgId: msgIds.update(`ua-${d.revisionId}`, clusterId) });
+  const create = (d: DesiredInstance) =>
+    bus.publish(subjects.create(clusterId), { type: 'create', ...d }, { msgId: msgIds.create(d.instanceId) });
+  const update = (d: DesiredInstance) =>
+    bus.publish(subjects.update(clusterId), updateOf(d), { msgId: msgIds.update(`ua-${d.revisionId}`, clusterId) });
   const until = (instanceId: string, pred: (e: StatusEvent) => boolean, what: string) =>
     waitUntil(() => of(instanceId).some(pred), { what, timeoutMs: 5000 });
 
@@ -64,7 +105,11 @@ describe('agent: the target revision of an update', () => {
     await until('i1', (e) => e.state === 'ACTIVE' && e.revisionId === 'r2', 'ACTIVE on r2');
     expect(of('i1').map(brief)).toEqual(['STARTING -', 'ACTIVE r1', 'UPDATING r1 → r2', 'ACTIVE r2']);
     // STARTING and ACTIVE carry no target at all: the key is absent, not null
-    expect(of('i1').filter((e) => e.state !== 'UPDATING').every((e) => !('targetRevisionId' in e))).toBe(true);
+    expect(
+      of('i1')
+        .filter((e) => e.state !== 'UPDATING')
+        .every((e) => !('targetRevisionId' in e)),
+    ).toBe(true);
   });
 
   it('a permanent failure: UPDATING to the revision, then ACTIVE on the old one with the failed revision and no target', async () => {

@@ -18,10 +18,17 @@ const wss = new WebSocketServer({ host: '127.0.0.1', port: Number(process.env.PO
 wss.on('connection', (ws) => {
   ws.on('message', (raw) => {
     let m: { type?: string; id?: string };
-    try { m = JSON.parse(String(raw)); } catch { return ws.close(4400, 'not JSON'); }
-    if (m.type === 'connection_init') { ws.send('{"type":"connection_ack"}'); subscribed.set(ws, new Map()); }
-    else if (m.type === 'ping') ws.send('{"type":"pong"}');
-    else if (m.type === 'subscribe' && m.id) subscribed.get(ws)?.set(m.id, `{"id":${JSON.stringify(m.id)},"type":"next","payload":`);
+    try {
+      m = JSON.parse(String(raw));
+    } catch {
+      return ws.close(4400, 'not JSON');
+    }
+    if (m.type === 'connection_init') {
+      ws.send('{"type":"connection_ack"}');
+      subscribed.set(ws, new Map());
+    } else if (m.type === 'ping') ws.send('{"type":"pong"}');
+    else if (m.type === 'subscribe' && m.id)
+      subscribed.get(ws)?.set(m.id, `{"id":${JSON.stringify(m.id)},"type":"next","payload":`);
     else if (m.type === 'complete' && m.id) subscribed.get(ws)?.delete(m.id);
   });
   ws.on('close', () => subscribed.delete(ws));
@@ -31,15 +38,28 @@ const bus = await createNatsBus({ servers: natsUrl, name: 'bench-ceiling' });
 await bus.ensureStreams([Streams.status]); // a fresh NATS has no stream until a control plane ran
 // The same reader as the gateway's fan-out: one ordered ephemeral JetStream consumer (bus.tail),
 // here filtered to the tenant's subjects, starting with messages published from now on.
-const tail = await bus.tail<StatusEvent>({ stream: Streams.status.name, filterSubject: subjects.statusOfTenant(tenant) }, ({ data: e, seq }) => {
-  // NATS is shared with other benchmarks: only this run's function, as the GraphQL paths filter
-  if (e.functionId !== functionId) return;
-  // serialised once per event; the cursor is the bare stream sequence (ours is signed, so a little more work)
-  const payload = JSON.stringify({ data: { instanceStatusChanged: { cursor: String(seq), state: e.state, at: e.at, message: e.message ?? null, instance: { id: e.instanceId, cluster: { id: e.clusterId } } } } });
-  const end = `${payload}}`;
-  // no backpressure or conflation: an upper bound, not a server
-  for (const [ws, subs] of subscribed) for (const head of subs.values()) ws.send(head + end);
-});
+const tail = await bus.tail<StatusEvent>(
+  { stream: Streams.status.name, filterSubject: subjects.statusOfTenant(tenant) },
+  ({ data: e, seq }) => {
+    // NATS is shared with other benchmarks: only this run's function, as the GraphQL paths filter
+    if (e.functionId !== functionId) return;
+    // serialised once per event; the cursor is the bare stream sequence (ours is signed, so a little more work)
+    const payload = JSON.stringify({
+      data: {
+        instanceStatusChanged: {
+          cursor: String(seq),
+          state: e.state,
+          at: e.at,
+          message: e.message ?? null,
+          instance: { id: e.instanceId, cluster: { id: e.clusterId } },
+        },
+      },
+    });
+    const end = `${payload}}`;
+    // no backpressure or conflation: an upper bound, not a server
+    for (const [ws, subs] of subscribed) for (const head of subs.values()) ws.send(head + end);
+  },
+);
 
 await new Promise<void>((r) => (wss.address() ? r() : wss.once('listening', () => r())));
 const { port } = wss.address() as import('node:net').AddressInfo;

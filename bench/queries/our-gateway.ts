@@ -11,8 +11,14 @@ export async function startOurGateway(supergraph: string, port = 0) {
   await bus.ensureStreams(allStreams);
   const unused = 'http://unused.invalid/graphql';
   return startGateway({
-    supergraph, subgraphs: { nvcf: unused, icms: unused, 'nvca-status': unused },
-    verify: staticTokens(DEV_TOKENS), secret: 'bench-secret', cursorSecret: 'bench-cursor', bus, port, host: '127.0.0.1',
+    supergraph,
+    subgraphs: { nvcf: unused, icms: unused, 'nvca-status': unused },
+    verify: staticTokens(DEV_TOKENS),
+    secret: 'bench-secret',
+    cursorSecret: 'bench-cursor',
+    bus,
+    port,
+    host: '127.0.0.1',
     // one tenant drives all the load, and no peer rate-limits: the guard's other checks stay on
     limits: { operationsPerSecond: 0, subscriptionsPerSecond: 0 },
   });

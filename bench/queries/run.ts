@@ -8,23 +8,39 @@ import { gateways, ensurePeer, type GatewaySpec } from './gateways.js';
 import { isExpectedAnswer, requestBody, requestHeaders } from './request.js';
 
 // Two cores: the gateway under test gets core 0 to itself; subgraphs and load share core 1.
-const GATEWAY_CORE = '0', REST_CORE = '1';
+const GATEWAY_CORE = '0',
+  REST_CORE = '1';
 const tsx = 'node_modules/.bin/tsx';
 const PIDS = '.services/pids';
 
 export interface QueryOptions {
-  seconds: number; warmupSeconds: number; connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
   /** every gateway is measured once per round, rounds interleaved; the median round counts */
   rounds: number;
   only?: GatewaySpec['key'][];
 }
-export interface QueryResult { key: GatewaySpec['key']; label: string; rps: number; p50_ms: number; p99_ms: number; peak_rss_mb: number; requests: number; bad: number; rounds_rps: number[] }
+export interface QueryResult {
+  key: GatewaySpec['key'];
+  label: string;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  peak_rss_mb: number;
+  requests: number;
+  bad: number;
+  rounds_rps: number[];
+}
 type Round = Omit<QueryResult, 'rounds_rps'>;
 
 async function readyAndCorrect(url: string, proc: Started, label: string) {
   for (let attempt = 0; ; attempt++) {
     if (proc.child.exitCode !== null) throw new Error(`${label} exited before it answered`);
-    const body = await fetch(url, { method: 'POST', headers: requestHeaders, body: requestBody() }).then((r) => r.text(), (err: Error) => err);
+    const body = await fetch(url, { method: 'POST', headers: requestHeaders, body: requestBody() }).then(
+      (r) => r.text(),
+      (err: Error) => err,
+    );
     if (typeof body === 'string') {
       if (!isExpectedAnswer(body)) throw new Error(`${label} answered TestQuery wrongly: ${body.slice(0, 300)}`);
       return;
@@ -35,7 +51,11 @@ async function readyAndCorrect(url: string, proc: Started, label: string) {
 }
 
 async function load(url: string, seconds: number, connections: number) {
-  const proc = spawnProcess(tsx, ['--conditions=source', 'bench/queries/load.ts', url, String(seconds), String(connections)], { cores: REST_CORE });
+  const proc = spawnProcess(
+    tsx,
+    ['--conditions=source', 'bench/queries/load.ts', url, String(seconds), String(connections)],
+    { cores: REST_CORE },
+  );
   const [line] = await waitForLine(proc.child, /^\{.*\}$/m, 'load generator');
   await proc.stop();
   return JSON.parse(line) as { rps: number; p50_ms: number; p99_ms: number; requests: number; bad: number };
@@ -46,9 +66,20 @@ async function load(url: string, seconds: number, connections: number) {
  * move to the load's core for the duration: core 0 is the gateway's alone.
  */
 function pinServices(cores: string): () => void {
-  const services = existsSync(PIDS) ? readdirSync(PIDS).filter((f) => f.endsWith('.pid')).map((f) => readFileSync(`${PIDS}/${f}`, 'utf8').trim()) : [];
+  const services = existsSync(PIDS)
+    ? readdirSync(PIDS)
+        .filter((f) => f.endsWith('.pid'))
+        .map((f) => readFileSync(`${PIDS}/${f}`, 'utf8').trim())
+    : [];
   const pids = [...services, String(process.pid)];
-  const set = (c: string) => { for (const pid of pids) try { execFileSync('taskset', ['-a', '-p', '-c', c, pid], { stdio: 'ignore' }); } catch { /* not running */ } };
+  const set = (c: string) => {
+    for (const pid of pids)
+      try {
+        execFileSync('taskset', ['-a', '-p', '-c', c, pid], { stdio: 'ignore' });
+      } catch {
+        /* not running */
+      }
+  };
   set(cores);
   return () => set(`0-${cpus().length - 1}`);
 }
@@ -57,17 +88,32 @@ async function measure(spec: GatewaySpec, supergraph: string, base: string, opts
   if (spec.peer) ensurePeer(spec.peer);
   const port = await freePort();
   const { cmd, args, cwd } = spec.command(supergraph, base, port);
-  const proc = spawnProcess(cmd, args, { cwd, env: { NODE_ENV: 'production', LOG_LEVEL: 'error' }, cores: GATEWAY_CORE });
+  const proc = spawnProcess(cmd, args, {
+    cwd,
+    env: { NODE_ENV: 'production', LOG_LEVEL: 'error' },
+    cores: GATEWAY_CORE,
+  });
   try {
     const url = `http://127.0.0.1:${port}/graphql`;
     await readyAndCorrect(url, proc, spec.label);
     let peak = 0;
-    const sampler = setInterval(() => { peak = Math.max(peak, proc.rssMb()); }, 250);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, proc.rssMb());
+    }, 250);
     await load(url, opts.warmupSeconds, opts.connections);
     const r = await load(url, opts.seconds, opts.connections);
     clearInterval(sampler);
     console.error(`queries: ${spec.key} ${r.rps} rps, p99 ${r.p99_ms} ms, ${r.bad} bad`);
-    return { key: spec.key, label: spec.label, rps: r.rps, p50_ms: r.p50_ms, p99_ms: r.p99_ms, peak_rss_mb: Math.round(Math.max(peak, proc.rssMb())), requests: r.requests, bad: r.bad };
+    return {
+      key: spec.key,
+      label: spec.label,
+      rps: r.rps,
+      p50_ms: r.p50_ms,
+      p99_ms: r.p99_ms,
+      peak_rss_mb: Math.round(Math.max(peak, proc.rssMb())),
+      requests: r.requests,
+      bad: r.bad,
+    };
   } finally {
     await proc.stop();
   }
@@ -75,7 +121,9 @@ async function measure(spec: GatewaySpec, supergraph: string, base: string, opts
 
 export async function runQueries(opts: QueryOptions): Promise<QueryResult[]> {
   const restore = pinServices(REST_CORE);
-  const subgraphs = spawnProcess(tsx, ['--conditions=source', 'bench/queries/subgraphs/server.ts', '0'], { cores: REST_CORE });
+  const subgraphs = spawnProcess(tsx, ['--conditions=source', 'bench/queries/subgraphs/server.ts', '0'], {
+    cores: REST_CORE,
+  });
   const rounds = new Map<GatewaySpec['key'], Round[]>();
   const chosen = gateways.filter((g) => !opts.only || opts.only.includes(g.key));
   try {
@@ -85,14 +133,22 @@ export async function runQueries(opts: QueryOptions): Promise<QueryResult[]> {
     for (let round = 0; round < opts.rounds; round++) {
       // each round starts with a different gateway: no one always runs first (or after the ceiling)
       const order = [...chosen.slice(round % chosen.length), ...chosen.slice(0, round % chosen.length)];
-      for (const spec of order) rounds.set(spec.key, [...(rounds.get(spec.key) ?? []), await measure(spec, supergraph, base!, opts)]);
+      for (const spec of order)
+        rounds.set(spec.key, [...(rounds.get(spec.key) ?? []), await measure(spec, supergraph, base!, opts)]);
     }
   } finally {
     await subgraphs.stop();
     restore();
   }
-  return chosen.map((g) => rounds.get(g.key)!).map((rs) => {
-    const median = [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)]!;
-    return { ...median, peak_rss_mb: Math.max(...rs.map((r) => r.peak_rss_mb)), bad: rs.reduce((n, r) => n + r.bad, 0), rounds_rps: rs.map((r) => r.rps) };
-  });
+  return chosen
+    .map((g) => rounds.get(g.key)!)
+    .map((rs) => {
+      const median = [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)]!;
+      return {
+        ...median,
+        peak_rss_mb: Math.max(...rs.map((r) => r.peak_rss_mb)),
+        bad: rs.reduce((n, r) => n + r.bad, 0),
+        rounds_rps: rs.map((r) => r.rps),
+      };
+    });
 }

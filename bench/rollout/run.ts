@@ -5,8 +5,17 @@ import { realBackends } from '@nvcf/local/real';
 import { setLogLevel } from '@nvcf/logging';
 import { gql } from '../lib.js';
 
-export interface RolloutResult { instances: number; clusters: number; deploy_s: number; rollout_s: number }
-export interface ServicesEnv { NATS_URL: string; CASSANDRA_CONTACT_POINTS: string; CASSANDRA_LOCAL_DC?: string }
+export interface RolloutResult {
+  instances: number;
+  clusters: number;
+  deploy_s: number;
+  rollout_s: number;
+}
+export interface ServicesEnv {
+  NATS_URL: string;
+  CASSANDRA_CONTACT_POINTS: string;
+  CASSANDRA_LOCAL_DC?: string;
+}
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string) {
   const end = Date.now() + timeoutMs;
@@ -19,18 +28,50 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 async function run(n: number, env: ServicesEnv): Promise<RolloutResult> {
   const suffix = `_${randomBytes(3).toString('hex')}`;
   const base = demoClusters()[0]!;
-  const clusters = Array.from({ length: 10 }, (_, i) => ({ ...base, id: `bench-${i}${suffix.replace('_', '-')}`, name: `bench-${i}${suffix}` }));
-  const backends = await realBackends({ natsUrl: env.NATS_URL, contactPoints: env.CASSANDRA_CONTACT_POINTS.split(','), localDataCenter: env.CASSANDRA_LOCAL_DC ?? 'datacenter1', keyspaceSuffix: suffix, dropKeyspaces: true });
-  const system = await startSystem({ backends, clusters, sim: { startDelayMs: 10, updateDelayMs: 10 }, revisionDeadlineMs: 600_000 });
+  const clusters = Array.from({ length: 10 }, (_, i) => ({
+    ...base,
+    id: `bench-${i}${suffix.replace('_', '-')}`,
+    name: `bench-${i}${suffix}`,
+  }));
+  const backends = await realBackends({
+    natsUrl: env.NATS_URL,
+    contactPoints: env.CASSANDRA_CONTACT_POINTS.split(','),
+    localDataCenter: env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+    keyspaceSuffix: suffix,
+    dropKeyspaces: true,
+  });
+  const system = await startSystem({
+    backends,
+    clusters,
+    sim: { startDelayMs: 10, updateDelayMs: 10 },
+    revisionDeadlineMs: 600_000,
+  });
   try {
-    const v = (await gql(system.url, 'mutation { createFunction(input: { name: "rollout", helm: { chart: "oci://r/echo-1.0.0.tgz", serviceName: "echo" } }) { id } }')).createFunction;
+    const v = (
+      await gql(
+        system.url,
+        'mutation { createFunction(input: { name: "rollout", helm: { chart: "oci://r/echo-1.0.0.tgz", serviceName: "echo" } }) { id } }',
+      )
+    ).createFunction;
     const t0 = Date.now();
-    const spec = (await gql(system.url, `mutation($v: ID!) { deployFunctionVersion(versionId: $v, input: { gpuSpecifications: [{ gpu: "L40S", instanceType: "gl40s_1.br25_2xlarge", minInstances: ${n}, maxInstances: ${n}, configuration: { model: "v1" } }] }) { gpuSpecifications { id } } }`, { v: v.id })).deployFunctionVersion.gpuSpecifications[0].id;
-    const applied = async () => (await gql(system.url, 'query($s: ID!) { gpuSpecification(id: $s) { latestRevision { status } } }', { s: spec })).gpuSpecification.latestRevision.status === 'APPLIED';
+    const spec = (
+      await gql(
+        system.url,
+        `mutation($v: ID!) { deployFunctionVersion(versionId: $v, input: { gpuSpecifications: [{ gpu: "L40S", instanceType: "gl40s_1.br25_2xlarge", minInstances: ${n}, maxInstances: ${n}, configuration: { model: "v1" } }] }) { gpuSpecifications { id } } }`,
+        { v: v.id },
+      )
+    ).deployFunctionVersion.gpuSpecifications[0].id;
+    const applied = async () =>
+      (await gql(system.url, 'query($s: ID!) { gpuSpecification(id: $s) { latestRevision { status } } }', { s: spec }))
+        .gpuSpecification.latestRevision.status === 'APPLIED';
     await waitFor(applied, 900_000, `${n} instances deployed`);
     const deployS = (Date.now() - t0) / 1000;
     const t1 = Date.now();
-    await gql(system.url, 'mutation($s: ID!) { updateGpuSpecification(id: $s, input: { revision: { configuration: { model: "v2" } } }) { id } }', { s: spec });
+    await gql(
+      system.url,
+      'mutation($s: ID!) { updateGpuSpecification(id: $s, input: { revision: { configuration: { model: "v2" } } }) { id } }',
+      { s: spec },
+    );
     await waitFor(applied, 900_000, `revision v2 APPLIED on ${n} instances`);
     return { instances: n, clusters: 10, deploy_s: deployS, rollout_s: (Date.now() - t1) / 1000 };
   } finally {
@@ -41,6 +82,10 @@ async function run(n: number, env: ServicesEnv): Promise<RolloutResult> {
 export async function runRollout(sizes: number[], env: ServicesEnv): Promise<RolloutResult[]> {
   setLogLevel('error');
   const results: RolloutResult[] = [];
-  for (const n of sizes) { const r = await run(n, env); console.error(`rollout: ${n} instances ${r.rollout_s} s`); results.push(r); }
+  for (const n of sizes) {
+    const r = await run(n, env);
+    console.error(`rollout: ${n} instances ${r.rollout_s} s`);
+    results.push(r);
+  }
   return results;
 }

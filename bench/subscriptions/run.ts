@@ -11,12 +11,24 @@ export type { Path } from './targets.js';
 export { allPaths } from './targets.js';
 
 export interface Result {
-  path: Path; subscribers: number; ready: number; events: number; delivered: number; lost: number;
-  events_per_s: number; p50_ms: number; p99_ms: number; rss_mb: number; rss_per_1k_subs_mb: number;
+  path: Path;
+  subscribers: number;
+  ready: number;
+  events: number;
+  delivered: number;
+  lost: number;
+  events_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  rss_mb: number;
+  rss_per_1k_subs_mb: number;
 }
 
 export interface SubscriptionsOptions {
-  subs: number; rate: number; seconds: number; paths: Path[];
+  subs: number;
+  rate: number;
+  seconds: number;
+  paths: Path[];
   /** select an Instance field another subgraph owns (cluster name), fetched through the supergraph per event */
   remote?: boolean;
   /** default: NATS_URL from .services/env (written by npm run services:up) */
@@ -27,7 +39,8 @@ export interface SubscriptionsOptions {
 const SUBS_PER_SOCKET = 100;
 const TENANT = 'nca-a';
 // the cluster's key comes with the event; `remote` adds a field only icms has (one supergraph fetch per event)
-const query = (remote?: boolean) => `subscription($f: ID) { instanceStatusChanged(functionId: $f) { cursor state at message instance { id cluster { id${remote ? ' name' : ''} } } } }`;
+const query = (remote?: boolean) =>
+  `subscription($f: ID) { instanceStatusChanged(functionId: $f) { cursor state at message instance { id cluster { id${remote ? ' name' : ''} } } } }`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runSubscriptions(opts: SubscriptionsOptions): Promise<Result[]> {
@@ -44,49 +57,101 @@ async function measure(path: Path, o: SubscriptionsOptions, natsUrl: string): Pr
   const clients: Client[] = [];
   try {
     const rssBase = target.rssMb();
-    const probed = new Uint8Array(o.subs), failed = new Uint8Array(o.subs);
+    const probed = new Uint8Array(o.subs),
+      failed = new Uint8Array(o.subs);
     // only subscriptions ready when the timed phase starts are counted, so `lost` stays honest
     let counted = new Uint8Array(o.subs);
     const latencies: number[] = [];
-    let delivered = 0, probeHits = 0, lastAt = 0, firstError: unknown;
+    let delivered = 0,
+      probeHits = 0,
+      lastAt = 0,
+      firstError: unknown;
     for (let c = 0; c < Math.ceil(o.subs / SUBS_PER_SOCKET); c++) {
-      clients.push(createClient({ url: target.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: 'Bearer dev-token-a' }, retryAttempts: 0 }));
+      clients.push(
+        createClient({
+          url: target.wsUrl,
+          webSocketImpl: WebSocket,
+          connectionParams: { authorization: 'Bearer dev-token-a' },
+          retryAttempts: 0,
+        }),
+      );
     }
     for (let i = 0; i < o.subs; i++) {
-      clients[Math.floor(i / SUBS_PER_SOCKET)]!.subscribe<any>({ query: query(o.remote), variables: { f: target.functionId } }, {
-        next: (m) => {
-          const e = m.data?.instanceStatusChanged;
-          if (!e) return;
-          if (e.message === 'probe') { probed[i] = 1; probeHits++; return; }
-          // the agents' own transitions carry no publish time
-          if (!counted[i] || typeof e.message !== 'string' || !/^\d+$/.test(e.message)) return;
-          const now = Date.now();
-          delivered++; lastAt = now; latencies.push(now - Number(e.message));
+      clients[Math.floor(i / SUBS_PER_SOCKET)]!.subscribe<any>(
+        { query: query(o.remote), variables: { f: target.functionId } },
+        {
+          next: (m) => {
+            const e = m.data?.instanceStatusChanged;
+            if (!e) return;
+            if (e.message === 'probe') {
+              probed[i] = 1;
+              probeHits++;
+              return;
+            }
+            // the agents' own transitions carry no publish time
+            if (!counted[i] || typeof e.message !== 'string' || !/^\d+$/.test(e.message)) return;
+            const now = Date.now();
+            delivered++;
+            lastAt = now;
+            latencies.push(now - Number(e.message));
+          },
+          error: (err) => {
+            failed[i] = 1;
+            firstError ??= err;
+          },
+          complete: () => {},
         },
-        error: (err) => { failed[i] = 1; firstError ??= err; },
-        complete: () => {},
-      });
+      );
     }
     let clock = Date.now() * 1000;
     const publish = (n: number, message: string) => {
       const instanceId = target.instanceIds[n % target.instanceIds.length]!;
-      const e: StatusEvent = { ncaId: TENANT, functionId: target.functionId, versionId: target.versionId, gpuSpecificationId: 's', clusterId: 'cluster-a', instanceId, state: 'ACTIVE', previousState: 'ACTIVE', revisionId: null, at: new Date().toISOString(), clock: ++clock, message };
+      const e: StatusEvent = {
+        ncaId: TENANT,
+        functionId: target.functionId,
+        versionId: target.versionId,
+        gpuSpecificationId: 's',
+        clusterId: 'cluster-a',
+        instanceId,
+        state: 'ACTIVE',
+        previousState: 'ACTIVE',
+        revisionId: null,
+        at: new Date().toISOString(),
+        clock: ++clock,
+        message,
+      };
       return bus.publish(subjects.status(TENANT, instanceId), e);
     };
 
-    await probeUntilReady(o.subs, probed, failed, () => probeHits, (n) => publish(n, 'probe'));
+    await probeUntilReady(
+      o.subs,
+      probed,
+      failed,
+      () => probeHits,
+      (n) => publish(n, 'probe'),
+    );
     counted = probed.slice();
     const ready = count(counted);
-    if (ready < o.subs) console.error(`[bench] ${path}: ${ready}/${o.subs} subscriptions ready, ${count(failed)} failed${firstError ? `; first error: ${describe(firstError)}` : ''}`);
+    if (ready < o.subs)
+      console.error(
+        `[bench] ${path}: ${ready}/${o.subs} subscriptions ready, ${count(failed)} failed${firstError ? `; first error: ${describe(firstError)}` : ''}`,
+      );
 
     const { events, t0 } = await publishPaced(o.rate * o.seconds, o.rate, (n) => publish(n, String(Date.now())), path);
     const expected = events * ready;
     for (let t = 0; t < 300 && delivered < expected; t++) await sleep(100);
     const rss = target.rssMb();
     return {
-      path, subscribers: o.subs, ready, events, delivered, lost: expected - delivered,
+      path,
+      subscribers: o.subs,
+      ready,
+      events,
+      delivered,
+      lost: expected - delivered,
       events_per_s: delivered ? Math.round(delivered / ((lastAt - t0) / 1000)) : 0,
-      p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99), rss_mb: Math.round(rss),
+      p50_ms: percentile(latencies, 50),
+      p99_ms: percentile(latencies, 99),
+      rss_mb: Math.round(rss),
       rss_per_1k_subs_mb: Math.round(((rss - rssBase) / o.subs) * 1000 * 10) / 10,
     };
   } finally {
@@ -101,13 +166,23 @@ async function measure(path: Path, o: SubscriptionsOptions, natsUrl: string): Pr
  * one reached every subscription already ready (or 5 s), so probing paces itself instead of
  * flooding a slow path while it is still accepting subscriptions.
  */
-async function probeUntilReady(subs: number, probed: Uint8Array, failed: Uint8Array, hits: () => number, probe: (n: number) => Promise<unknown>) {
+async function probeUntilReady(
+  subs: number,
+  probed: Uint8Array,
+  failed: Uint8Array,
+  hits: () => number,
+  probe: (n: number) => Promise<unknown>,
+) {
   const deadline = Date.now() + 60_000 + subs * 6; // 10k subscriptions: 2 minutes
-  let before = -1, progressAt = Date.now();
+  let before = -1,
+    progressAt = Date.now();
   for (let n = 0; Date.now() < deadline; n++) {
     const ready = count(probed);
     if (probed.every((x, i) => x || failed[i])) return;
-    if (ready !== before) { before = ready; progressAt = Date.now(); }
+    if (ready !== before) {
+      before = ready;
+      progressAt = Date.now();
+    }
     // nothing new for 15 s: what is left will not become ready (reported, not waited for)
     if (ready > 0 && Date.now() - progressAt > 15_000) return;
     const h = hits();
@@ -123,7 +198,12 @@ async function publishPaced(total: number, rate: number, publish: (n: number) =>
   let events = 0;
   const t0 = Date.now();
   for (let n = 0; n < total; n++) {
-    try { await publish(n); events++; } catch (err) { console.error(`[bench] ${path}: publish ${n} failed: ${describe(err)}`); }
+    try {
+      await publish(n);
+      events++;
+    } catch (err) {
+      console.error(`[bench] ${path}: publish ${n} failed: ${describe(err)}`);
+    }
     const due = t0 + ((n + 1) * 1000) / rate;
     if (due > Date.now()) await sleep(due - Date.now());
   }

@@ -13,21 +13,28 @@ const dist = here('../dist/main.js');
 const newestSource = (dir) => {
   if (!existsSync(dir)) return 0;
   let newest = 0;
-  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) if (f.endsWith('.ts')) newest = Math.max(newest, statSync(`${dir}/${f}`).mtimeMs);
+  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' }))
+    if (f.endsWith('.ts')) newest = Math.max(newest, statSync(`${dir}/${f}`).mtimeMs);
   return newest;
 };
 /** When a package was last built (tsc -b touches its build info on every build that changed something). */
-const builtAt = (pkg) => (existsSync(`${pkg}/dist/.tsbuildinfo`) ? statSync(`${pkg}/dist/.tsbuildinfo`).mtimeMs : Infinity);
+const builtAt = (pkg) =>
+  existsSync(`${pkg}/dist/.tsbuildinfo`) ? statSync(`${pkg}/dist/.tsbuildinfo`).mtimeMs : Infinity;
 
 // a published package has no src/ (nothing to compare); in the repository the client builds with it
-const current = () => existsSync(dist) && [here('..'), here('../../client')].every((pkg) => newestSource(`${pkg}/src`) <= builtAt(pkg));
+const current = () =>
+  existsSync(dist) && [here('..'), here('../../client')].every((pkg) => newestSource(`${pkg}/src`) <= builtAt(pkg));
 
 if (!process.env.NVCF_CLI_SOURCE && current()) {
   await import(new URL('../dist/main.js', import.meta.url).href);
 } else {
   // resolved from here, not from the caller's directory, which need not see tsx
   const tsx = import.meta.resolve('tsx');
-  const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, here('../src/main.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', tsx, here('../src/main.ts'), ...process.argv.slice(2)],
+    { stdio: 'inherit' },
+  );
   // Ctrl-C reaches the child too (same process group): it stops cleanly; this process only waits
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => child.kill('SIGTERM'));

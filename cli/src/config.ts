@@ -11,7 +11,10 @@ export interface ConfigFile {
 }
 
 export type Source = 'flag' | 'env' | 'file';
-export interface Setting { value: string; source: Source }
+export interface Setting {
+  value: string;
+  source: Source;
+}
 
 export interface ResolvedConfig {
   url?: Setting;
@@ -38,9 +41,13 @@ export async function readConfigFile(file: string): Promise<ConfigFile> {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`the configuration file ${file} is not JSON: ${(err as Error).message}`, 'run `nvcf login --url URL --token TOKEN` to write it again');
+    throw new UsageError(
+      `the configuration file ${file} is not JSON: ${(err as Error).message}`,
+      'run `nvcf login --url URL --token TOKEN` to write it again',
+    );
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`the configuration file ${file} must hold a JSON object`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UsageError(`the configuration file ${file} must hold a JSON object`);
   const o = parsed as Record<string, unknown>;
   const str = (k: string) => (typeof o[k] === 'string' && o[k] ? (o[k] as string) : undefined);
   return { url: str('url'), token: str('token') };
@@ -66,12 +73,26 @@ export async function writeConfigFile(file: string, cfg: ConfigFile): Promise<vo
 /** Flags first, then NVCF_URL / NVCF_TOKEN, then the file `nvcf login` wrote. */
 export async function resolveConfig(flags: { url?: string; token?: string }, env: Io['env']): Promise<ResolvedConfig> {
   const file = configPath(env);
-  const pick = (flag: string | undefined, envValue: string | undefined, fileValue: string | undefined): Setting | undefined =>
-    flag ? { value: flag, source: 'flag' } : envValue ? { value: envValue, source: 'env' } : fileValue ? { value: fileValue, source: 'file' } : undefined;
+  const pick = (
+    flag: string | undefined,
+    envValue: string | undefined,
+    fileValue: string | undefined,
+  ): Setting | undefined =>
+    flag
+      ? { value: flag, source: 'flag' }
+      : envValue
+        ? { value: envValue, source: 'env' }
+        : fileValue
+          ? { value: fileValue, source: 'file' }
+          : undefined;
   // a broken file must not stand in the way of flags and variables that say everything
   const complete = (flags.url || env.NVCF_URL) && (flags.token || env.NVCF_TOKEN);
   const fromFile = complete ? {} : await readConfigFile(file);
-  return { url: pick(flags.url, env.NVCF_URL, fromFile.url), token: pick(flags.token, env.NVCF_TOKEN, fromFile.token), file };
+  return {
+    url: pick(flags.url, env.NVCF_URL, fromFile.url),
+    token: pick(flags.token, env.NVCF_TOKEN, fromFile.token),
+    file,
+  };
 }
 
 /** The gateway URL, checked: a bare origin gets /graphql (as the client does). */
@@ -80,7 +101,10 @@ export function checkUrl(url: string): string {
   try {
     u = new URL(url);
   } catch {
-    throw new UsageError(`'${url}' is not a URL`, 'pass the gateway endpoint, e.g. --url http://127.0.0.1:4000/graphql');
+    throw new UsageError(
+      `'${url}' is not a URL`,
+      'pass the gateway endpoint, e.g. --url http://127.0.0.1:4000/graphql',
+    );
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`'${url}' is not an http(s) URL`);
   return u.toString();

@@ -36,7 +36,8 @@ export interface Ctx {
 
 const dumb = (env: Io['env']) => env.TERM === 'dumb';
 
-const idOf = (x: unknown): string[] => (x && typeof x === 'object' && typeof (x as { id?: unknown }).id === 'string' ? [(x as { id: string }).id] : []);
+const idOf = (x: unknown): string[] =>
+  x && typeof x === 'object' && typeof (x as { id?: unknown }).id === 'string' ? [(x as { id: string }).id] : [];
 const idsOf = (data: unknown): string[] => (Array.isArray(data) ? data.flatMap(idOf) : idOf(data));
 
 // https://no-color.org: present and not empty turns colour off; FORCE_COLOR turns it on for pipes (CI logs)
@@ -56,26 +57,40 @@ export function createContext(io: Io, globals: GlobalOptions): Ctx {
     errColors: colorsFor(io.stderr, io.env, globals.color),
     live: globals.tty !== false && !!io.stdout.isTTY && !dumb(io.env),
     signal,
-    out: (text) => { io.stdout.write(text); },
-    err: (text) => { io.stderr.write(text); },
+    out: (text) => {
+      io.stdout.write(text);
+    },
+    err: (text) => {
+      io.stderr.write(text);
+    },
     print: (format, data, table, ids) => {
       if (format === 'id') io.stdout.write((ids?.() ?? idsOf(data)).map((id) => `${id}\n`).join(''));
       else io.stdout.write(format === 'table' ? table() : renderData(format, data));
     },
     config: () => (config ??= resolveConfig(globals, io.env)),
-    client: () => (client ??= (async () => {
-      const cfg = await ctx.config();
-      if (!cfg.url) throw new UsageError('no gateway URL', 'pass --url URL, set NVCF_URL, or run `nvcf login --url URL --token TOKEN`');
-      if (!cfg.token) throw new UsageError('no token', 'pass --token TOKEN, set NVCF_TOKEN, or run `nvcf login --url URL --token TOKEN`');
-      const { createClient } = await import('@nvcf/client');
-      return createClient({ url: checkUrl(cfg.url.value), token: cfg.token.value });
-    })()),
+    client: () =>
+      (client ??= (async () => {
+        const cfg = await ctx.config();
+        if (!cfg.url)
+          throw new UsageError(
+            'no gateway URL',
+            'pass --url URL, set NVCF_URL, or run `nvcf login --url URL --token TOKEN`',
+          );
+        if (!cfg.token)
+          throw new UsageError(
+            'no token',
+            'pass --token TOKEN, set NVCF_TOKEN, or run `nvcf login --url URL --token TOKEN`',
+          );
+        const { createClient } = await import('@nvcf/client');
+        return createClient({ url: checkUrl(cfg.url.value), token: cfg.token.value });
+      })()),
   };
   return ctx;
 }
 
 /** The object a query returned, or NOT_FOUND as the API says it for mutations. */
 export function found<T>(value: T | null | undefined, what: string, id: string): T {
-  if (value === null || value === undefined) throw new ExplainedError('NOT_FOUND', `no ${what} ${id} for this tenant`, EXIT.api);
+  if (value === null || value === undefined)
+    throw new ExplainedError('NOT_FOUND', `no ${what} ${id} for this tenant`, EXIT.api);
   return value;
 }

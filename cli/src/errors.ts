@@ -18,13 +18,25 @@ export const EXIT = {
 /** The command line or an input file is wrong: exit 2, nothing was sent. */
 export class UsageError extends Error {
   override name = 'UsageError';
-  constructor(message: string, readonly hint?: string) { super(message); }
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A refusal the CLI explains better than the bare API error (a CONFLICT on update, say). */
 export class ExplainedError extends Error {
   override name = 'ExplainedError';
-  constructor(readonly code: string, message: string, readonly exitCode: number, readonly hint?: string) { super(message); }
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: number,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
 }
 
 // duck-typed so that a usage error does not load the client (start-up time)
@@ -36,14 +48,22 @@ const UNAVAILABLE = new Set(['UNAVAILABLE', 'TIMEOUT']);
 /** What to do about a registry code, where the message alone does not say. */
 function hintFor(e: NvcfError): string | undefined {
   switch (e.code) {
-    case 'UNAUTHENTICATED': return 'the gateway refused the token: run `nvcf login --url URL --token TOKEN`, or set NVCF_TOKEN';
-    case 'UNAVAILABLE': return 'check --url / NVCF_URL, or retry later';
-    case 'TIMEOUT': return 'a mutation may still complete: read the object again before retrying';
-    case 'RATE_LIMITED': return `retry in ${e.retryAfterSeconds ?? 1} s`;
-    case 'CURSOR_EXPIRED': return 'the cursor is older than the stream retains: watch without --after (add --snapshot for the current state)';
-    case 'CURSOR_INVALID': return 'pass a cursor this tenant received from `nvcf watch -o json`';
-    case 'PERSISTED_QUERY_REQUIRED': return 'the gateway runs only the documents of its released clients: use the CLI of the same release';
-    default: return undefined;
+    case 'UNAUTHENTICATED':
+      return 'the gateway refused the token: run `nvcf login --url URL --token TOKEN`, or set NVCF_TOKEN';
+    case 'UNAVAILABLE':
+      return 'check --url / NVCF_URL, or retry later';
+    case 'TIMEOUT':
+      return 'a mutation may still complete: read the object again before retrying';
+    case 'RATE_LIMITED':
+      return `retry in ${e.retryAfterSeconds ?? 1} s`;
+    case 'CURSOR_EXPIRED':
+      return 'the cursor is older than the stream retains: watch without --after (add --snapshot for the current state)';
+    case 'CURSOR_INVALID':
+      return 'pass a cursor this tenant received from `nvcf watch -o json`';
+    case 'PERSISTED_QUERY_REQUIRED':
+      return 'the gateway runs only the documents of its released clients: use the CLI of the same release';
+    default:
+      return undefined;
   }
 }
 
@@ -58,9 +78,13 @@ export const exitCodeOf = (err: unknown): number => {
 export function formatError(err: unknown): string {
   let line: string;
   let hint: string | undefined;
-  if (err instanceof UsageError) { line = `error: ${err.message}`; hint = err.hint; }
-  else if (err instanceof ExplainedError) { line = `error: ${err.code}: ${err.message}`; hint = err.hint; }
-  else if (isNvcfError(err)) {
+  if (err instanceof UsageError) {
+    line = `error: ${err.message}`;
+    hint = err.hint;
+  } else if (err instanceof ExplainedError) {
+    line = `error: ${err.code}: ${err.message}`;
+    hint = err.hint;
+  } else if (isNvcfError(err)) {
     line = `error: ${err.code}: ${err.message}`;
     const more = err.errors.slice(1).map((x) => `  also: ${x.extensions?.code ?? 'ERROR'}: ${x.message}`);
     if (more.length) line += `\n${more.join('\n')}`;

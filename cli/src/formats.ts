@@ -2,4 +2,3 @@
 /** `id`: only the ids of what the command printed, one per line, for `X=$(nvcf … -o id)` in scripts. */
 export const FORMATS = ['table', 'json', 'yaml', 'id'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
-

@@ -44,19 +44,51 @@ export interface MemoryIo extends Io {
  * An io that keeps what is written, for embedding `run()` (and for tests): a terminal of the
  * given size when `tty` is set, else a pipe.
  */
-export function memoryIo(opts: { env?: Io['env']; cwd?: string; tty?: boolean; columns?: number; rows?: number; signal?: AbortSignal; stdin?: string } = {}): MemoryIo {
+export function memoryIo(
+  opts: {
+    env?: Io['env'];
+    cwd?: string;
+    tty?: boolean;
+    columns?: number;
+    rows?: number;
+    signal?: AbortSignal;
+    stdin?: string;
+  } = {},
+): MemoryIo {
   const stdin = opts.stdin;
   let out = '';
   let err = '';
   const tty = opts.tty ? { isTTY: true, columns: opts.columns ?? 100, rows: opts.rows ?? 30 } : {};
   return {
-    stdout: { write: (s: string) => { out += s; return true; }, ...tty },
-    stderr: { write: (s: string) => { err += s; return true; }, ...tty },
-    ...(stdin !== undefined ? { stdin: (async function* () { yield stdin; })() } : {}),
+    stdout: {
+      write: (s: string) => {
+        out += s;
+        return true;
+      },
+      ...tty,
+    },
+    stderr: {
+      write: (s: string) => {
+        err += s;
+        return true;
+      },
+      ...tty,
+    },
+    ...(stdin !== undefined
+      ? {
+          stdin: (async function* () {
+            yield stdin;
+          })(),
+        }
+      : {}),
     env: opts.env ?? {},
     cwd: opts.cwd ?? process.cwd(),
     signal: opts.signal,
-    get out() { return out; },
-    get err() { return err; },
+    get out() {
+      return out;
+    },
+    get err() {
+      return err;
+    },
   };
 }

@@ -6,12 +6,15 @@ import { EXIT, UsageError } from './errors.js';
 import { details } from './output.js';
 import type { OutputFormat } from './formats.js';
 
-export interface LoginOptions { tokenStdin?: boolean }
+export interface LoginOptions {
+  tokenStdin?: boolean;
+}
 
 async function readStdin(ctx: Ctx): Promise<string> {
   if (!ctx.io.stdin) throw new UsageError('--token-stdin: there is no standard input');
   let text = '';
-  for await (const chunk of ctx.io.stdin) text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  for await (const chunk of ctx.io.stdin)
+    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
   return text.trim();
 }
 
@@ -38,7 +41,10 @@ export async function login(ctx: Ctx, globals: GlobalOptions, opts: LoginOptions
 export async function logout(ctx: Ctx): Promise<number> {
   const { file } = await ctx.config();
   const saved = await readConfigFile(file);
-  if (!saved.token) { ctx.out(`no token saved in ${file}\n`); return EXIT.ok; }
+  if (!saved.token) {
+    ctx.out(`no token saved in ${file}\n`);
+    return EXIT.ok;
+  }
   if (saved.url) await writeConfigFile(file, { url: saved.url });
   else await rm(file, { force: true });
   ctx.out(`removed the token from ${file}\n`);
@@ -53,7 +59,19 @@ export async function view(ctx: Ctx, opts: { output: OutputFormat }): Promise<nu
     token: cfg.token ? { value: redact(cfg.token.value), source: cfg.token.source } : null,
     file: cfg.file,
   };
-  const show = (s: { value: string; source: string } | null) => (s ? `${s.value}  ${ctx.colors.dim(`(${s.source === 'flag' ? 'flag' : s.source === 'env' ? 'environment' : 'file'})`)}` : ctx.colors.dim('(not set)'));
-  ctx.print(opts.output, data, () => details([['URL', show(data.url)], ['Token', show(data.token)], ['File', cfg.file]], ctx.colors));
+  const show = (s: { value: string; source: string } | null) =>
+    s
+      ? `${s.value}  ${ctx.colors.dim(`(${s.source === 'flag' ? 'flag' : s.source === 'env' ? 'environment' : 'file'})`)}`
+      : ctx.colors.dim('(not set)');
+  ctx.print(opts.output, data, () =>
+    details(
+      [
+        ['URL', show(data.url)],
+        ['Token', show(data.token)],
+        ['File', cfg.file],
+      ],
+      ctx.colors,
+    ),
+  );
   return EXIT.ok;
 }

@@ -1,4 +1,10 @@
-import { CreateFunctionDocument, CreateFunctionVersionDocument, OperatorTypesDocument, UpdateGpuSpecificationDocument, type CreateFunctionInput } from '@nvcf/client';
+import {
+  CreateFunctionDocument,
+  CreateFunctionVersionDocument,
+  OperatorTypesDocument,
+  UpdateGpuSpecificationDocument,
+  type CreateFunctionInput,
+} from '@nvcf/client';
 import type { Ctx } from './context.js';
 import { EXIT, UsageError } from './errors.js';
 import { readPatches } from './deploy.js';
@@ -7,7 +13,11 @@ import { explainConflict, submitAndReport, type SubmitOptions } from './gpu-spec
 import type { OutputFormat } from './formats.js';
 import { readYamlDocuments } from './values.js';
 
-interface Manifest { apiVersion: string; kind: string; [key: string]: unknown }
+interface Manifest {
+  apiVersion: string;
+  kind: string;
+  [key: string]: unknown;
+}
 
 /** Every manifest of the files: each YAML document, a `kind: List` contributing its items. */
 export async function readManifests(cwd: string, files: string[]): Promise<Manifest[]> {
@@ -15,10 +25,17 @@ export async function readManifests(cwd: string, files: string[]): Promise<Manif
   for (const f of files) {
     for (const [i, doc] of (await readYamlDocuments(cwd, f, '-f')).entries()) {
       const o = doc as Record<string, unknown>;
-      const items = o && typeof o === 'object' && o.kind === 'List' && Array.isArray(o.items) ? o.items as unknown[] : [doc];
+      const items =
+        o && typeof o === 'object' && o.kind === 'List' && Array.isArray(o.items) ? (o.items as unknown[]) : [doc];
       for (const m of items) {
         const x = m as Partial<Manifest> | null;
-        if (!x || typeof x !== 'object' || Array.isArray(x) || typeof x.apiVersion !== 'string' || typeof x.kind !== 'string') {
+        if (
+          !x ||
+          typeof x !== 'object' ||
+          Array.isArray(x) ||
+          typeof x.apiVersion !== 'string' ||
+          typeof x.kind !== 'string'
+        ) {
           throw new UsageError(`-f ${f}: document ${i + 1} is not a Kubernetes object (it needs apiVersion and kind)`);
         }
         out.push(x as Manifest);
@@ -48,8 +65,13 @@ export async function submit(ctx: Ctx, name: string | undefined, opts: SubmitMan
     // the registry says which operator drives each kind: the manifests name their types themselves
     const { operatorTypes: registry } = await client.query(OperatorTypesDocument);
     const found = new Set<string>();
-    for (const m of manifests) for (const t of registry) if (t.kinds.includes(m.kind) && t.apiVersions.includes(m.apiVersion)) found.add(t.name);
-    if (!found.size) throw new UsageError(`no operator type drives the kinds of these manifests (${[...new Set(manifests.map((m) => `${m.apiVersion}/${m.kind}`))].join(', ')})`, `pass --operator-type; the registry has ${registry.map((t) => `${t.name} (${t.kinds.join(', ')})`).join('; ')}`);
+    for (const m of manifests)
+      for (const t of registry) if (t.kinds.includes(m.kind) && t.apiVersions.includes(m.apiVersion)) found.add(t.name);
+    if (!found.size)
+      throw new UsageError(
+        `no operator type drives the kinds of these manifests (${[...new Set(manifests.map((m) => `${m.apiVersion}/${m.kind}`))].join(', ')})`,
+        `pass --operator-type; the registry has ${registry.map((t) => `${t.name} (${t.kinds.join(', ')})`).join('; ')}`,
+      );
     operatorTypes = [...found].sort();
   }
   const input: CreateFunctionInput = {
@@ -61,11 +83,20 @@ export async function submit(ctx: Ctx, name: string | undefined, opts: SubmitMan
   const v = opts.function
     ? (await client.mutate(CreateFunctionVersionDocument, { functionId: opts.function, input })).createFunctionVersion
     : (await client.mutate(CreateFunctionDocument, { input })).createFunction;
-  ctx.print(opts.output, v, () => createdTable(ctx, v, [['Manifests', manifests.map((m) => `${m.kind}/${(m.metadata as { name?: string } | undefined)?.name ?? '?'}`).join(', ')]]));
+  ctx.print(opts.output, v, () =>
+    createdTable(ctx, v, [
+      [
+        'Manifests',
+        manifests.map((m) => `${m.kind}/${(m.metadata as { name?: string } | undefined)?.name ?? '?'}`).join(', '),
+      ],
+    ]),
+  );
   return EXIT.ok;
 }
 
-export interface PatchOptions extends SubmitOptions { file: string[] }
+export interface PatchOptions extends SubmitOptions {
+  file: string[];
+}
 
 /**
  * `operator patch SPEC -f patch.yaml`: a new revision whose merge patches are the files' documents.
@@ -77,7 +108,12 @@ export async function patch(ctx: Ctx, specId: string, opts: PatchOptions): Promi
   const client = await ctx.client();
   const send = async () => {
     try {
-      return (await client.mutate(UpdateGpuSpecificationDocument, { id: specId, input: { revision: { manifestMergePatches: patches } } })).updateGpuSpecification;
+      return (
+        await client.mutate(UpdateGpuSpecificationDocument, {
+          id: specId,
+          input: { revision: { manifestMergePatches: patches } },
+        })
+      ).updateGpuSpecification;
     } catch (err) {
       return explainConflict(err, specId, undefined);
     }

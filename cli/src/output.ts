@@ -7,10 +7,13 @@ import type { OutputFormat } from './formats.js';
 export type Colors = ReturnType<typeof pc.createColors>;
 export const createColors = (enabled: boolean): Colors => pc.createColors(enabled);
 
-
 /** The format of a stream of items (--watch): ids are for a single result, not a stream. */
 export function streamFormat(format: Exclude<OutputFormat, 'table'>): 'json' | 'yaml' {
-  if (format === 'id') throw new UsageError('-o id prints the ids of a result, not a stream of events', 'leave out --watch (then follow with `nvcf rollout status ID --watch`), or use -o json');
+  if (format === 'id')
+    throw new UsageError(
+      '-o id prints the ids of a result, not a stream of events',
+      'leave out --watch (then follow with `nvcf rollout status ID --watch`), or use -o json',
+    );
   return format;
 }
 
@@ -31,9 +34,21 @@ export const toYaml = (data: unknown): string => yaml().stringify(data, { lineWi
 
 // kubectl-style columns: no borders, two spaces between columns, so `awk` and `cut` read them
 const PLAIN_CHARS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
 };
 
 /** A table with a header row; cells are plain strings (colour them before, if wanted). */
@@ -45,7 +60,11 @@ export function table(head: string[], rows: string[][], colors: Colors): string 
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
   });
   t.push(...rows);
-  return `${t.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+  return `${t
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')}\n`;
 }
 
 /** `Key:  value` lines of one object, aligned; empty values left out. */
@@ -69,5 +88,11 @@ export const short = (id: string | null | undefined): string => (id ? id.slice(0
 
 /** A revision status, coloured by what it means for the person waiting on it. */
 export function statusWord(status: string, colors: Colors): string {
-  return status === 'APPLIED' ? colors.green(status) : status === 'FAILED' ? colors.red(status) : status === 'SUPERSEDED' ? colors.dim(status) : colors.yellow(status);
+  return status === 'APPLIED'
+    ? colors.green(status)
+    : status === 'FAILED'
+      ? colors.red(status)
+      : status === 'SUPERSEDED'
+        ? colors.dim(status)
+        : colors.yellow(status);
 }

@@ -13,7 +13,8 @@ import type { PatchOptions, SubmitManifestOptions } from './operator.js';
 import type { StatusOptions } from './rollout.js';
 import type { WatchOptions } from './watch.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 export const EXIT_CODES_HELP = `
 Configuration (first found wins):
@@ -35,12 +36,15 @@ Exit codes:
   130  interrupted (Ctrl-C)
 `;
 
-const int = (what: string) => (value: string): number => {
-  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${what} must be an integer`);
-  return Number(value);
-};
+const int =
+  (what: string) =>
+  (value: string): number => {
+    if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${what} must be an integer`);
+    return Number(value);
+  };
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
-const output = () => new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table' as OutputFormat);
+const output = () =>
+  new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table' as OutputFormat);
 
 /** The options of a command that only reads. */
 type Read = { output: OutputFormat };
@@ -50,19 +54,21 @@ type Action<O> = (ctx: Ctx, args: (string | undefined)[], opts: O, cmd: Command)
 
 /** The `nvcf` command tree; `done` receives the exit code of the command that ran. */
 export function buildProgram(io: Io, done: (code: number) => void): Command {
-  const act = <O = Record<string, never>>(fn: Action<O>) => async (...received: unknown[]) => {
-    const cmd = received[received.length - 1] as Command;
-    // loaded when a command runs: --help and --version pay for no renderer and no client
-    const { createContext } = await import('./context.js');
-    const ctx = createContext(io, cmd.optsWithGlobals<GlobalOptions>());
-    try {
-      done(await fn(ctx, cmd.processedArgs as (string | undefined)[], cmd.opts() as O, cmd));
-    } catch (err) {
-      const text = formatError(err);
-      io.stderr.write(text.replace(/^error:/, ctx.errColors.red('error:')));
-      done(ctx.signal.aborted ? EXIT.interrupted : exitCodeOf(err));
-    }
-  };
+  const act =
+    <O = Record<string, never>>(fn: Action<O>) =>
+    async (...received: unknown[]) => {
+      const cmd = received[received.length - 1] as Command;
+      // loaded when a command runs: --help and --version pay for no renderer and no client
+      const { createContext } = await import('./context.js');
+      const ctx = createContext(io, cmd.optsWithGlobals<GlobalOptions>());
+      try {
+        done(await fn(ctx, cmd.processedArgs as (string | undefined)[], cmd.opts() as O, cmd));
+      } catch (err) {
+        const text = formatError(err);
+        io.stderr.write(text.replace(/^error:/, ctx.errColors.red('error:')));
+        done(ctx.signal.aborted ? EXIT.interrupted : exitCodeOf(err));
+      }
+    };
   // each command's module loads when it runs: `nvcf --help` pays for none of them
   const functions = () => import('./functions.js');
   const gpuSpec = () => import('./gpu-spec.js');
@@ -80,33 +86,60 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => { io.stdout.write(s); },
-      writeErr: (s) => { io.stderr.write(s); },
+      writeOut: (s) => {
+        io.stdout.write(s);
+      },
+      writeErr: (s) => {
+        io.stderr.write(s);
+      },
       getOutHelpWidth: () => io.stdout.columns ?? 80,
       getErrHelpWidth: () => io.stderr.columns ?? 80,
     });
 
-  program.command('login')
+  program
+    .command('login')
     .description('save the gateway URL and a token, once the gateway accepted the token')
     .option('--token-stdin', 'read the token from standard input (keeps it out of shell history)')
     .addHelpText('after', '\nExample:\n  nvcf login --url http://127.0.0.1:4000/graphql --token dev-token-a')
-    .action(act<LoginOptions>(async (ctx, _a, o, cmd) => (await login()).login(ctx, cmd.optsWithGlobals<GlobalOptions>(), o)));
-  program.command('logout').description('forget the saved token').action(act(async (ctx) => (await login()).logout(ctx)));
+    .action(
+      act<LoginOptions>(async (ctx, _a, o, cmd) => (await login()).login(ctx, cmd.optsWithGlobals<GlobalOptions>(), o)),
+    );
+  program
+    .command('logout')
+    .description('forget the saved token')
+    .action(act(async (ctx) => (await login()).logout(ctx)));
   const config = program.command('config').description('the configuration in effect');
-  config.command('view').description('the URL and token in effect and where each comes from').addOption(output())
+  config
+    .command('view')
+    .description('the URL and token in effect and where each comes from')
+    .addOption(output())
     .action(act<Read>(async (ctx, _a, o) => (await login()).view(ctx, o)));
 
   const fns = program.command('functions').description('functions and their versions');
-  fns.command('list').description('the functions of your tenant').addOption(output())
+  fns
+    .command('list')
+    .description('the functions of your tenant')
+    .addOption(output())
     .action(act<Read>(async (ctx, _a, o) => (await functions()).list(ctx, o)));
-  fns.command('get').argument('<function-id>').description('a function and its versions').addOption(output())
+  fns
+    .command('get')
+    .argument('<function-id>')
+    .description('a function and its versions')
+    .addOption(output())
     .action(act<Read>(async (ctx, [id], o) => (await functions()).get(ctx, id!, o)));
-  fns.command('undeploy').argument('<version-id>').description('stop a deployed function version: its instances terminate (--graceful: after in-flight requests)')
-    .option('--graceful', 'let instances finish in-flight work before they terminate').addOption(output())
+  fns
+    .command('undeploy')
+    .argument('<version-id>')
+    .description('stop a deployed function version: its instances terminate (--graceful: after in-flight requests)')
+    .option('--graceful', 'let instances finish in-flight work before they terminate')
+    .addOption(output())
     .action(act<Read & { graceful?: boolean }>(async (ctx, [id], o) => (await functions()).undeploy(ctx, id!, o)));
-  fns.command('create').argument('[name]', 'the function\'s name (a new version with --function keeps its function\'s)').description('create a Helm or container function (or, with --function, a new version of one)')
+  fns
+    .command('create')
+    .argument('[name]', "the function's name (a new version with --function keeps its function's)")
+    .description('create a Helm or container function (or, with --function, a new version of one)')
     .option('--helm-chart <uri>', 'Helm chart, oci://…/NAME-X.Y.Z.tgz')
-    .option('--helm-service <name>', 'the chart\'s Service the worker sidecar sends requests to')
+    .option('--helm-service <name>', "the chart's Service the worker sidecar sends requests to")
     .option('--container-image <image>', 'container image')
     .option('--arg <arg>', 'container argument (repeatable)', collect, [])
     .option('--env <key=value>', 'container environment variable (repeatable)', collect, [])
@@ -119,13 +152,22 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .option('--health-status <code>', 'expected health status code', int('--health-status'))
     .option('--function <function-id>', 'add a version to this function instead of creating one')
     .addOption(output())
-    .addHelpText('after', '\nExample:\n  nvcf functions create echo --helm-chart oci://nvcr.io/nca-a/echo-1.2.3.tgz --helm-service echo \\\n    --inference-url /v1/infer --inference-port 8000')
+    .addHelpText(
+      'after',
+      '\nExample:\n  nvcf functions create echo --helm-chart oci://nvcr.io/nca-a/echo-1.2.3.tgz --helm-service echo \\\n    --inference-url /v1/infer --inference-port 8000',
+    )
     .action(act<CreateOptions>(async (ctx, [name], o) => (await functions()).create(ctx, name, o)));
 
-  program.command('clusters').description('clusters you may deploy to, their GPUs and instance types').addOption(output())
+  program
+    .command('clusters')
+    .description('clusters you may deploy to, their GPUs and instance types')
+    .addOption(output())
     .action(act<Read>(async (ctx, _a, o) => (await import('./clusters.js')).list(ctx, o)));
 
-  program.command('deploy').argument('<version-id>').description('deploy a function version on one GPU specification')
+  program
+    .command('deploy')
+    .argument('<version-id>')
+    .description('deploy a function version on one GPU specification')
     .requiredOption('--gpu <gpu>', 'GPU, e.g. L40S (see `nvcf clusters`)')
     .requiredOption('--instance-type <type>', 'instance type, e.g. gl40s_1.br25_2xlarge')
     .requiredOption('--min <n>', 'minimum instances', int('--min'))
@@ -142,35 +184,76 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .option('--patch <file>', 'operator workloads: merge patches, YAML documents (repeatable)', collect, [])
     .option('-w, --watch', 'follow the rollout to its end (exit 0 APPLIED, 1 FAILED)')
     .addOption(output())
-    .addHelpText('after', '\nExample:\n  nvcf deploy VERSION_ID --gpu L40S --instance-type gl40s_1.br25_2xlarge --min 2 --max 4 --values values.yaml --watch')
+    .addHelpText(
+      'after',
+      '\nExample:\n  nvcf deploy VERSION_ID --gpu L40S --instance-type gl40s_1.br25_2xlarge --min 2 --max 4 --values values.yaml --watch',
+    )
     .action(act<DeployOptions>(async (ctx, [id], o) => (await import('./deploy.js')).deploy(ctx, id!, o)));
 
-  const spec = program.command('gpu-spec').description('GPU specifications: their configuration, revisions and instances');
-  spec.command('get').argument('<gpu-spec-id>').description('a GPU specification, its revisions and instances').addOption(output())
+  const spec = program
+    .command('gpu-spec')
+    .description('GPU specifications: their configuration, revisions and instances');
+  spec
+    .command('get')
+    .argument('<gpu-spec-id>')
+    .description('a GPU specification, its revisions and instances')
+    .addOption(output())
     .action(act<Read>(async (ctx, [id], o) => (await gpuSpec()).get(ctx, id!, o)));
-  spec.command('update').argument('<gpu-spec-id>').description('submit a new revision (in-place update) and/or new instance bounds')
-    .option('--set <key=value>', 'change one key of the latest revision\'s configuration (repeatable; dotted paths, YAML-typed values, null deletes)', collect, [])
-    .option('--set-string <key=value>', 'the same, the value kept as a string (`image.tag=1.5`; applied after --set)', collect, [])
-    .option('--values <file>', 'the whole configuration from YAML (repeatable: merged in order; --set applies on top)', collect, [])
+  spec
+    .command('update')
+    .argument('<gpu-spec-id>')
+    .description('submit a new revision (in-place update) and/or new instance bounds')
+    .option(
+      '--set <key=value>',
+      "change one key of the latest revision's configuration (repeatable; dotted paths, YAML-typed values, null deletes)",
+      collect,
+      [],
+    )
+    .option(
+      '--set-string <key=value>',
+      'the same, the value kept as a string (`image.tag=1.5`; applied after --set)',
+      collect,
+      [],
+    )
+    .option(
+      '--values <file>',
+      'the whole configuration from YAML (repeatable: merged in order; --set applies on top)',
+      collect,
+      [],
+    )
     .option('--min <n>', 'minimum instances', int('--min'))
     .option('--max <n>', 'maximum instances', int('--max'))
     .option('--dry-run', 'print the configuration the revision would get; submit nothing')
     .option('-w, --watch', 'follow the rollout to its end (exit 0 APPLIED, 1 FAILED)')
     .addOption(output())
-    .addHelpText('after', '\nExamples:\n  nvcf gpu-spec update SPEC_ID --set replicas=3 --set image.tag=v2 --watch\n  nvcf gpu-spec update SPEC_ID --values values.yaml')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  nvcf gpu-spec update SPEC_ID --set replicas=3 --set image.tag=v2 --watch\n  nvcf gpu-spec update SPEC_ID --values values.yaml',
+    )
     .action(act<UpdateOptions>(async (ctx, [id], o) => (await gpuSpec()).update(ctx, id!, o)));
-  spec.command('rollback').argument('<gpu-spec-id>').description('roll forward to the last applied configuration')
+  spec
+    .command('rollback')
+    .argument('<gpu-spec-id>')
+    .description('roll forward to the last applied configuration')
     .option('-w, --watch', 'follow the rollout to its end (exit 0 APPLIED, 1 FAILED)')
     .addOption(output())
     .action(act<SubmitOptions>(async (ctx, [id], o) => (await gpuSpec()).rollback(ctx, id!, o)));
 
-  const rollout = program.command('rollout').description('the rollout of a GPU specification\'s latest revision');
-  rollout.command('status').argument('<gpu-spec-id>').description('where the rollout stands; --watch follows it to its end like kubectl rollout status')
-    .option('-w, --watch', 'follow it: a live view on a terminal, a line per transition when piped; exit 0 APPLIED, 1 FAILED or past its deadline')
+  const rollout = program.command('rollout').description("the rollout of a GPU specification's latest revision");
+  rollout
+    .command('status')
+    .argument('<gpu-spec-id>')
+    .description('where the rollout stands; --watch follows it to its end like kubectl rollout status')
+    .option(
+      '-w, --watch',
+      'follow it: a live view on a terminal, a line per transition when piped; exit 0 APPLIED, 1 FAILED or past its deadline',
+    )
     .addOption(output())
     .action(act<StatusOptions>(async (ctx, [id], o) => (await import('./rollout.js')).status(ctx, id!, o)));
 
-  program.command('watch').description('stream instance status events until Ctrl-C (at least one filter)')
+  program
+    .command('watch')
+    .description('stream instance status events until Ctrl-C (at least one filter)')
     .option('--function <function-id>', 'instances of this function')
     .option('--function-version <version-id>', 'instances of this version')
     .option('--gpu-spec <gpu-spec-id>', 'instances of this GPU specification')
@@ -181,16 +264,28 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .action(act<WatchOptions>(async (ctx, _a, o) => (await import('./watch.js')).watch(ctx, o)));
 
   const op = program.command('operator').description('operator workloads (Dynamo, NIM) from Kubernetes manifests');
-  op.command('submit').argument('[name]', 'the function\'s name (a new version with --function keeps its function\'s)').description('create an operator function from manifests (YAML, several documents per file)')
+  op.command('submit')
+    .argument('[name]', "the function's name (a new version with --function keeps its function's)")
+    .description('create an operator function from manifests (YAML, several documents per file)')
     .requiredOption('-f, --file <file>', 'manifests, YAML (repeatable)', collect, [])
-    .option('--operator-type <type>', 'operator type (repeatable; default: the types that drive the manifests\' kinds)', collect, [])
+    .option(
+      '--operator-type <type>',
+      "operator type (repeatable; default: the types that drive the manifests' kinds)",
+      collect,
+      [],
+    )
     .option('--function <function-id>', 'add a version to this function instead of creating one')
     .option('--inference-url <path>', 'inference path')
     .option('--inference-port <port>', 'inference port', int('--inference-port'))
     .addOption(output())
-    .addHelpText('after', '\nExample:\n  nvcf operator submit llama -f nim.yaml\n  nvcf deploy VERSION_ID --gpu L40S --instance-type gl40s_1.br25_2xlarge --min 1 --max 2 --service-name llama-svc --service-port 8000')
+    .addHelpText(
+      'after',
+      '\nExample:\n  nvcf operator submit llama -f nim.yaml\n  nvcf deploy VERSION_ID --gpu L40S --instance-type gl40s_1.br25_2xlarge --min 1 --max 2 --service-name llama-svc --service-port 8000',
+    )
     .action(act<SubmitManifestOptions>(async (ctx, [name], o) => (await operator()).submit(ctx, name, o)));
-  op.command('patch').argument('<gpu-spec-id>').description('submit merge patches (YAML documents) as a new revision; they replace the previous revision\'s')
+  op.command('patch')
+    .argument('<gpu-spec-id>')
+    .description("submit merge patches (YAML documents) as a new revision; they replace the previous revision's")
     .requiredOption('-f, --file <file>', 'merge patches, YAML (repeatable)', collect, [])
     .option('-w, --watch', 'follow the rollout to its end (exit 0 APPLIED, 1 FAILED)')
     .addOption(output())
@@ -202,7 +297,9 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
 /** Runs one command line; returns the exit code. Writes only to `io`; never exits the process. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(io, (c) => { code = c; });
+  const program = buildProgram(io, (c) => {
+    code = c;
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return code;

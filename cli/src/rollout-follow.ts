@@ -23,7 +23,11 @@ export interface FollowOptions {
 }
 
 export async function readRollout(client: NvcfClient, specId: string) {
-  return found((await client.query(CliRolloutStatusDocument, { id: specId })).gpuSpecification, 'GPU specification', specId);
+  return found(
+    (await client.query(CliRolloutStatusDocument, { id: specId })).gpuSpecification,
+    'GPU specification',
+    specId,
+  );
 }
 
 /**
@@ -31,16 +35,24 @@ export async function readRollout(client: NvcfClient, specId: string) {
  * why), so that what is read next is not older than the stream. Returns what the loop must
  * take first: items pulled meanwhile, and a pull still pending when it gave up waiting.
  */
-async function untilOpen(it: AsyncIterator<WatchItem>, timeoutMs: number): Promise<{ early: WatchItem[]; pending?: Promise<IteratorResult<WatchItem>> }> {
+async function untilOpen(
+  it: AsyncIterator<WatchItem>,
+  timeoutMs: number,
+): Promise<{ early: WatchItem[]; pending?: Promise<IteratorResult<WatchItem>> }> {
   const deadline = Date.now() + timeoutMs;
   const early: WatchItem[] = [];
   for (;;) {
     const next = it.next();
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), Math.max(0, deadline - Date.now())); });
+    const late = new Promise<'late'>((r) => {
+      timer = setTimeout(() => r('late'), Math.max(0, deadline - Date.now()));
+    });
     const r = await Promise.race([next, late]).finally(() => clearTimeout(timer));
     // handled here so that a failure while nobody waits is not an unhandled rejection; awaiting it later still throws
-    if (r === 'late') { next.catch(() => {}); return { early, pending: next }; }
+    if (r === 'late') {
+      next.catch(() => {});
+      return { early, pending: next };
+    }
     if (r.done || r.value.type === 'connected') return { early };
     early.push(r.value);
     if (r.value.type === 'reconnecting') return { early };
@@ -54,12 +66,26 @@ async function untilOpen(it: AsyncIterator<WatchItem>, timeoutMs: number): Promi
  * and every `pollMs`. A broken connection (a gateway restarting) resumes from the last cursor:
  * no transition is lost or shown twice.
  */
-export async function follow(ctx: Ctx, specId: string, view: RolloutView, opts: FollowOptions = {}): Promise<{ end: End; model: RolloutModel }> {
-  const { refetchDelayMs = 150, pollMs = 1000, deadlineGraceMs = 5000, openTimeoutMs = 5000, settleQuietMs = 250, settleMaxMs = 2000 } = opts;
+export async function follow(
+  ctx: Ctx,
+  specId: string,
+  view: RolloutView,
+  opts: FollowOptions = {},
+): Promise<{ end: End; model: RolloutModel }> {
+  const {
+    refetchDelayMs = 150,
+    pollMs = 1000,
+    deadlineGraceMs = 5000,
+    openTimeoutMs = 5000,
+    settleQuietMs = 250,
+    settleMaxMs = 2000,
+  } = opts;
   const client = await ctx.client();
   const model = new RolloutModel(specId);
   const stop = new AbortController();
-  const it = client.watch({ gpuSpecificationId: specId }, { snapshot: true, signal: stop.signal, onExpired: 'snapshot' })[Symbol.asyncIterator]();
+  const it = client
+    .watch({ gpuSpecificationId: specId }, { snapshot: true, signal: stop.signal, onExpired: 'snapshot' })
+    [Symbol.asyncIterator]();
   let poll: NodeJS.Timeout | undefined;
   let delayed: NodeJS.Timeout | undefined;
   let watching: Promise<void> | undefined;
@@ -72,24 +98,46 @@ export async function follow(ctx: Ctx, specId: string, view: RolloutView, opts: 
     view.start(model);
     const first = ctx.signal.aborted ? 'interrupted' : model.outcome(Date.now(), deadlineGraceMs);
     // final already: nothing to wait for, unless this command's own submission has events on their way
-    if (first && (first === 'interrupted' || !opts.submit)) { view.finish(model, first); return { end: first, model }; }
+    if (first && (first === 'interrupted' || !opts.submit)) {
+      view.finish(model, first);
+      return { end: first, model };
+    }
 
     let settle!: (r: { end: End } | { error: unknown }) => void;
-    const settled = new Promise<{ end: End } | { error: unknown }>((r) => { settle = r; });
+    const settled = new Promise<{ end: End } | { error: unknown }>((r) => {
+      settle = r;
+    });
     let done = false;
     let closing: { outcome: Outcome; since: number } | undefined;
     let quiet: NodeJS.Timeout | undefined;
-    const finish = (r: { end: End } | { error: unknown }) => { if (!done) { done = true; clearTimeout(quiet); settle(r); stop.abort(); } };
+    const finish = (r: { end: End } | { error: unknown }) => {
+      if (!done) {
+        done = true;
+        clearTimeout(quiet);
+        settle(r);
+        stop.abort();
+      }
+    };
     const settleSoon = () => {
       if (!closing) return;
       clearTimeout(quiet);
       const { outcome, since } = closing;
-      quiet = setTimeout(() => finish({ end: outcome }), Math.max(0, Math.min(settleQuietMs, since + settleMaxMs - Date.now())));
+      quiet = setTimeout(
+        () => finish({ end: outcome }),
+        Math.max(0, Math.min(settleQuietMs, since + settleMaxMs - Date.now())),
+      );
     };
     const check = () => {
       const o = model.outcome(Date.now(), deadlineGraceMs);
-      if (!o) { closing = undefined; clearTimeout(quiet); return; } // a newer revision took over
-      if (!closing) { closing = { outcome: o, since: Date.now() }; settleSoon(); }
+      if (!o) {
+        closing = undefined;
+        clearTimeout(quiet);
+        return;
+      } // a newer revision took over
+      if (!closing) {
+        closing = { outcome: o, since: Date.now() };
+        settleSoon();
+      }
     };
     if (first) check();
     onInterrupt = () => finish({ end: 'interrupted' });
@@ -99,7 +147,10 @@ export async function follow(ctx: Ctx, specId: string, view: RolloutView, opts: 
     let reading = false;
     let again = false;
     const refetch = async () => {
-      if (reading) { again = true; return; }
+      if (reading) {
+        again = true;
+        return;
+      }
       reading = true;
       try {
         do {
@@ -117,16 +168,30 @@ export async function follow(ctx: Ctx, specId: string, view: RolloutView, opts: 
         reading = false;
       }
     };
-    const refetchSoon = () => { delayed ??= setTimeout(() => { delayed = undefined; void refetch(); }, refetchDelayMs); };
-    poll = setInterval(() => { check(); view.tick(model); void refetch(); }, pollMs);
+    const refetchSoon = () => {
+      delayed ??= setTimeout(() => {
+        delayed = undefined;
+        void refetch();
+      }, refetchDelayMs);
+    };
+    poll = setInterval(() => {
+      check();
+      view.tick(model);
+      void refetch();
+    }, pollMs);
 
     const handle = (item: WatchItem) => {
       if (item.type === 'event') {
         const t = model.applyEvent(item.event);
-        if (t) view.transition(t, model); else view.tick(model);
+        if (t) view.transition(t, model);
+        else view.tick(model);
         refetchSoon();
         settleSoon();
-      } else if (item.type === 'reconnecting') view.connection({ kind: 'reconnecting', attempt: item.attempt, delayMs: item.delayMs, message: item.error.message }, model);
+      } else if (item.type === 'reconnecting')
+        view.connection(
+          { kind: 'reconnecting', attempt: item.attempt, delayMs: item.delayMs, message: item.error.message },
+          model,
+        );
       else if (item.type === 'connected') {
         if (item.attempt > 0) view.connection({ kind: 'resumed' }, model);
         refetchSoon();
@@ -148,7 +213,10 @@ export async function follow(ctx: Ctx, specId: string, view: RolloutView, opts: 
     })();
 
     const r = await settled;
-    if ('error' in r) { view.close(); throw r.error; }
+    if ('error' in r) {
+      view.close();
+      throw r.error;
+    }
     view.finish(model, r.end);
     return { end: r.end, model };
   } finally {

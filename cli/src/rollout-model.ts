@@ -20,7 +20,13 @@ export interface InstanceView {
   fromStream: boolean;
 }
 
-export interface Counts { total: number; applied: number; updating: number; failed: number; pending: number }
+export interface Counts {
+  total: number;
+  applied: number;
+  updating: number;
+  failed: number;
+  pending: number;
+}
 
 /** An instance's state change as the status stream reported it. */
 export interface Transition {
@@ -38,12 +44,9 @@ export type RevisionChange =
   | { kind: 'superseded'; revision: RevisionView; previous: RevisionView };
 
 export type Outcome =
-  | { result: 'APPLIED' }
-  | { result: 'FAILED'; reason: string }
-  | { result: 'DEADLINE'; reason: string };
+  { result: 'APPLIED' } | { result: 'FAILED'; reason: string } | { result: 'DEADLINE'; reason: string };
 
 export const FINAL: ReadonlySet<RevisionStatus> = new Set(['APPLIED', 'FAILED']);
-
 
 const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : 0);
 
@@ -74,7 +77,8 @@ export class RolloutModel {
     const next = spec.latestRevision ? { ...spec.latestRevision } : null;
     const prev = this.revision;
     if (prev && next && next.id !== prev.id) changes.push({ kind: 'superseded', revision: next, previous: prev });
-    else if (prev && next && next.status !== prev.status) changes.push({ kind: 'status', revision: next, previous: prev.status });
+    else if (prev && next && next.status !== prev.status)
+      changes.push({ kind: 'status', revision: next, previous: prev.status });
     this.revision = next;
 
     // Instances come from the refetch until the status stream reports them: from then on only its
@@ -86,10 +90,15 @@ export class RolloutModel {
       const cur = this.instances.get(i.id);
       if (cur?.fromStream || this.gone.has(i.id)) continue;
       this.instances.set(i.id, {
-        id: i.id, clusterId: i.cluster.id, state: i.state, revisionId: i.revisionId,
+        id: i.id,
+        clusterId: i.cluster.id,
+        state: i.state,
+        revisionId: i.revisionId,
         // agents older than targetRevisionId leave it null: an UPDATING instance moves to the latest revision
-        targetRevisionId: i.targetRevisionId ?? (i.state === 'UPDATING' ? this.revision?.id ?? null : null),
-        message: null, failedRevisionId: i.state === 'FAILED' ? i.targetRevisionId : null, fromStream: false,
+        targetRevisionId: i.targetRevisionId ?? (i.state === 'UPDATING' ? (this.revision?.id ?? null) : null),
+        message: null,
+        failedRevisionId: i.state === 'FAILED' ? i.targetRevisionId : null,
+        fromStream: false,
       });
     }
     for (const [id, cur] of this.instances) if (!listed.has(id) && !cur.fromStream) this.instances.delete(id);
@@ -101,20 +110,41 @@ export class RolloutModel {
     const cur = this.instances.get(e.instance.id);
     const target = e.targetRevisionId;
     // agents older than targetRevisionId leave it null: an UPDATING instance moves to the latest revision
-    const targetRevisionId = e.state === 'UPDATING' ? (target ?? this.revision?.id ?? null) : e.state === 'FAILED' ? target ?? null : null;
+    const targetRevisionId =
+      e.state === 'UPDATING' ? (target ?? this.revision?.id ?? null) : e.state === 'FAILED' ? (target ?? null) : null;
     // an UPDATING instance back to serving without the revision it moved to: its update failed for good
-    const failedRevisionId = e.previousState === 'UPDATING' && e.state !== 'UPDATING' && cur?.targetRevisionId && e.revisionId !== cur.targetRevisionId
-      ? cur.targetRevisionId
-      : e.state === 'FAILED' && target ? target : e.state === 'UPDATING' ? null : cur?.failedRevisionId ?? null;
+    const failedRevisionId =
+      e.previousState === 'UPDATING' &&
+      e.state !== 'UPDATING' &&
+      cur?.targetRevisionId &&
+      e.revisionId !== cur.targetRevisionId
+        ? cur.targetRevisionId
+        : e.state === 'FAILED' && target
+          ? target
+          : e.state === 'UPDATING'
+            ? null
+            : (cur?.failedRevisionId ?? null);
     const view: InstanceView = {
-      id: e.instance.id, clusterId: e.instance.cluster.id, state: e.state,
-      revisionId: e.revisionId ?? (e.state === 'UPDATING' ? cur?.revisionId ?? null : null), targetRevisionId,
-      message: e.message ?? (e.state === 'UPDATING' ? null : cur?.message ?? null), failedRevisionId, fromStream: true,
+      id: e.instance.id,
+      clusterId: e.instance.cluster.id,
+      state: e.state,
+      revisionId: e.revisionId ?? (e.state === 'UPDATING' ? (cur?.revisionId ?? null) : null),
+      targetRevisionId,
+      message: e.message ?? (e.state === 'UPDATING' ? null : (cur?.message ?? null)),
+      failedRevisionId,
+      fromStream: true,
     };
-    if (e.state === 'TERMINATED') { this.instances.delete(view.id); this.gone.add(view.id); }
-    else this.instances.set(view.id, view);
+    if (e.state === 'TERMINATED') {
+      this.instances.delete(view.id);
+      this.gone.add(view.id);
+    } else this.instances.set(view.id, view);
     if (e.kind !== 'TRANSITION') return null;
-    return { at: e.at, instance: view, previousState: e.previousState ?? null, fromRevisionId: e.state === 'UPDATING' ? view.revisionId : null };
+    return {
+      at: e.at,
+      instance: view,
+      previousState: e.previousState ?? null,
+      fromRevisionId: e.state === 'UPDATING' ? view.revisionId : null,
+    };
   }
 
   /** Instances this revision failed on, with their messages. */
@@ -125,13 +155,17 @@ export class RolloutModel {
 
   /** Instances in a stable order (cluster, id): rows that do not jump around in a live view. */
   sorted(): InstanceView[] {
-    return [...this.instances.values()].sort((a, b) => a.clusterId.localeCompare(b.clusterId) || a.id.localeCompare(b.id));
+    return [...this.instances.values()].sort(
+      (a, b) => a.clusterId.localeCompare(b.clusterId) || a.id.localeCompare(b.id),
+    );
   }
 
   /** The server's counts (Revision.progress), as of the last refetch. */
   counts(): Counts {
     const p = this.revision?.progress;
-    return p ? { total: p.total, applied: p.applied, updating: p.updating, failed: p.failed, pending: p.pending } : { total: 0, applied: 0, updating: 0, failed: 0, pending: 0 };
+    return p
+      ? { total: p.total, applied: p.applied, updating: p.updating, failed: p.failed, pending: p.pending }
+      : { total: 0, applied: 0, updating: 0, failed: 0, pending: 0 };
   }
 
   /** The end of the rollout: the revision's final status, or its deadline passed `graceMs` ago without one. */
@@ -142,7 +176,10 @@ export class RolloutModel {
     if (r.status === 'FAILED') return { result: 'FAILED', reason: r.failureReason ?? 'the revision failed' };
     if (r.deadline && now > ms(r.deadline) + graceMs) {
       const c = this.counts();
-      return { result: 'DEADLINE', reason: `deadline ${r.deadline.replace(/\.\d{3}Z$/, 'Z')} passed with ${c.applied} of ${c.total} instances applied` };
+      return {
+        result: 'DEADLINE',
+        reason: `deadline ${r.deadline.replace(/\.\d{3}Z$/, 'Z')} passed with ${c.applied} of ${c.total} instances applied`,
+      };
     }
     return null;
   }

@@ -2,11 +2,18 @@ import { createLogUpdate } from 'log-update';
 import type { Ctx } from './context.js';
 import { renderStreamItem, when } from './output.js';
 import { FINAL, type Outcome, type RevisionChange, type RolloutModel, type Transition } from './rollout-model.js';
-import { changeLine, failureReport, frame, resultLine, startLine, statusDocument, transitionLine } from './rollout-render.js';
+import {
+  changeLine,
+  failureReport,
+  frame,
+  resultLine,
+  startLine,
+  statusDocument,
+  transitionLine,
+} from './rollout-render.js';
 
 export type ConnectionNote =
-  | { kind: 'reconnecting'; attempt: number; delayMs: number; message: string }
-  | { kind: 'resumed' };
+  { kind: 'reconnecting'; attempt: number; delayMs: number; message: string } | { kind: 'resumed' };
 
 export type End = Outcome | 'interrupted';
 
@@ -29,7 +36,9 @@ const reconnectingText = (n: Extract<ConnectionNote, { kind: 'reconnecting' }>) 
 function ending(ctx: Ctx, m: RolloutModel, end: End) {
   if (end === 'interrupted') {
     const c = m.counts();
-    ctx.err(`interrupted: revision ${m.revision?.id ?? '-'} is ${m.revision?.status ?? '-'} (${c.applied}/${c.total} applied); the rollout goes on\n`);
+    ctx.err(
+      `interrupted: revision ${m.revision?.id ?? '-'} is ${m.revision?.status ?? '-'} (${c.applied}/${c.total} applied); the rollout goes on\n`,
+    );
     return;
   }
   ctx.out(resultLine(m, end, ctx.colors));
@@ -54,13 +63,19 @@ export function liveView(ctx: Ctx): RolloutView {
   const soon = (m: RolloutModel) => {
     const wait = 100 - (Date.now() - last);
     if (wait <= 0) return paint(m);
-    timer ??= setTimeout(() => { timer = undefined; paint(m); }, wait);
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      paint(m);
+    }, wait);
   };
   return {
     start: paint,
     transition: (_t, m) => soon(m),
     revision: (_c, m) => soon(m),
-    connection: (n, m) => { note = n.kind === 'reconnecting' ? `${reconnectingText(n)}\u2026` : undefined; paint(m); },
+    connection: (n, m) => {
+      note = n.kind === 'reconnecting' ? `${reconnectingText(n)}\u2026` : undefined;
+      paint(m);
+    },
     tick: soon,
     finish: (m, end) => {
       clearTimeout(timer);
@@ -71,7 +86,10 @@ export function liveView(ctx: Ctx): RolloutView {
       if (end === 'interrupted') ctx.err('\n');
       ending(ctx, m, end);
     },
-    close: () => { clearTimeout(timer); log.done(); },
+    close: () => {
+      clearTimeout(timer);
+      log.done();
+    },
   };
 }
 
@@ -81,7 +99,9 @@ export function linesView(ctx: Ctx): RolloutView {
     start: (m) => ctx.out(startLine(m, Date.now())),
     transition: (t) => ctx.out(transitionLine(t)),
     // a final status gets the result line instead
-    revision: (c) => { if (c.kind === 'superseded' || !FINAL.has(c.revision.status)) ctx.out(changeLine(c)); },
+    revision: (c) => {
+      if (c.kind === 'superseded' || !FINAL.has(c.revision.status)) ctx.out(changeLine(c));
+    },
     connection: (n) => ctx.err(n.kind === 'reconnecting' ? `${reconnectingText(n)}\n` : 'resumed the status stream\n'),
     tick: () => {},
     finish: (m, end) => ending(ctx, m, end),
@@ -94,16 +114,36 @@ export function streamView(ctx: Ctx, format: 'json' | 'yaml'): RolloutView {
   const emit = (item: Record<string, unknown>) => ctx.out(renderStreamItem(format, item));
   return {
     start: (m) => emit({ type: 'status', ...statusDocument(m) }),
-    transition: (t) => emit({
-      type: 'transition', at: t.at, instanceId: t.instance.id, clusterId: t.instance.clusterId, state: t.instance.state, previousState: t.previousState,
-      revisionId: t.instance.revisionId, targetRevisionId: t.instance.targetRevisionId, message: t.instance.message,
-    }),
-    revision: (c) => emit({ type: 'revision', change: c.kind, revision: c.revision, previousRevisionId: c.kind === 'superseded' ? c.previous.id : c.revision.id }),
+    transition: (t) =>
+      emit({
+        type: 'transition',
+        at: t.at,
+        instanceId: t.instance.id,
+        clusterId: t.instance.clusterId,
+        state: t.instance.state,
+        previousState: t.previousState,
+        revisionId: t.instance.revisionId,
+        targetRevisionId: t.instance.targetRevisionId,
+        message: t.instance.message,
+      }),
+    revision: (c) =>
+      emit({
+        type: 'revision',
+        change: c.kind,
+        revision: c.revision,
+        previousRevisionId: c.kind === 'superseded' ? c.previous.id : c.revision.id,
+      }),
     connection: (n) => ctx.err(n.kind === 'reconnecting' ? `${reconnectingText(n)}\n` : 'resumed the status stream\n'),
     tick: () => {},
     finish: (m, end) => {
       if (end === 'interrupted') return ending(ctx, m, end);
-      emit({ type: 'result', result: end.result === 'APPLIED' ? 'APPLIED' : 'FAILED', reason: end.result === 'APPLIED' ? null : end.reason, at: when(new Date().toISOString()), ...statusDocument(m) });
+      emit({
+        type: 'result',
+        result: end.result === 'APPLIED' ? 'APPLIED' : 'FAILED',
+        reason: end.result === 'APPLIED' ? null : end.reason,
+        at: when(new Date().toISOString()),
+        ...statusDocument(m),
+      });
       if (end.result !== 'APPLIED') ctx.err(failureReport(m, end, ctx.errColors));
     },
     close: () => {},

@@ -32,34 +32,53 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<number> {
     ...(opts.gpuSpec ? { gpuSpecificationId: opts.gpuSpec } : {}),
     ...(opts.instance ? { instanceId: opts.instance } : {}),
   };
-  if (!Object.keys(filter).length) throw new UsageError('say what to watch: --function ID, --function-version ID, --gpu-spec ID or --instance ID');
+  if (!Object.keys(filter).length)
+    throw new UsageError('say what to watch: --function ID, --function-version ID, --gpu-spec ID or --instance ID');
   const client = await ctx.client();
   let last = opts.after;
   const resume = () => {
-    const flags = [opts.function && `--function ${opts.function}`, opts.functionVersion && `--function-version ${opts.functionVersion}`, opts.gpuSpec && `--gpu-spec ${opts.gpuSpec}`, opts.instance && `--instance ${opts.instance}`].filter(Boolean).join(' ');
+    const flags = [
+      opts.function && `--function ${opts.function}`,
+      opts.functionVersion && `--function-version ${opts.functionVersion}`,
+      opts.gpuSpec && `--gpu-spec ${opts.gpuSpec}`,
+      opts.instance && `--instance ${opts.instance}`,
+    ]
+      .filter(Boolean)
+      .join(' ');
     if (last) ctx.err(`resume with: nvcf watch ${flags} --after ${last}\n`);
   };
   const format = opts.output === 'table' ? 'table' : streamFormat(opts.output);
-  for await (const item of client.watch(filter, { after: opts.after ?? null, snapshot: !!opts.snapshot, signal: ctx.signal })) {
+  for await (const item of client.watch(filter, {
+    after: opts.after ?? null,
+    snapshot: !!opts.snapshot,
+    signal: ctx.signal,
+  })) {
     switch (item.type) {
       case 'event':
         if (item.event.kind === 'TRANSITION') last = item.event.cursor;
         ctx.out(format === 'table' ? eventLine(item.event) : renderStreamItem(format, item.event));
         break;
       case 'reconnecting':
-        ctx.err(`reconnecting (attempt ${item.attempt}, in ${(item.delayMs / 1000).toFixed(1)} s): ${item.error.code}: ${item.error.message}\n`);
+        ctx.err(
+          `reconnecting (attempt ${item.attempt}, in ${(item.delayMs / 1000).toFixed(1)} s): ${item.error.code}: ${item.error.message}\n`,
+        );
         break;
       case 'connected':
         if (item.attempt > 0) ctx.err(`resumed${item.after ? ` after ${item.after}` : ''}\n`);
         break;
       case 'lag':
-        ctx.err(`warning: fell behind: ${item.skippedEvents} transitions of ${item.instanceId} were skipped; replay them with --after ${item.resumeAfter}\n`);
+        ctx.err(
+          `warning: fell behind: ${item.skippedEvents} transitions of ${item.instanceId} were skipped; replay them with --after ${item.resumeAfter}\n`,
+        );
         break;
       case 'expired':
         ctx.err(`warning: ${item.error.message}; starting again from the current state\n`);
         break;
     }
   }
-  if (ctx.signal.aborted) { resume(); return EXIT.interrupted; }
+  if (ctx.signal.aborted) {
+    resume();
+    return EXIT.interrupted;
+  }
   return EXIT.ok;
 }

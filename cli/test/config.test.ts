@@ -21,10 +21,20 @@ describe('configuration', () => {
 
   it('takes flags, then NVCF_URL / NVCF_TOKEN, then the file', async () => {
     await writeConfigFile(configPath(env), { url: 'http://file/graphql', token: 'file-token' });
-    expect(await resolveConfig({}, env)).toMatchObject({ url: { value: 'http://file/graphql', source: 'file' }, token: { value: 'file-token', source: 'file' } });
-    expect(await resolveConfig({}, { ...env, NVCF_TOKEN: 'env-token' })).toMatchObject({ url: { source: 'file' }, token: { value: 'env-token', source: 'env' } });
-    expect(await resolveConfig({ token: 'flag-token' }, { ...env, NVCF_TOKEN: 'env-token', NVCF_URL: 'http://env/graphql' }))
-      .toMatchObject({ url: { value: 'http://env/graphql', source: 'env' }, token: { value: 'flag-token', source: 'flag' } });
+    expect(await resolveConfig({}, env)).toMatchObject({
+      url: { value: 'http://file/graphql', source: 'file' },
+      token: { value: 'file-token', source: 'file' },
+    });
+    expect(await resolveConfig({}, { ...env, NVCF_TOKEN: 'env-token' })).toMatchObject({
+      url: { source: 'file' },
+      token: { value: 'env-token', source: 'env' },
+    });
+    expect(
+      await resolveConfig({ token: 'flag-token' }, { ...env, NVCF_TOKEN: 'env-token', NVCF_URL: 'http://env/graphql' }),
+    ).toMatchObject({
+      url: { value: 'http://env/graphql', source: 'env' },
+      token: { value: 'flag-token', source: 'flag' },
+    });
   });
 
   it('a broken file is a usage error, unless flags and variables say everything', async () => {
@@ -32,7 +42,9 @@ describe('configuration', () => {
     mkdirSync(join(broken, 'nvcf'));
     writeFileSync(join(broken, 'nvcf', 'config.json'), '{not json');
     await expect(resolveConfig({}, { XDG_CONFIG_HOME: broken })).rejects.toThrow(/is not JSON/);
-    expect((await resolveConfig({ url: 'http://x', token: 't' }, { XDG_CONFIG_HOME: broken })).token?.source).toBe('flag');
+    expect((await resolveConfig({ url: 'http://x', token: 't' }, { XDG_CONFIG_HOME: broken })).token?.source).toBe(
+      'flag',
+    );
   });
 
   it('never shows a whole token', () => {

@@ -5,19 +5,38 @@ export class Channel<T> {
   private ended = false;
   private failure?: { error: unknown };
 
-  push(item: T) { this.items.push(item); this.wake(); }
-  end() { this.ended = true; this.wake(); }
+  push(item: T) {
+    this.items.push(item);
+    this.wake();
+  }
+  end() {
+    this.ended = true;
+    this.wake();
+  }
   /** ignored once ended: a connection closing after `complete` is not a failure */
-  fail(error: unknown) { if (this.ended) return; this.failure ??= { error }; this.wake(); }
+  fail(error: unknown) {
+    if (this.ended) return;
+    this.failure ??= { error };
+    this.wake();
+  }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     for (;;) {
-      if (this.items.length) { yield this.items.shift()!; continue; }
+      if (this.items.length) {
+        yield this.items.shift()!;
+        continue;
+      }
       if (this.failure) throw this.failure.error;
       if (this.ended) return;
-      await new Promise<void>((resolve) => { this.waiting = resolve; });
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+      });
     }
   }
 
-  private wake() { const w = this.waiting; this.waiting = undefined; w?.(); }
+  private wake() {
+    const w = this.waiting;
+    this.waiting = undefined;
+    w?.();
+  }
 }

@@ -35,9 +35,15 @@ export type VariablesArg<V> = Record<string, never> extends V ? [variables?: V] 
 export interface NvcfClient {
   readonly url: string;
   /** runs a query; retried on transient failures */
-  query<TData, TVariables>(document: TypedDocumentNode<TData, TVariables>, ...variables: VariablesArg<TVariables>): Promise<TData>;
+  query<TData, TVariables>(
+    document: TypedDocumentNode<TData, TVariables>,
+    ...variables: VariablesArg<TVariables>
+  ): Promise<TData>;
   /** runs a mutation, once: on TIMEOUT or UNAVAILABLE read the object before trying again */
-  mutate<TData, TVariables>(document: TypedDocumentNode<TData, TVariables>, ...variables: VariablesArg<TVariables>): Promise<TData>;
+  mutate<TData, TVariables>(
+    document: TypedDocumentNode<TData, TVariables>,
+    ...variables: VariablesArg<TVariables>
+  ): Promise<TData>;
   /** the status stream of the matching instances, resumed by itself across broken connections */
   watch(filter: WatchFilter, options?: WatchOptions): AsyncGenerator<WatchItem>;
 }
@@ -54,43 +60,62 @@ export function createClient(options: ClientOptions): NvcfClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retries = options.queryRetries ?? 2;
   // shared by every call: once the gateway is known not to serve ids, stop asking
-  const documents = { mode: options.documents ?? 'id' as DocumentMode };
+  const documents = { mode: options.documents ?? ('id' as DocumentMode) };
   const headers = async (): Promise<Record<string, string>> => {
     const token = typeof options.token === 'function' ? await options.token() : options.token;
     return { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
   };
   const ctx: TransportContext = { url, headers, fetch: fetchImpl };
   // graphql-ws is loaded by the first WebSocket watch only: SSE needs nothing but fetch
-  const transport: Transport = options.transport === 'ws'
-    ? async function* (body, signal) { const { wsTransport } = await import('./ws.js'); yield* wsTransport(ctx, options.webSocketImpl)(body, signal); }
-    : sseTransport(ctx);
+  const transport: Transport =
+    options.transport === 'ws'
+      ? async function* (body, signal) {
+          const { wsTransport } = await import('./ws.js');
+          yield* wsTransport(ctx, options.webSocketImpl)(body, signal);
+        }
+      : sseTransport(ctx);
 
   async function once<TData>(document: TypedDocumentNode<TData, any>, variables: unknown): Promise<TData> {
     let res: Response;
     try {
       res = await fetchImpl(url, {
         method: 'POST',
-        headers: { ...(await headers()), 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+        headers: {
+          ...(await headers()),
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json, application/json',
+        },
         body: JSON.stringify(await requestBody(document, variables, documents.mode)),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (cause) {
-      if ((cause as Error)?.name === 'TimeoutError') throw new NvcfError('TIMEOUT', `no answer from ${url} within ${timeoutMs} ms`, { cause });
+      if ((cause as Error)?.name === 'TimeoutError')
+        throw new NvcfError('TIMEOUT', `no answer from ${url} within ${timeoutMs} ms`, { cause });
       throw NvcfError.unavailable(url, cause);
     }
     return readResult<TData>(res, url);
   }
 
-  async function send<TData>(document: TypedDocumentNode<TData, any>, variables: unknown, attempts: number): Promise<TData> {
+  async function send<TData>(
+    document: TypedDocumentNode<TData, any>,
+    variables: unknown,
+    attempts: number,
+  ): Promise<TData> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await once(document, variables);
       } catch (err) {
         // the gateway does not have this id (an older manifest, or TRUSTED_DOCUMENTS=off): send the text
-        if (err instanceof NvcfError && err.code === 'PERSISTED_QUERY_NOT_FOUND' && documents.mode === 'id') { documents.mode = 'text'; attempt--; continue; }
+        if (err instanceof NvcfError && err.code === 'PERSISTED_QUERY_NOT_FOUND' && documents.mode === 'id') {
+          documents.mode = 'text';
+          attempt--;
+          continue;
+        }
         if (attempt >= attempts || !isTransient(err)) throw err;
         const e = err as NvcfError;
-        await new Promise((r) => setTimeout(r, e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : 200 * 2 ** attempt));
+        await new Promise((r) =>
+          setTimeout(r, e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : 200 * 2 ** attempt),
+        );
       }
     }
   }

@@ -22,7 +22,17 @@ export class NvcfError extends Error {
   /** seconds to wait before retrying (RATE_LIMITED) */
   readonly retryAfterSeconds?: number;
 
-  constructor(code: string, message: string, opts: { errors?: readonly GraphQLErrorShape[]; status?: number; path?: readonly (string | number)[]; retryAfterSeconds?: number; cause?: unknown } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    opts: {
+      errors?: readonly GraphQLErrorShape[];
+      status?: number;
+      path?: readonly (string | number)[];
+      retryAfterSeconds?: number;
+      cause?: unknown;
+    } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.code = code;
     this.errors = opts.errors ?? [{ message, extensions: { code } }];
@@ -36,17 +46,27 @@ export class NvcfError extends Error {
     const first = errors[0] ?? { message: 'the gateway answered with an empty error list' };
     const retry = first.extensions?.retryAfterSeconds;
     return new NvcfError(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR', first.message, {
-      errors, status, path: first.path, retryAfterSeconds: typeof retry === 'number' ? retry : undefined,
+      errors,
+      status,
+      path: first.path,
+      retryAfterSeconds: typeof retry === 'number' ? retry : undefined,
     });
   }
 
   /** The gateway could not be reached, or the connection broke. */
   static unavailable(url: string, cause: unknown): NvcfError {
-    const why = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+    const why =
+      cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
     return new NvcfError('UNAVAILABLE', `cannot reach the gateway at ${url}: ${why}`, { cause });
   }
 }
 
 /** Codes worth retrying as they are: the same request can succeed later. */
-const TRANSIENT = new Set(['UNAVAILABLE', 'RATE_LIMITED', 'TIMEOUT', 'DOWNSTREAM_SERVICE_ERROR', 'INTERNAL_SERVER_ERROR']);
+const TRANSIENT = new Set([
+  'UNAVAILABLE',
+  'RATE_LIMITED',
+  'TIMEOUT',
+  'DOWNSTREAM_SERVICE_ERROR',
+  'INTERNAL_SERVER_ERROR',
+]);
 export const isTransient = (e: unknown): boolean => e instanceof NvcfError && TRANSIENT.has(e.code);

@@ -8,7 +8,11 @@ export type DocumentMode = 'id' | 'text';
  * The request body for a document: its id when it has one (the gateway runs the manifest's
  * text), else its text. `text` forces the text (an id the gateway does not know).
  */
-export async function requestBody(doc: TypedDocumentNode<unknown, any>, variables: unknown, mode: DocumentMode): Promise<Record<string, unknown>> {
+export async function requestBody(
+  doc: TypedDocumentNode<unknown, any>,
+  variables: unknown,
+  mode: DocumentMode,
+): Promise<Record<string, unknown>> {
   const id = documentIdOf(doc);
   const operationName = operationNameOf(doc);
   const body: Record<string, unknown> = mode === 'id' && id ? { documentId: id } : { query: await textOf(doc) };
@@ -18,7 +22,8 @@ export async function requestBody(doc: TypedDocumentNode<unknown, any>, variable
 }
 
 /** The id `npm run codegen` embeds in each generated document (`sha256:<hex>`). */
-export const documentIdOf = (doc: object): string | undefined => (doc as { __meta__?: { hash?: string } }).__meta__?.hash;
+export const documentIdOf = (doc: object): string | undefined =>
+  (doc as { __meta__?: { hash?: string } }).__meta__?.hash;
 
 const texts = new WeakMap<object, string>();
 /** The document's text; graphql-js is loaded only when a text is needed (ids are the usual case: a CLI starts faster). */
@@ -47,9 +52,18 @@ export async function readResult<T>(res: Response, url: string): Promise<T> {
   try {
     body = (await res.json()) as ExecutionResultShape<T>;
   } catch (cause) {
-    throw new NvcfError(res.status >= 500 ? 'UNAVAILABLE' : 'INTERNAL_SERVER_ERROR', `the gateway at ${url} answered HTTP ${res.status} without a GraphQL response`, { status: res.status, cause });
+    throw new NvcfError(
+      res.status >= 500 ? 'UNAVAILABLE' : 'INTERNAL_SERVER_ERROR',
+      `the gateway at ${url} answered HTTP ${res.status} without a GraphQL response`,
+      { status: res.status, cause },
+    );
   }
   if (body.errors?.length) throw NvcfError.fromErrors(body.errors, res.status);
-  if (body.data == null) throw new NvcfError('INTERNAL_SERVER_ERROR', `the gateway at ${url} answered HTTP ${res.status} with neither data nor errors`, { status: res.status });
+  if (body.data == null)
+    throw new NvcfError(
+      'INTERNAL_SERVER_ERROR',
+      `the gateway at ${url} answered HTTP ${res.status} with neither data nor errors`,
+      { status: res.status },
+    );
   return body.data;
 }

@@ -1,5 +1,9 @@
 /** One server-sent event (https://html.spec.whatwg.org/multipage/server-sent-events.html). */
-export interface SseMessage { event: string; data: string; id?: string }
+export interface SseMessage {
+  event: string;
+  data: string;
+  id?: string;
+}
 
 /**
  * The event-stream format, incrementally: feed decoded text, get whole events. Only what the
@@ -21,8 +25,14 @@ export class SseParser {
       const line = this.buffer.slice(0, m.index);
       this.buffer = this.buffer.slice(m.index + m[0].length);
       if (line === '') {
-        if (this.data.length) out.push({ event: this.event || 'message', data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) });
-        this.event = ''; this.data = [];
+        if (this.data.length)
+          out.push({
+            event: this.event || 'message',
+            data: this.data.join('\n'),
+            ...(this.id !== undefined ? { id: this.id } : {}),
+          });
+        this.event = '';
+        this.data = [];
         continue;
       }
       if (line.startsWith(':')) continue;
@@ -46,7 +56,9 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
   const decoder = new TextDecoder();
   const parser = new SseParser();
   // an abort ends a read that is waiting for the server: the loop then sees `done`
-  const onAbort = () => { void reader.cancel().catch(() => undefined); };
+  const onAbort = () => {
+    void reader.cancel().catch(() => undefined);
+  };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {

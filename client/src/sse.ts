@@ -25,20 +25,28 @@ export function sseTransport(ctx: TransportContext): Transport {
     if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
       // refused before streaming: a plain GraphQL response with the error's code
       await readResult(res, ctx.url);
-      throw new NvcfError('UNAVAILABLE', `the gateway at ${ctx.url} answered HTTP ${res.status} without an event stream`, { status: res.status });
+      throw new NvcfError(
+        'UNAVAILABLE',
+        `the gateway at ${ctx.url} answered HTTP ${res.status} without an event stream`,
+        { status: res.status },
+      );
     }
     if (!res.body) throw new NvcfError('UNAVAILABLE', `the gateway at ${ctx.url} sent an event stream without a body`);
     yield { kind: 'open' };
     try {
       for await (const e of readSse(res.body, signal)) {
         if (e.event === 'complete') return;
-        if (e.event === 'next') yield { kind: 'result', ...(JSON.parse(e.data) as Omit<Extract<Frame, { kind: 'result' }>, 'kind'>) };
+        if (e.event === 'next')
+          yield { kind: 'result', ...(JSON.parse(e.data) as Omit<Extract<Frame, { kind: 'result' }>, 'kind'>) };
       }
     } catch (cause) {
       if (signal.aborted) return;
       throw NvcfError.unavailable(ctx.url, cause);
     }
     if (signal.aborted) return;
-    throw new NvcfError('UNAVAILABLE', `the event stream from ${ctx.url} ended without completing (the gateway replica went away)`);
+    throw new NvcfError(
+      'UNAVAILABLE',
+      `the event stream from ${ctx.url} ended without completing (the gateway replica went away)`,
+    );
   };
 }

@@ -2,8 +2,7 @@ import type { GraphQLErrorShape } from './errors.js';
 
 /** What a subscription transport yields: the connection is up, then one result per `next`. */
 export type Frame =
-  | { kind: 'open' }
-  | { kind: 'result'; data?: Record<string, unknown> | null; errors?: GraphQLErrorShape[] };
+  { kind: 'open' } | { kind: 'result'; data?: Record<string, unknown> | null; errors?: GraphQLErrorShape[] };
 
 /**
  * One subscription over one connection. Ends normally on `complete`; throws an NvcfError when it

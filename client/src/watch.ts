@@ -1,4 +1,8 @@
-import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription, type InstanceStatusChangedSubscriptionVariables } from './generated/graphql.js';
+import {
+  InstanceStatusChangedDocument,
+  type InstanceStatusChangedSubscription,
+  type InstanceStatusChangedSubscriptionVariables,
+} from './generated/graphql.js';
 import { NvcfError, isTransient } from './errors.js';
 import { requestBody, type DocumentMode } from './request.js';
 import type { Transport } from './transport.js';
@@ -7,7 +11,10 @@ import type { Transport } from './transport.js';
 export type StatusEvent = InstanceStatusChangedSubscription['instanceStatusChanged'];
 
 /** Which instances to watch: at least one filter (the API requires it). */
-export type WatchFilter = Pick<InstanceStatusChangedSubscriptionVariables, 'functionId' | 'versionId' | 'gpuSpecificationId' | 'instanceId'>;
+export type WatchFilter = Pick<
+  InstanceStatusChangedSubscriptionVariables,
+  'functionId' | 'versionId' | 'gpuSpecificationId' | 'instanceId'
+>;
 
 export interface WatchOptions {
   /** resume after this cursor (one received earlier): exactly the events after it, then live */
@@ -52,12 +59,19 @@ class RecentCursors {
   }
 }
 
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  if (signal.aborted) return resolve();
-  const t = setTimeout(() => { signal.removeEventListener('abort', done); resolve(); }, ms);
-  const done = () => { clearTimeout(t); resolve(); };
-  signal.addEventListener('abort', done, { once: true });
-});
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    }, ms);
+    const done = () => {
+      clearTimeout(t);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+  });
 
 /**
  * The status stream of the matching instances, resumed from the last cursor after any broken
@@ -65,8 +79,17 @@ const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) =
  * the gateway serves exactly the events after the cursor. Refusals (UNAUTHENTICATED, a bad
  * filter…) end it with their NvcfError.
  */
-export async function* watchStatus(transport: Transport, documents: { mode: DocumentMode }, filter: WatchFilter, opts: WatchOptions = {}): AsyncGenerator<WatchItem> {
-  if (!Object.values(filter).some((v) => v != null)) throw new NvcfError('BAD_USER_INPUT', 'watch needs at least one of functionId, versionId, gpuSpecificationId, instanceId');
+export async function* watchStatus(
+  transport: Transport,
+  documents: { mode: DocumentMode },
+  filter: WatchFilter,
+  opts: WatchOptions = {},
+): AsyncGenerator<WatchItem> {
+  if (!Object.values(filter).some((v) => v != null))
+    throw new NvcfError(
+      'BAD_USER_INPUT',
+      'watch needs at least one of functionId, versionId, gpuSpecificationId, instanceId',
+    );
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -80,34 +103,58 @@ export async function* watchStatus(transport: Transport, documents: { mode: Docu
   const max = opts.maxDelayMs ?? 10_000;
   try {
     while (!stop.signal.aborted) {
-      const variables: InstanceStatusChangedSubscriptionVariables = { ...filter, ...(after ? { after } : {}), snapshot: inSnapshot };
+      const variables: InstanceStatusChangedSubscriptionVariables = {
+        ...filter,
+        ...(after ? { after } : {}),
+        snapshot: inSnapshot,
+      };
       try {
-        for await (const frame of transport(await requestBody(InstanceStatusChangedDocument, variables, documents.mode), stop.signal)) {
-          if (frame.kind === 'open') { yield { type: 'connected', after, attempt }; attempt = 0; continue; }
+        for await (const frame of transport(
+          await requestBody(InstanceStatusChangedDocument, variables, documents.mode),
+          stop.signal,
+        )) {
+          if (frame.kind === 'open') {
+            yield { type: 'connected', after, attempt };
+            attempt = 0;
+            continue;
+          }
           if (frame.errors?.length) throw NvcfError.fromErrors(frame.errors);
           const event = (frame.data as InstanceStatusChangedSubscription | null | undefined)?.instanceStatusChanged;
           if (!event) continue;
           if (event.kind === 'TRANSITION' && inSnapshot) inSnapshot = false;
           if (!inSnapshot) after = event.cursor;
           if (event.kind === 'TRANSITION' && !seen.add(event.cursor)) continue;
-          if (event.lag) yield { type: 'lag', instanceId: event.instance.id, skippedEvents: event.lag.skippedEvents, resumeAfter: event.lag.resumeAfter };
+          if (event.lag)
+            yield {
+              type: 'lag',
+              instanceId: event.instance.id,
+              skippedEvents: event.lag.skippedEvents,
+              resumeAfter: event.lag.resumeAfter,
+            };
           yield { type: 'event', event };
         }
         return; // `complete`: the server ended the stream
       } catch (err) {
         if (stop.signal.aborted) return;
         const error = err instanceof NvcfError ? err : NvcfError.unavailable('the status stream', err);
-        if (error.code === 'PERSISTED_QUERY_NOT_FOUND' && documents.mode === 'id') { documents.mode = 'text'; continue; }
+        if (error.code === 'PERSISTED_QUERY_NOT_FOUND' && documents.mode === 'id') {
+          documents.mode = 'text';
+          continue;
+        }
         if (error.code === 'CURSOR_EXPIRED' && opts.onExpired === 'snapshot') {
           yield { type: 'expired', error };
-          after = null; inSnapshot = true;
+          after = null;
+          inSnapshot = true;
           continue;
         }
         if (!isTransient(error)) throw error;
         attempt++;
         if (opts.maxAttempts !== undefined && attempt > opts.maxAttempts) throw error;
         const backoff = Math.min(max, initial * 2 ** (attempt - 1));
-        const delayMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : Math.round(backoff / 2 + Math.random() * backoff / 2);
+        const delayMs =
+          error.retryAfterSeconds !== undefined
+            ? error.retryAfterSeconds * 1000
+            : Math.round(backoff / 2 + (Math.random() * backoff) / 2);
         yield { type: 'reconnecting', attempt, delayMs, error };
         await sleep(delayMs, stop.signal);
       }

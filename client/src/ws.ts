@@ -7,7 +7,12 @@ import type { Frame, Transport, TransportContext } from './transport.js';
 export type WebSocketImpl = unknown;
 
 /** graphql-ws close codes the gateway uses for refusals (anything else is a broken connection). */
-const closeCodes: Record<number, string> = { 4400: 'BAD_USER_INPUT', 4401: 'UNAUTHENTICATED', 4403: 'FORBIDDEN', 4429: 'RATE_LIMITED' };
+const closeCodes: Record<number, string> = {
+  4400: 'BAD_USER_INPUT',
+  4401: 'UNAUTHENTICATED',
+  4403: 'FORBIDDEN',
+  4429: 'RATE_LIMITED',
+};
 
 /**
  * graphql-transport-ws, one connection per watch: graphql-ws does not retry it (retryAttempts 0),
@@ -15,7 +20,11 @@ const closeCodes: Record<number, string> = { 4400: 'BAD_USER_INPUT', 4401: 'UNAU
  */
 export function wsTransport(ctx: TransportContext, webSocketImpl: WebSocketImpl | undefined): Transport {
   const impl = webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
-  if (!impl) throw new NvcfError('BAD_USER_INPUT', 'no WebSocket implementation here (Node 20): pass `webSocketImpl` (the `ws` package) or use transport: "sse"');
+  if (!impl)
+    throw new NvcfError(
+      'BAD_USER_INPUT',
+      'no WebSocket implementation here (Node 20): pass `webSocketImpl` (the `ws` package) or use transport: "sse"',
+    );
   const url = ctx.url.replace(/^http/, 'ws');
   return async function* open(body, signal): AsyncGenerator<Frame> {
     const frames = new Channel<Frame>();
@@ -33,15 +42,33 @@ export function wsTransport(ctx: TransportContext, webSocketImpl: WebSocketImpl 
         closed: (event) => {
           const e = event as { code?: number; reason?: string };
           const code = e.code !== undefined ? closeCodes[e.code] : undefined;
-          frames.fail(code ? new NvcfError(code, e.reason || `the gateway closed the connection (${e.code})`)
-            : NvcfError.unavailable(url, new Error(`connection closed (${e.code ?? 'no code'}${e.reason ? `: ${e.reason}` : ''})`)));
+          frames.fail(
+            code
+              ? new NvcfError(code, e.reason || `the gateway closed the connection (${e.code})`)
+              : NvcfError.unavailable(
+                  url,
+                  new Error(`connection closed (${e.code ?? 'no code'}${e.reason ? `: ${e.reason}` : ''})`),
+                ),
+          );
         },
       },
     });
     // graphql-ws wants `query` a string; with a document id the gateway runs the trusted document
     const unsubscribe = client.subscribe({ query: '', ...body } as { query: string }, {
-      next: (r) => frames.push({ kind: 'result', data: r.data as Record<string, unknown> | null | undefined, errors: r.errors as GraphQLErrorShape[] | undefined }),
-      error: (err) => frames.fail(Array.isArray(err) ? NvcfError.fromErrors(err as GraphQLErrorShape[]) : err instanceof NvcfError ? err : NvcfError.unavailable(url, err)),
+      next: (r) =>
+        frames.push({
+          kind: 'result',
+          data: r.data as Record<string, unknown> | null | undefined,
+          errors: r.errors as GraphQLErrorShape[] | undefined,
+        }),
+      error: (err) =>
+        frames.fail(
+          Array.isArray(err)
+            ? NvcfError.fromErrors(err as GraphQLErrorShape[])
+            : err instanceof NvcfError
+              ? err
+              : NvcfError.unavailable(url, err),
+        ),
       complete: () => frames.end(),
     });
     const onAbort = () => frames.end();

@@ -12,14 +12,30 @@ describe('generated client', () => {
     const out = mkdtempSync(join(tmpdir(), 'codegen-'));
     try {
       // the same config, written elsewhere: the CLI runs out of process (it loads CommonJS presets)
-      const config = readFileSync(join(root, 'client/codegen.yml'), 'utf8').replace('client/src/generated/:', `${out}/gen/:`);
+      const config = readFileSync(join(root, 'client/codegen.yml'), 'utf8').replace(
+        'client/src/generated/:',
+        `${out}/gen/:`,
+      );
       writeFileSync(join(out, 'codegen.yml'), config);
-      execFileSync(join(root, 'node_modules/.bin/graphql-codegen'), ['--config', join(out, 'codegen.yml'), '--silent'], { cwd: root, stdio: 'pipe' });
+      execFileSync(
+        join(root, 'node_modules/.bin/graphql-codegen'),
+        ['--config', join(out, 'codegen.yml'), '--silent'],
+        { cwd: root, stdio: 'pipe' },
+      );
       fixGenerated(pathToFileURL(join(out, 'gen/')), pathToFileURL(join(out, 'persisted-documents.json')));
       const files = readdirSync(join(out, 'gen')).filter((f) => f.endsWith('.ts'));
-      expect(files.sort()).toEqual(readdirSync(join(root, 'client/src/generated')).filter((f) => f.endsWith('.ts')).sort());
-      for (const f of files) expect(readFileSync(join(root, 'client/src/generated', f), 'utf8')).toBe(readFileSync(join(out, 'gen', f), 'utf8'));
-      expect(readFileSync(join(root, 'client/persisted-documents.json'), 'utf8')).toBe(readFileSync(join(out, 'persisted-documents.json'), 'utf8'));
+      expect(files.sort()).toEqual(
+        readdirSync(join(root, 'client/src/generated'))
+          .filter((f) => f.endsWith('.ts'))
+          .sort(),
+      );
+      for (const f of files)
+        expect(readFileSync(join(root, 'client/src/generated', f), 'utf8')).toBe(
+          readFileSync(join(out, 'gen', f), 'utf8'),
+        );
+      expect(readFileSync(join(root, 'client/persisted-documents.json'), 'utf8')).toBe(
+        readFileSync(join(out, 'persisted-documents.json'), 'utf8'),
+      );
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

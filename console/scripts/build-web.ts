@@ -8,7 +8,10 @@
 import { ensureWebBuild, WebBuildFailed } from '../src/build.js';
 
 try {
-  const r = await ensureWebBuild({ force: process.argv.includes('--force'), log: (text) => process.stdout.write(text) });
+  const r = await ensureWebBuild({
+    force: process.argv.includes('--force'),
+    log: (text) => process.stdout.write(text),
+  });
   if (r.built) process.stdout.write(` done in ${(r.ms / 1000).toFixed(1)} s\n`);
 } catch (err) {
   console.error(err instanceof WebBuildFailed ? `\nweb build failed: ${err.message}` : err);

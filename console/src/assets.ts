@@ -19,20 +19,42 @@ const PAGE_FILES: Record<PageName, string> = { ide: 'ide.html', console: 'index.
  * inline because monaco and GraphiQL set element styles from script; workers are same-origin files.
  */
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'", "script-src 'self'", "worker-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
-  "font-src 'self' data:", "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "worker-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const HTML_HEADERS = {
-  'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin', 'x-frame-options': 'DENY',
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'x-frame-options': 'DENY',
 };
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.map': 'application/json', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.ico': 'image/x-icon', '.ttf': 'font/ttf', '.woff': 'font/woff', '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm', '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.ttf': 'font/ttf',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
 };
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.ttf', '.txt', '.wasm']);
 /** Vite's `[name]-[hash].[ext]` under assets/: the name changes with the content, so it may be cached for good */
@@ -77,12 +99,21 @@ export class WebAssets {
     for (const rel of walk(dir)) {
       const body = fs.readFileSync(path.join(dir, rel));
       const ext = path.extname(rel).toLowerCase();
-      this.files.set(rel, { file: rel, type: TYPES[ext] ?? 'application/octet-stream', immutable: HASHED.test(rel), etag: etagOf(body), body });
+      this.files.set(rel, {
+        file: rel,
+        type: TYPES[ext] ?? 'application/octet-stream',
+        immutable: HASHED.test(rel),
+        etag: etagOf(body),
+        body,
+      });
     }
     for (const [name, file] of Object.entries(PAGE_FILES) as [PageName, string][]) {
       const html = this.files.get(file)?.body;
       if (!html) throw new WebAssetsMissing(`${path.join(dir, file)} is missing: run npm run build`);
-      if (!html.includes(PAGE_CONFIG_PLACEHOLDER)) throw new WebAssetsMissing(`${path.join(dir, file)} has no ${PAGE_CONFIG_PLACEHOLDER} to put the page's configuration in`);
+      if (!html.includes(PAGE_CONFIG_PLACEHOLDER))
+        throw new WebAssetsMissing(
+          `${path.join(dir, file)} has no ${PAGE_CONFIG_PLACEHOLDER} to put the page's configuration in`,
+        );
       this.pages.set(name, html);
       this.files.delete(file); // served only with its configuration, by page()
     }
@@ -108,8 +139,13 @@ export class WebAssets {
     if (!byName) this.rendered.set(config, (byName = new Map()));
     let entry = byName.get(name);
     if (!entry) {
-      const body = Buffer.from(this.pages.get(name)!.toString('utf8').replace(PAGE_CONFIG_PLACEHOLDER, renderPageConfig(config)));
-      byName.set(name, (entry = { file: PAGE_FILES[name], type: TYPES['.html']!, immutable: false, etag: etagOf(body), body }));
+      const body = Buffer.from(
+        this.pages.get(name)!.toString('utf8').replace(PAGE_CONFIG_PLACEHOLDER, renderPageConfig(config)),
+      );
+      byName.set(
+        name,
+        (entry = { file: PAGE_FILES[name], type: TYPES['.html']!, immutable: false, etag: etagOf(body), body }),
+      );
     }
     this.send(req, res, entry, HTML_HEADERS);
   }
@@ -118,7 +154,11 @@ export class WebAssets {
   serveFile(req: IncomingMessage, res: ServerResponse, rel: string): void {
     const entry = this.files.get(rel);
     if (!entry) {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      res.writeHead(404, {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
       res.end(`not found: ${rel}\n`);
       return;
     }
@@ -132,7 +172,11 @@ export class WebAssets {
       return;
     }
     const headers: Record<string, string> = {
-      ...extra, 'content-type': entry.type, etag: entry.etag, vary: 'accept-encoding', 'x-content-type-options': 'nosniff',
+      ...extra,
+      'content-type': entry.type,
+      etag: entry.etag,
+      vary: 'accept-encoding',
+      'x-content-type-options': 'nosniff',
       'cache-control': entry.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     };
     if (req.headers['if-none-match'] === entry.etag) {
@@ -140,14 +184,22 @@ export class WebAssets {
       res.end();
       return;
     }
-    const gzipOk = COMPRESSIBLE.has(path.extname(entry.file)) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    const gzipOk =
+      COMPRESSIBLE.has(path.extname(entry.file)) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     const write = (body: Buffer, encoding?: string) => {
-      res.writeHead(200, { ...headers, 'content-length': String(body.length), ...(encoding ? { 'content-encoding': encoding } : {}) });
+      res.writeHead(200, {
+        ...headers,
+        'content-length': String(body.length),
+        ...(encoding ? { 'content-encoding': encoding } : {}),
+      });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     if (!gzipOk) return write(entry.body);
     // compressed once per file and kept: monaco is ~3 MB of JavaScript, under 1 MB gzipped
     entry.gzipped ??= gzipAsync(entry.body, { level: 9 });
-    entry.gzipped.then((z) => write(z, 'gzip'), () => write(entry.body));
+    entry.gzipped.then(
+      (z) => write(z, 'gzip'),
+      () => write(entry.body),
+    );
   }
 }

@@ -21,7 +21,16 @@ const LOCK = path.join(ROOT, '.cache', 'web-build.lock');
  * What a build is made of: the pages' sources, the configuration shared with the gateway, Vite's
  * and TypeScript's configuration, the client it is built on (@nvcf/client), and the lockfile (a dependency's new version is a new build).
  */
-const INPUTS = ['web', 'src/page-config.ts', 'src/build.ts', 'vite.config.ts', 'package.json', '../package-lock.json', '../client/src', '../client/package.json'];
+const INPUTS = [
+  'web',
+  'src/page-config.ts',
+  'src/build.ts',
+  'vite.config.ts',
+  'package.json',
+  '../package-lock.json',
+  '../client/src',
+  '../client/package.json',
+];
 
 export class WebBuildFailed extends Error {
   override name = 'WebBuildFailed';
@@ -39,22 +48,41 @@ function files(rel: string): string[] {
   const abs = path.join(PACKAGE, rel);
   if (!fs.existsSync(abs)) return [];
   if (!fs.statSync(abs).isDirectory()) return [rel];
-  return fs.readdirSync(abs, { recursive: true, encoding: 'utf8' }).map((f) => path.join(rel, f)).filter((f) => fs.statSync(path.join(PACKAGE, f)).isFile()).sort();
+  return fs
+    .readdirSync(abs, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join(rel, f))
+    .filter((f) => fs.statSync(path.join(PACKAGE, f)).isFile())
+    .sort();
 }
 
 /** The hash of every input file's path and content. */
 export function webInputsHash(): string {
   const h = createHash('sha256');
-  for (const f of INPUTS.flatMap(files)) h.update(f).update('\0').update(fs.readFileSync(path.join(PACKAGE, f))).update('\0');
+  for (const f of INPUTS.flatMap(files))
+    h.update(f)
+      .update('\0')
+      .update(fs.readFileSync(path.join(PACKAGE, f)))
+      .update('\0');
   return h.digest('hex');
 }
 
 const builtHash = (dir = OUT) => {
-  try { return fs.existsSync(path.join(dir, 'ide.html')) ? fs.readFileSync(path.join(dir, STAMP), 'utf8').trim() : undefined; } catch { return undefined; }
+  try {
+    return fs.existsSync(path.join(dir, 'ide.html'))
+      ? fs.readFileSync(path.join(dir, STAMP), 'utf8').trim()
+      : undefined;
+  } catch {
+    return undefined;
+  }
 };
 
 const alive = (pid: number) => {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 /** One build at a time across processes (jest workers, `npm start` next to `npm run build`). */
@@ -69,7 +97,11 @@ async function withLock<T>(fn: () => Promise<T>): Promise<T> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       let holder = 0;
-      try { holder = Number(fs.readFileSync(path.join(LOCK, 'pid'), 'utf8')); } catch { /* being created or released */ }
+      try {
+        holder = Number(fs.readFileSync(path.join(LOCK, 'pid'), 'utf8'));
+      } catch {
+        /* being created or released */
+      }
       const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       // left behind by a killed build: its process is gone (or never wrote its pid)
       if ((holder && !alive(holder)) || (!holder && age > 5000)) fs.rmSync(LOCK, { recursive: true, force: true });
@@ -77,22 +109,34 @@ async function withLock<T>(fn: () => Promise<T>): Promise<T> {
       else await new Promise((r) => setTimeout(r, 200));
     }
   }
-  try { return await fn(); } finally { fs.rmSync(LOCK, { recursive: true, force: true }); }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
 }
 
 /** `vite build` into `outDir`, its output kept for the error when it fails. */
 function runVite(outDir: string): Promise<void> {
-  const vite = path.join(path.dirname(createRequire(path.join(PACKAGE, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+  const vite = path.join(
+    path.dirname(createRequire(path.join(PACKAGE, 'package.json')).resolve('vite/package.json')),
+    'bin',
+    'vite.js',
+  );
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir'], {
       // always the production build of React: jest sets NODE_ENV=test, which would bundle React's development build
-      cwd: PACKAGE, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' },
+      cwd: PACKAGE,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_ENV: 'production' },
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
     child.stderr.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
     child.once('error', (err) => reject(new WebBuildFailed(`cannot run vite: ${err.message}`, { cause: err })));
-    child.once('close', (code) => (code === 0 ? resolve() : reject(new WebBuildFailed(`vite build exited with ${code}:\n${out}`))));
+    child.once('close', (code) =>
+      code === 0 ? resolve() : reject(new WebBuildFailed(`vite build exited with ${code}:\n${out}`)),
+    );
   });
 }
 
@@ -100,14 +144,18 @@ function runVite(outDir: string): Promise<void> {
  * Builds dist/web unless it was built from the current inputs (`force`: always). The new build
  * is made beside the old one and swapped in, so a reader never sees half of one.
  */
-export async function ensureWebBuild(opts: { force?: boolean; log?: (text: string) => void } = {}): Promise<WebBuildResult> {
+export async function ensureWebBuild(
+  opts: { force?: boolean; log?: (text: string) => void } = {},
+): Promise<WebBuildResult> {
   const t0 = performance.now();
   const ms = () => Math.round(performance.now() - t0);
   const hash = webInputsHash();
   if (!opts.force && builtHash() === hash) return { built: false, ms: ms(), hash, dir: OUT };
   return withLock(async () => {
     if (!opts.force && builtHash() === hash) return { built: false, ms: ms(), hash, dir: OUT };
-    opts.log?.(`building the GraphQL IDE and the console into ${path.relative(ROOT, OUT)} (${builtHash() ? 'sources changed' : 'not built yet'})…`);
+    opts.log?.(
+      `building the GraphQL IDE and the console into ${path.relative(ROOT, OUT)} (${builtHash() ? 'sources changed' : 'not built yet'})…`,
+    );
     const next = `${OUT}.next-${process.pid}`;
     const old = `${OUT}.old-${process.pid}`;
     fs.rmSync(next, { recursive: true, force: true });

@@ -23,6 +23,9 @@ export const PAGE_CONFIG_PLACEHOLDER = `<script type="application/json" id="${PA
 
 /** The configuration as the data block's text: `<` escaped, so no value can close the element. */
 export function renderPageConfig(config: PageConfig): string {
-  const json = JSON.stringify(config).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(config)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `<script type="application/json" id="${PAGE_CONFIG_ID}">${json}</script>`;
 }

@@ -5,12 +5,17 @@ import { fail } from '@nvcf/errors';
 export async function authenticate(verify: TokenVerifier, authorization: unknown): Promise<Principal> {
   const token = typeof authorization === 'string' ? bearer(authorization) : undefined;
   if (!token) {
-    throw fail('UNAUTHENTICATED', 'send Authorization: Bearer <token> (HTTP, SSE) or {"authorization": "Bearer <token>"} in connection_init (WebSocket)', { http: { status: 401 } });
+    throw fail(
+      'UNAUTHENTICATED',
+      'send Authorization: Bearer <token> (HTTP, SSE) or {"authorization": "Bearer <token>"} in connection_init (WebSocket)',
+      { http: { status: 401 } },
+    );
   }
   try {
     return await verify(token);
   } catch (err) {
-    if (err instanceof AuthError) throw fail('UNAUTHENTICATED', `the bearer token was refused: ${err.message}`, { http: { status: 401 } });
+    if (err instanceof AuthError)
+      throw fail('UNAUTHENTICATED', `the bearer token was refused: ${err.message}`, { http: { status: 401 } });
     throw err;
   }
 }

@@ -4,7 +4,12 @@ import { jwtTokens, staticTokens, type TokenVerifier } from '@nvcf/auth';
 import { readSupergraph } from '@nvcf/schema';
 import { readServiceConfig, readBusConfig, readInternalSecret, readCursorSecret, url } from '@nvcf/service';
 import { defaultLimits, limitEnv, type GatewayLimits } from './limits.js';
-import { loadTrustedDocuments, trustedModes, TrustedDocumentsInvalid, defaultTrustedDocumentsFile } from './guard/trusted.js';
+import {
+  loadTrustedDocuments,
+  trustedModes,
+  TrustedDocumentsInvalid,
+  defaultTrustedDocumentsFile,
+} from './guard/trusted.js';
 
 /** Every gateway limit from its variable (docs/limits.md); rates of 0 turn rate limiting off. */
 export function readGatewayLimits(env: Env): GatewayLimits {
@@ -20,8 +25,11 @@ export function readGatewayLimits(env: Env): GatewayLimits {
 export function readJwtConfig(env: Env) {
   const hint = 'AUTH_MODE=jwt needs the identity provider';
   return {
-    issuer: required(env, 'JWT_ISSUER', hint), audience: required(env, 'JWT_AUDIENCE', hint), jwksUrl: required(env, 'JWT_JWKS_URL', hint),
-    tenantClaim: str(env, 'JWT_TENANT_CLAIM', 'ncaId'), introspectionClaim: str(env, 'JWT_INTROSPECTION_CLAIM', 'nvcf:introspection'),
+    issuer: required(env, 'JWT_ISSUER', hint),
+    audience: required(env, 'JWT_AUDIENCE', hint),
+    jwksUrl: required(env, 'JWT_JWKS_URL', hint),
+    tenantClaim: str(env, 'JWT_TENANT_CLAIM', 'ncaId'),
+    introspectionClaim: str(env, 'JWT_INTROSPECTION_CLAIM', 'nvcf:introspection'),
   };
 }
 
@@ -33,7 +41,10 @@ function readVerifier(env: Env): { mode: 'jwt' | 'dev'; verify: TokenVerifier; t
   const mode = oneOf(env, 'AUTH_MODE', ['jwt', 'dev'] as const, 'jwt');
   if (mode === 'jwt') return { mode, verify: jwtTokens(readJwtConfig(env)) };
   const tokens = pairs(env, 'AUTH_TOKENS', {});
-  if (!Object.keys(tokens).length) throw new ConfigError("AUTH_MODE=dev needs AUTH_TOKENS ('token1=tenant1,token2=tenant2'): no token is accepted by default");
+  if (!Object.keys(tokens).length)
+    throw new ConfigError(
+      "AUTH_MODE=dev needs AUTH_TOKENS ('token1=tenant1,token2=tenant2'): no token is accepted by default",
+    );
   return { mode, verify: staticTokens(tokens), tokens };
 }
 
@@ -52,7 +63,11 @@ export function readWebPages(env: Env, authMode: 'dev' | 'jwt') {
 function readSupergraphFile(env: Env): string {
   const file = env.SUPERGRAPH_FILE;
   if (!file) return readSupergraph();
-  try { return readFileSync(file, 'utf8'); } catch (cause) { throw new ConfigError(`SUPERGRAPH_FILE=${file} cannot be read: ${(cause as Error).message}`); }
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new ConfigError(`SUPERGRAPH_FILE=${file} cannot be read: ${(cause as Error).message}`);
+  }
 }
 
 /**
@@ -64,7 +79,9 @@ export function readTrustedDocuments(env: Env) {
   const file = str(env, 'TRUSTED_DOCUMENTS_FILE', defaultTrustedDocumentsFile());
   let manifest: ReadonlyMap<string, string> | undefined;
   if (mode !== 'off') {
-    try { manifest = loadTrustedDocuments(file); } catch (err) {
+    try {
+      manifest = loadTrustedDocuments(file);
+    } catch (err) {
       if (err instanceof TrustedDocumentsInvalid) throw new ConfigError(`TRUSTED_DOCUMENTS_FILE: ${err.message}`);
       throw err;
     }
@@ -75,7 +92,7 @@ export function readTrustedDocuments(env: Env) {
 
 /** Everything the gateway service reads, once, at start (docs/configuration.md). */
 export function readGatewayConfig(env: Env) {
-  const hint = 'the subgraph\'s base URL, e.g. http://nvcf:4001';
+  const hint = "the subgraph's base URL, e.g. http://nvcf:4001";
   const auth = readVerifier(env);
   return {
     ...readServiceConfig(env, { port: 4000 }),
@@ -92,7 +109,12 @@ export function readGatewayConfig(env: Env) {
     cursorSecret: readCursorSecret(env),
     authMode: auth.mode,
     verify: auth.verify,
-    introspection: oneOf(env, 'INTROSPECTION', ['authenticated', 'claim'] as const, auth.mode === 'jwt' ? 'claim' : 'authenticated'),
+    introspection: oneOf(
+      env,
+      'INTROSPECTION',
+      ['authenticated', 'claim'] as const,
+      auth.mode === 'jwt' ? 'claim' : 'authenticated',
+    ),
     ...readWebPages(env, auth.mode),
     pageAuth: { mode: auth.mode, devTokens: auth.tokens },
     statusPath: oneOf(env, 'STATUS_PATH', ['gateway', 'forward'] as const, 'gateway'),

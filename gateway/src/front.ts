@@ -48,10 +48,16 @@ export class FrontDoor {
   readonly subscriptions: TenantRate;
   constructor(readonly opts: FrontDoorOptions) {
     this.operations = new TenantRate(opts.limits.operationsPerSecond, opts.limits.operationsBurst, 'operations');
-    this.subscriptions = new TenantRate(opts.limits.subscriptionsPerSecond, opts.limits.subscriptionsBurst, 'subscription opens');
+    this.subscriptions = new TenantRate(
+      opts.limits.subscriptionsPerSecond,
+      opts.limits.subscriptionsBurst,
+      'subscription opens',
+    );
   }
 
-  authenticate(authorization: unknown) { return authenticate(this.opts.verify, authorization); }
+  authenticate(authorization: unknown) {
+    return authenticate(this.opts.verify, authorization);
+  }
 
   /**
    * Rate, trusted documents, then guard: what is left is an operation the engine may run for this
@@ -62,7 +68,8 @@ export class FrontDoor {
     const trusted = this.opts.trusted.resolve(params);
     const op = this.opts.guard.check(trusted.params, principal);
     if (op.operation.operation === 'subscription') this.subscriptions.take(principal.tenant);
-    if (op.deprecated.length) this.opts.deprecated(op.deprecated, op.operationName ?? op.operation.name?.value ?? 'anonymous');
+    if (op.deprecated.length)
+      this.opts.deprecated(op.deprecated, op.operationName ?? op.operation.name?.value ?? 'anonymous');
     return trusted.documentId ? { ...op, documentId: trusted.documentId } : op;
   }
 
@@ -70,7 +77,9 @@ export class FrontDoor {
   handle(req: IncomingMessage, res: ServerResponse) {
     const started = performance.now();
     const named = { handler: 'refused' };
-    res.once('finish', () => this.opts.requests.observe(named.handler, performance.now() - started, res.statusCode >= 500));
+    res.once('finish', () =>
+      this.opts.requests.observe(named.handler, performance.now() - started, res.statusCode >= 500),
+    );
     this.serve(req, res, named).catch((err) => {
       const errors = refusalErrors(err);
       if (errors) {
@@ -81,12 +90,18 @@ export class FrontDoor {
         this.opts.refused('LIMIT_EXCEEDED');
         // the rest of the body is never read: close the connection instead of draining it
         res.setHeader('connection', 'close');
-        return refuse(res, [fail('LIMIT_EXCEEDED', `the request body exceeds ${this.opts.limits.maxBodyBytes} bytes, the limit`, { limit: this.opts.limits.maxBodyBytes, http: { status: 413 } })]);
+        return refuse(res, [
+          fail('LIMIT_EXCEEDED', `the request body exceeds ${this.opts.limits.maxBodyBytes} bytes, the limit`, {
+            limit: this.opts.limits.maxBodyBytes,
+            http: { status: 413 },
+          }),
+        ]);
       }
       // the client went away and its work was stopped: nobody to answer, nothing went wrong
       if (res.destroyed && (err as Error)?.name === 'AbortError') return;
       log.error('request failed', err);
-      if (!res.headersSent) refuse(res, [fail('INTERNAL_SERVER_ERROR', 'Internal server error', { http: { status: 500 } })]);
+      if (!res.headersSent)
+        refuse(res, [fail('INTERNAL_SERVER_ERROR', 'Internal server error', { http: { status: 500 } })]);
       else res.end();
     });
   }
@@ -101,7 +116,9 @@ export class FrontDoor {
       return this.opts.ide(req, res);
     }
     if (req.method !== 'POST' && req.method !== 'GET') {
-      throw fail('BAD_USER_INPUT', 'use POST (or GET for queries) on /graphql', { http: { status: 405, headers: { allow: 'GET, POST' } } });
+      throw fail('BAD_USER_INPUT', 'use POST (or GET for queries) on /graphql', {
+        http: { status: 405, headers: { allow: 'GET, POST' } },
+      });
     }
     const principal = await this.authenticate(req.headers.authorization);
     let params: GraphQLParams;
@@ -130,20 +147,39 @@ export class FrontDoor {
     named.handler = `${op.operation.operation}:${op.operationName ?? op.operation.name?.value ?? 'anonymous'}`;
     const status = this.opts.status && op.operation.operation === 'subscription' ? statusOperation(op) : null;
     if (status) {
-      if (!accept.includes('text/event-stream')) throw fail('BAD_USER_INPUT', 'subscriptions need Accept: text/event-stream (SSE) or a WebSocket', { http: { status: 406 } });
+      if (!accept.includes('text/event-stream'))
+        throw fail('BAD_USER_INPUT', 'subscriptions need Accept: text/event-stream (SSE) or a WebSocket', {
+          http: { status: 406 },
+        });
       const lastEventId = req.headers['last-event-id'];
-      return this.opts.status!.serveSse(res, status, op, principal.tenant, typeof lastEventId === 'string' ? lastEventId : null);
+      return this.opts.status!.serveSse(
+        res,
+        status,
+        op,
+        principal.tenant,
+        typeof lastEventId === 'string' ? lastEventId : null,
+      );
     }
     await this.execute(req, res, principal, url, body);
   }
 
   /** Hands an admitted operation to the engine, with the per-request timeout. */
-  private async execute(req: IncomingMessage, res: ServerResponse, principal: Principal, url: URL, body: string | undefined) {
+  private async execute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    principal: Principal,
+    url: URL,
+    body: string | undefined,
+  ) {
     const abort = new AbortController();
     let expired = false;
     const timedOut = new Promise<'timeout'>((resolve) => {
       // settled before the abort: the engine answers an aborted request at once, and that answer must not win
-      const timer = setTimeout(() => { expired = true; resolve('timeout'); abort.abort(); }, this.opts.limits.requestTimeoutMs);
+      const timer = setTimeout(() => {
+        expired = true;
+        resolve('timeout');
+        abort.abort();
+      }, this.opts.limits.requestTimeoutMs);
       timer.unref();
       abort.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
     });
@@ -153,13 +189,26 @@ export class FrontDoor {
     try {
       const headers: Record<string, string> = { accept: req.headers.accept ?? 'application/json' };
       // the caller's trace context (the engine's span continues it) and request id
-      for (const h of ['traceparent', 'tracestate', 'x-request-id'] as const) { const v = req.headers[h]; if (typeof v === 'string') headers[h] = v; }
+      for (const h of ['traceparent', 'tracestate', 'x-request-id'] as const) {
+        const v = req.headers[h];
+        if (typeof v === 'string') headers[h] = v;
+      }
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const pending = Promise.resolve(this.opts.runtime.fetch(`http://gateway.internal/graphql${url.search}`, { method: req.method, headers, body, signal: abort.signal }, { tenant: principal.tenant, principal }));
+      const pending = Promise.resolve(
+        this.opts.runtime.fetch(
+          `http://gateway.internal/graphql${url.search}`,
+          { method: req.method, headers, body, signal: abort.signal },
+          { tenant: principal.tenant, principal },
+        ),
+      );
       const response = await Promise.race([pending, timedOut]);
       if (response === 'timeout' || expired) {
         pending.catch(() => undefined);
-        throw fail('TIMEOUT', `the operation did not finish within ${this.opts.limits.requestTimeoutMs} ms; a mutation may still complete: read the object before retrying`, { limit: this.opts.limits.requestTimeoutMs, http: { status: 504 } });
+        throw fail(
+          'TIMEOUT',
+          `the operation did not finish within ${this.opts.limits.requestTimeoutMs} ms; a mutation may still complete: read the object before retrying`,
+          { limit: this.opts.limits.requestTimeoutMs, http: { status: 504 } },
+        );
       }
       await pipeResponse(res, response);
     } finally {
@@ -171,11 +220,21 @@ export class FrontDoor {
 
 function parseBody(body: string): GraphQLParams {
   let parsed: unknown;
-  try { parsed = JSON.parse(body); } catch (err) {
-    throw fail('BAD_USER_INPUT', `the request body is not JSON (${(err as Error).message.slice(0, 120)}); send {"query": "...", "variables": {...}}`, { http: { status: 400 } });
+  try {
+    parsed = JSON.parse(body);
+  } catch (err) {
+    throw fail(
+      'BAD_USER_INPUT',
+      `the request body is not JSON (${(err as Error).message.slice(0, 120)}); send {"query": "...", "variables": {...}}`,
+      { http: { status: 400 } },
+    );
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw fail('BAD_USER_INPUT', 'the request body must be one JSON object {"query", "variables", "operationName"}; batches are not accepted', { http: { status: 400 } });
+    throw fail(
+      'BAD_USER_INPUT',
+      'the request body must be one JSON object {"query", "variables", "operationName"}; batches are not accepted',
+      { http: { status: 400 } },
+    );
   }
   return parsed as GraphQLParams;
 }
@@ -190,5 +249,9 @@ function forwardSearch(p: GraphQLParams): string {
 
 function parseJsonParam(value: string | null, name: string): unknown {
   if (value == null || value === '') return undefined;
-  try { return JSON.parse(value); } catch { throw fail('BAD_USER_INPUT', `the ${name} parameter is not JSON`, { field: name }); }
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw fail('BAD_USER_INPUT', `the ${name} parameter is not JSON`, { field: name });
+  }
 }

@@ -3,6 +3,11 @@ export type { GatewayOptions, RunningGateway } from './server.js';
 export { defaultLimits, limitSpecs, limitEnv, renderGatewayLimitsDocs } from './limits.js';
 export type { GatewayLimits } from './limits.js';
 export { readGatewayConfig, readGatewayLimits, readJwtConfig, readTrustedDocuments, readWebPages } from './config.js';
-export { trustedModes, loadTrustedDocuments, TrustedDocumentsInvalid, defaultTrustedDocumentsFile } from './guard/trusted.js';
+export {
+  trustedModes,
+  loadTrustedDocuments,
+  TrustedDocumentsInvalid,
+  defaultTrustedDocumentsFile,
+} from './guard/trusted.js';
 export type { TrustedMode } from './guard/trusted.js';
 export type { GatewayConfig } from './config.js';

@@ -50,27 +50,96 @@ export const defaultLimits: GatewayLimits = {
  * client gets when it is exceeded, and what it bounds (docs/limits.md is rendered from here).
  */
 export const limitSpecs: Record<keyof GatewayLimits, { env: string; code: string; unit: string; what: string }> = {
-  maxBodyBytes: { env: 'GATEWAY_MAX_BODY_BYTES', code: 'LIMIT_EXCEEDED (HTTP 413)', unit: 'bytes', what: 'request body (HTTP, SSE) or one WebSocket message; refused before it is read further' },
-  maxDocumentChars: { env: 'GATEWAY_MAX_DOCUMENT_CHARS', code: 'LIMIT_EXCEEDED', unit: 'characters', what: 'the GraphQL document (`query`)' },
-  maxTokens: { env: 'GATEWAY_MAX_TOKENS', code: 'LIMIT_EXCEEDED', unit: 'tokens', what: 'lexical tokens of the document; the parser stops at the limit' },
-  maxDepth: { env: 'GATEWAY_MAX_DEPTH', code: 'LIMIT_EXCEEDED', unit: 'levels', what: 'nesting of selection sets, through fragments' },
-  maxAliases: { env: 'GATEWAY_MAX_ALIASES', code: 'LIMIT_EXCEEDED', unit: 'aliases', what: 'aliased fields after fragment expansion' },
-  maxDirectives: { env: 'GATEWAY_MAX_DIRECTIVES', code: 'LIMIT_EXCEEDED', unit: 'directives', what: 'directives used in the document' },
-  maxCost: { env: 'GATEWAY_MAX_COST', code: 'LIMIT_EXCEEDED', unit: 'fields', what: 'fields selected after fragment expansion; a field with a list argument (`instances(ids:)`) counts its selection once per item' },
-  maxVariableDepth: { env: 'GATEWAY_MAX_VARIABLE_DEPTH', code: 'LIMIT_EXCEEDED', unit: 'levels', what: 'nesting of the `variables` object, JSON values included' },
-  requestTimeoutMs: { env: 'GATEWAY_REQUEST_TIMEOUT_MS', code: 'TIMEOUT (HTTP 504)', unit: 'ms', what: 'time a query or mutation may take; a mutation may still complete after it' },
-  operationsPerSecond: { env: 'GATEWAY_OPERATIONS_PER_SECOND', code: 'RATE_LIMITED (HTTP 429, Retry-After)', unit: 'per second', what: 'operations of one tenant on one gateway replica (HTTP, SSE and WebSocket)' },
-  operationsBurst: { env: 'GATEWAY_OPERATIONS_BURST', code: 'RATE_LIMITED (HTTP 429, Retry-After)', unit: 'operations', what: 'operations one tenant may send at once above its rate' },
-  subscriptionsPerSecond: { env: 'GATEWAY_SUBSCRIPTIONS_PER_SECOND', code: 'RATE_LIMITED', unit: 'per second', what: 'subscription opens of one tenant on one gateway replica' },
-  subscriptionsBurst: { env: 'GATEWAY_SUBSCRIPTIONS_BURST', code: 'RATE_LIMITED', unit: 'subscriptions', what: 'subscription opens one tenant may make at once above its rate' },
+  maxBodyBytes: {
+    env: 'GATEWAY_MAX_BODY_BYTES',
+    code: 'LIMIT_EXCEEDED (HTTP 413)',
+    unit: 'bytes',
+    what: 'request body (HTTP, SSE) or one WebSocket message; refused before it is read further',
+  },
+  maxDocumentChars: {
+    env: 'GATEWAY_MAX_DOCUMENT_CHARS',
+    code: 'LIMIT_EXCEEDED',
+    unit: 'characters',
+    what: 'the GraphQL document (`query`)',
+  },
+  maxTokens: {
+    env: 'GATEWAY_MAX_TOKENS',
+    code: 'LIMIT_EXCEEDED',
+    unit: 'tokens',
+    what: 'lexical tokens of the document; the parser stops at the limit',
+  },
+  maxDepth: {
+    env: 'GATEWAY_MAX_DEPTH',
+    code: 'LIMIT_EXCEEDED',
+    unit: 'levels',
+    what: 'nesting of selection sets, through fragments',
+  },
+  maxAliases: {
+    env: 'GATEWAY_MAX_ALIASES',
+    code: 'LIMIT_EXCEEDED',
+    unit: 'aliases',
+    what: 'aliased fields after fragment expansion',
+  },
+  maxDirectives: {
+    env: 'GATEWAY_MAX_DIRECTIVES',
+    code: 'LIMIT_EXCEEDED',
+    unit: 'directives',
+    what: 'directives used in the document',
+  },
+  maxCost: {
+    env: 'GATEWAY_MAX_COST',
+    code: 'LIMIT_EXCEEDED',
+    unit: 'fields',
+    what: 'fields selected after fragment expansion; a field with a list argument (`instances(ids:)`) counts its selection once per item',
+  },
+  maxVariableDepth: {
+    env: 'GATEWAY_MAX_VARIABLE_DEPTH',
+    code: 'LIMIT_EXCEEDED',
+    unit: 'levels',
+    what: 'nesting of the `variables` object, JSON values included',
+  },
+  requestTimeoutMs: {
+    env: 'GATEWAY_REQUEST_TIMEOUT_MS',
+    code: 'TIMEOUT (HTTP 504)',
+    unit: 'ms',
+    what: 'time a query or mutation may take; a mutation may still complete after it',
+  },
+  operationsPerSecond: {
+    env: 'GATEWAY_OPERATIONS_PER_SECOND',
+    code: 'RATE_LIMITED (HTTP 429, Retry-After)',
+    unit: 'per second',
+    what: 'operations of one tenant on one gateway replica (HTTP, SSE and WebSocket)',
+  },
+  operationsBurst: {
+    env: 'GATEWAY_OPERATIONS_BURST',
+    code: 'RATE_LIMITED (HTTP 429, Retry-After)',
+    unit: 'operations',
+    what: 'operations one tenant may send at once above its rate',
+  },
+  subscriptionsPerSecond: {
+    env: 'GATEWAY_SUBSCRIPTIONS_PER_SECOND',
+    code: 'RATE_LIMITED',
+    unit: 'per second',
+    what: 'subscription opens of one tenant on one gateway replica',
+  },
+  subscriptionsBurst: {
+    env: 'GATEWAY_SUBSCRIPTIONS_BURST',
+    code: 'RATE_LIMITED',
+    unit: 'subscriptions',
+    what: 'subscription opens one tenant may make at once above its rate',
+  },
 };
 
 /** The environment variable of each limit. */
-export const limitEnv = Object.fromEntries(Object.entries(limitSpecs).map(([k, v]) => [k, v.env])) as Record<keyof GatewayLimits, string>;
+export const limitEnv = Object.fromEntries(Object.entries(limitSpecs).map(([k, v]) => [k, v.env])) as Record<
+  keyof GatewayLimits,
+  string
+>;
 
 const shown = (key: keyof GatewayLimits, value: number) => {
   const { unit } = limitSpecs[key];
-  if (unit === 'bytes' && value % 1024 === 0) return value % (1024 * 1024) === 0 ? `${value / 1024 / 1024} MiB` : `${value / 1024} KiB`;
+  if (unit === 'bytes' && value % 1024 === 0)
+    return value % (1024 * 1024) === 0 ? `${value / 1024 / 1024} MiB` : `${value / 1024} KiB`;
   if (unit === 'characters' && value % 1024 === 0) return `${value / 1024} Ki characters`;
   if ((key === 'operationsPerSecond' || key === 'subscriptionsPerSecond') && value === 0) return 'off';
   return `${value} ${unit}`;
@@ -78,12 +147,14 @@ const shown = (key: keyof GatewayLimits, value: number) => {
 
 /** The gateway section of docs/limits.md (kept in step by a test; `npm run limits:docs` writes it). */
 export function renderGatewayLimitsDocs(): string {
-  const rows = (Object.entries(limitSpecs) as [keyof GatewayLimits, (typeof limitSpecs)[keyof GatewayLimits]][]).map(([k, l]) => `| \`${l.env}\` | ${shown(k, defaultLimits[k])} | ${l.code.replace(/^(\w+)/, '`$1`')} | ${l.what} |`);
+  const rows = (Object.entries(limitSpecs) as [keyof GatewayLimits, (typeof limitSpecs)[keyof GatewayLimits]][]).map(
+    ([k, l]) => `| \`${l.env}\` | ${shown(k, defaultLimits[k])} | ${l.code.replace(/^(\w+)/, '`$1`')} | ${l.what} |`,
+  );
   return [
     '## Requests at the gateway',
     '',
     'Checked in this order, before the gateway plans or executes anything: authentication',
-    '(`UNAUTHENTICATED`, HTTP 401, before the body is read), the body size, the tenant\'s rate, then',
+    "(`UNAUTHENTICATED`, HTTP 401, before the body is read), the body size, the tenant's rate, then",
     'the document: its length, its tokens (the parser stops at the limit), fragment cycles, directives,',
     'literal nesting, depth, aliases and cost (fragments are priced once, never expanded), introspection,',
     'validation against the schema and the variables. The same checks apply to every WebSocket',

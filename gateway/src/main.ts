@@ -4,26 +4,53 @@ import { runMain } from '@nvcf/service';
 import { readGatewayConfig } from './config.js';
 import { startGateway } from './server.js';
 
-runMain('gateway', () => readGatewayConfig(process.env), async (c) => {
-  setLogLevel(c.logLevel);
-  const bus = await createNatsBus({ servers: c.natsUrl, name: 'gateway', streamReplicas: c.streamReplicas });
-  try {
-    const gateway = await startGateway({
-      subgraphs: c.subgraphs, supergraph: c.supergraph, verify: c.verify, secret: c.secret, cursorSecret: c.cursorSecret, bus,
-      port: c.port, host: c.host, metricsPort: c.metricsPort, metricsHost: c.metricsHost, introspection: c.introspection,
-      graphiql: c.graphiql, console: c.console, pageAuth: c.pageAuth, statusPath: c.statusPath, limits: c.limits, trustedDocuments: c.trustedDocuments, trustedDocumentsFile: c.trustedDocumentsFile, trustedManifest: c.trustedManifest,
-    });
-    // The runtime's HTTP layer disposes itself on the first SIGTERM (@whatwg-node/server's
-    // `terminateHandler`), which would cut the requests our drain lets finish: the drain disposes it.
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      for (const l of process.listeners(signal)) if (l.name === 'terminateHandler') process.off(signal, l);
+runMain(
+  'gateway',
+  () => readGatewayConfig(process.env),
+  async (c) => {
+    setLogLevel(c.logLevel);
+    const bus = await createNatsBus({ servers: c.natsUrl, name: 'gateway', streamReplicas: c.streamReplicas });
+    try {
+      const gateway = await startGateway({
+        subgraphs: c.subgraphs,
+        supergraph: c.supergraph,
+        verify: c.verify,
+        secret: c.secret,
+        cursorSecret: c.cursorSecret,
+        bus,
+        port: c.port,
+        host: c.host,
+        metricsPort: c.metricsPort,
+        metricsHost: c.metricsHost,
+        introspection: c.introspection,
+        graphiql: c.graphiql,
+        console: c.console,
+        pageAuth: c.pageAuth,
+        statusPath: c.statusPath,
+        limits: c.limits,
+        trustedDocuments: c.trustedDocuments,
+        trustedDocumentsFile: c.trustedDocumentsFile,
+        trustedManifest: c.trustedManifest,
+      });
+      // The runtime's HTTP layer disposes itself on the first SIGTERM (@whatwg-node/server's
+      // `terminateHandler`), which would cut the requests our drain lets finish: the drain disposes it.
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        for (const l of process.listeners(signal)) if (l.name === 'terminateHandler') process.off(signal, l);
+      }
+      return {
+        describe: `${gateway.graphqlUrl} (auth ${c.authMode}), metrics ${gateway.metricsUrl}/metrics`,
+        drain: async () => {
+          try {
+            await gateway.drain(c.drainGraceMs);
+          } finally {
+            await bus.dispose();
+          }
+        },
+      };
+    } catch (err) {
+      await bus.dispose();
+      throw err;
     }
-    return {
-      describe: `${gateway.graphqlUrl} (auth ${c.authMode}), metrics ${gateway.metricsUrl}/metrics`,
-      drain: async () => { try { await gateway.drain(c.drainGraceMs); } finally { await bus.dispose(); } },
-    };
-  } catch (err) {
-    await bus.dispose();
-    throw err;
-  }
-}, { graceMs: (c) => c.drainGraceMs });
+  },
+  { graceMs: (c) => c.drainGraceMs },
+);

@@ -1,10 +1,15 @@
 /** Requests the gateway refused before execution, by registry code: abuse shows up here first. */
 export class RefusalMetrics {
   private readonly byCode = new Map<string, number>();
-  count(code: string) { this.byCode.set(code, (this.byCode.get(code) ?? 0) + 1); }
+  count(code: string) {
+    this.byCode.set(code, (this.byCode.get(code) ?? 0) + 1);
+  }
   render(): string {
     const name = 'nvcf_gateway_requests_refused_total';
-    const lines = [`# HELP ${name} Operations refused before execution (authentication, limits, rate, validation), by error code.`, `# TYPE ${name} counter`];
+    const lines = [
+      `# HELP ${name} Operations refused before execution (authentication, limits, rate, validation), by error code.`,
+      `# TYPE ${name} counter`,
+    ];
     for (const [code, n] of this.byCode) lines.push(`${name}{code="${code}"} ${n}`);
     return `${lines.join('\n')}\n`;
   }
@@ -30,15 +35,19 @@ export class DeprecationMetrics {
         key = `${field}\u0000(other)`;
         series = this.uses.get(key);
       }
-      if (!series) this.uses.set(key, series = { field, operation: key.slice(field.length + 1), n: 0 });
+      if (!series) this.uses.set(key, (series = { field, operation: key.slice(field.length + 1), n: 0 }));
       series.n++;
     }
   }
 
   render(): string {
     const name = 'nvcf_gateway_deprecated_field_uses_total';
-    const lines = [`# HELP ${name} Operations admitted that use a deprecated field, argument, input field or enum value, by schema coordinate and operation name.`, `# TYPE ${name} counter`];
-    for (const s of this.uses.values()) lines.push(`${name}{field="${label(s.field)}",operation="${label(s.operation)}"} ${s.n}`);
+    const lines = [
+      `# HELP ${name} Operations admitted that use a deprecated field, argument, input field or enum value, by schema coordinate and operation name.`,
+      `# TYPE ${name} counter`,
+    ];
+    for (const s of this.uses.values())
+      lines.push(`${name}{field="${label(s.field)}",operation="${label(s.operation)}"} ${s.n}`);
     return `${lines.join('\n')}\n`;
   }
 }

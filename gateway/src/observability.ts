@@ -13,12 +13,24 @@ import { Attr, annotate, counter, histogram, redactingTracer, trace, tracingOn }
 
 const audit = createLogger('audit');
 
-const subgraphSeconds = histogram('nvcf_gateway_subgraph_request_duration_seconds', 'Subgraph fetches made by the gateway: latency, by subgraph, operation type and outcome (ok, error).', ['subgraph', 'operation_type', 'outcome']);
-const subgraphErrors = counter('nvcf_gateway_subgraph_request_errors_total', 'Subgraph fetches that failed or answered with errors, by subgraph.', ['subgraph']);
+const subgraphSeconds = histogram(
+  'nvcf_gateway_subgraph_request_duration_seconds',
+  'Subgraph fetches made by the gateway: latency, by subgraph, operation type and outcome (ok, error).',
+  ['subgraph', 'operation_type', 'outcome'],
+);
+const subgraphErrors = counter(
+  'nvcf_gateway_subgraph_request_errors_total',
+  'Subgraph fetches that failed or answered with errors, by subgraph.',
+  ['subgraph'],
+);
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-interface Ctx { tenant?: string; requestId?: string; request?: Request }
+interface Ctx {
+  tenant?: string;
+  requestId?: string;
+  request?: Request;
+}
 
 /** Ids named in a mutation's variables and in its result (keys `id` or `…Id`): never values. */
 export function idsOf(value: unknown, out: Record<string, string[]> = {}, depth = 0): Record<string, string[]> {
@@ -35,13 +47,28 @@ export function idsOf(value: unknown, out: Record<string, string[]> = {}, depth 
 /** One audit line per mutation, at info: tenant, operation, request id, ids, outcome, duration. */
 function auditPlugin(): GatewayPlugin {
   return {
-    onContextBuilding({ context, extendContext }: { context: Ctx; extendContext: (c: Record<string, unknown>) => void }) {
+    onContextBuilding({
+      context,
+      extendContext,
+    }: {
+      context: Ctx;
+      extendContext: (c: Record<string, unknown>) => void;
+    }) {
       const given = context.request?.headers.get(REQUEST_ID_HEADER);
       const requestId = given && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
       extendContext({ requestId });
       annotate({ [Attr.requestId]: requestId, ...(context.tenant ? { [Attr.tenant]: context.tenant } : {}) });
     },
-    onExecute({ args }: { args: { document: DocumentNode; operationName?: string | null; contextValue: Ctx; variableValues?: Record<string, unknown> | null } }) {
+    onExecute({
+      args,
+    }: {
+      args: {
+        document: DocumentNode;
+        operationName?: string | null;
+        contextValue: Ctx;
+        variableValues?: Record<string, unknown> | null;
+      };
+    }) {
       const op = getOperationAST(args.document, args.operationName ?? undefined);
       if (op?.operation !== 'mutation') return;
       const started = performance.now();
@@ -49,17 +76,27 @@ function auditPlugin(): GatewayPlugin {
       return {
         onExecuteDone({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) {
           const r = Symbol.asyncIterator in (result as object) ? undefined : (result as ExecutionResult);
-          const codes = [...new Set((r?.errors ?? []).map((e) => String(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR')))];
-          audit.log('info', {
-            audit: true,
-            tenant: ctx.tenant,
-            operation: op.name?.value ?? args.operationName ?? 'anonymous',
-            request_id: ctx.requestId,
-            ids: idsOf({ variables: args.variableValues ?? {}, data: r?.data ?? {} }),
-            outcome: codes.length ? (r?.data && Object.values(r.data).some((v) => v !== null) ? 'partial' : 'error') : 'ok',
-            ...(codes.length ? { error_codes: codes } : {}),
-            duration_ms: Math.round((performance.now() - started) * 10) / 10,
-          }, `mutation ${op.name?.value ?? 'anonymous'}`);
+          const codes = [
+            ...new Set((r?.errors ?? []).map((e) => String(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR'))),
+          ];
+          audit.log(
+            'info',
+            {
+              audit: true,
+              tenant: ctx.tenant,
+              operation: op.name?.value ?? args.operationName ?? 'anonymous',
+              request_id: ctx.requestId,
+              ids: idsOf({ variables: args.variableValues ?? {}, data: r?.data ?? {} }),
+              outcome: codes.length
+                ? r?.data && Object.values(r.data).some((v) => v !== null)
+                  ? 'partial'
+                  : 'error'
+                : 'ok',
+              ...(codes.length ? { error_codes: codes } : {}),
+              duration_ms: Math.round((performance.now() - started) * 10) / 10,
+            },
+            `mutation ${op.name?.value ?? 'anonymous'}`,
+          );
         },
       };
     },
@@ -69,7 +106,13 @@ function auditPlugin(): GatewayPlugin {
 /** Latency and errors of every subgraph fetch. */
 function subgraphMetricsPlugin(): GatewayPlugin {
   return {
-    onSubgraphExecute({ subgraphName, executionRequest }: { subgraphName: string; executionRequest: { document: DocumentNode; operationName?: string } }) {
+    onSubgraphExecute({
+      subgraphName,
+      executionRequest,
+    }: {
+      subgraphName: string;
+      executionRequest: { document: DocumentNode; operationName?: string };
+    }) {
       const type = getOperationAST(executionRequest.document, executionRequest.operationName)?.operation ?? 'query';
       if (type === 'subscription') return;
       const done = subgraphSeconds.time({ subgraph: subgraphName, operation_type: type });
@@ -86,14 +129,22 @@ function subgraphMetricsPlugin(): GatewayPlugin {
 export function observabilityPlugins(ctx: GatewayConfigContext): GatewayPlugin[] {
   const plugins: GatewayPlugin[] = [auditPlugin(), subgraphMetricsPlugin()];
   if (tracingOn()) {
-    plugins.unshift(useOpenTelemetry({
-      ...ctx,
-      traces: {
-        tracer: redactingTracer(trace.getTracer('gateway')),
-        // the spans a trace reader needs: HTTP, the operation, its execution, subgraph calls and their fetches
-        spans: { graphqlParse: false, graphqlValidate: false, graphqlContextBuilding: false, schema: false, initialization: false },
-      },
-    }) as unknown as GatewayPlugin);
+    plugins.unshift(
+      useOpenTelemetry({
+        ...ctx,
+        traces: {
+          tracer: redactingTracer(trace.getTracer('gateway')),
+          // the spans a trace reader needs: HTTP, the operation, its execution, subgraph calls and their fetches
+          spans: {
+            graphqlParse: false,
+            graphqlValidate: false,
+            graphqlContextBuilding: false,
+            schema: false,
+            initialization: false,
+          },
+        },
+      }) as unknown as GatewayPlugin,
+    );
   }
   return plugins;
 }

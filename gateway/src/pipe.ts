@@ -4,7 +4,9 @@ import { once } from 'node:events';
 /** Streams a fetch Response (from the in-process runtime) to a Node response. */
 export async function pipeResponse(res: ServerResponse, response: Response) {
   const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => { headers[k] = v; });
+  response.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
   res.writeHead(response.status, headers);
   if (!response.body) return res.end();
   const reader = response.body.getReader();

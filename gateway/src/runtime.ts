@@ -29,7 +29,13 @@ export interface ServerContext {
  */
 function tenantPlugin(statusAssertion: (tenant: string) => string): GatewayPlugin {
   return {
-    onContextBuilding({ context, extendContext }: { context: Partial<ServerContext>; extendContext: (c: Record<string, unknown>) => void }) {
+    onContextBuilding({
+      context,
+      extendContext,
+    }: {
+      context: Partial<ServerContext>;
+      extendContext: (c: Record<string, unknown>) => void;
+    }) {
       const tenant = context.tenant;
       if (!tenant) throw fail('UNAUTHENTICATED', 'send Authorization: Bearer <token>', { http: { status: 401 } });
       extendContext({ tenantAssertion: statusAssertion(tenant) });
@@ -45,33 +51,39 @@ function tenantPlugin(statusAssertion: (tenant: string) => string): GatewayPlugi
  */
 function tenantHttp(sign: (tenant: string, audience: string) => string) {
   return {
-    getSubgraphExecutor: (payload: Parameters<typeof httpTransport.getSubgraphExecutor>[0]) => httpTransport.getSubgraphExecutor({
-      ...payload,
-      transportEntry: {
-        ...payload.transportEntry,
-        options: {
-          ...payload.transportEntry.options,
-          headers: (req?: { context?: Partial<ServerContext> & { requestId?: string } }) => ({
-            [TENANT_HEADER]: req?.context?.tenant ? sign(req.context.tenant, payload.subgraphName) : '',
-            // the operation's request id in the subgraphs' log lines too
-            ...(req?.context?.requestId ? { [REQUEST_ID_HEADER]: req.context.requestId } : {}),
-          }),
-        } as never,
-      },
-    }),
+    getSubgraphExecutor: (payload: Parameters<typeof httpTransport.getSubgraphExecutor>[0]) =>
+      httpTransport.getSubgraphExecutor({
+        ...payload,
+        transportEntry: {
+          ...payload.transportEntry,
+          options: {
+            ...payload.transportEntry.options,
+            headers: (req?: { context?: Partial<ServerContext> & { requestId?: string } }) => ({
+              [TENANT_HEADER]: req?.context?.tenant ? sign(req.context.tenant, payload.subgraphName) : '',
+              // the operation's request id in the subgraphs' log lines too
+              ...(req?.context?.requestId ? { [REQUEST_ID_HEADER]: req.context.requestId } : {}),
+            }),
+          } as never,
+        },
+      }),
   };
 }
 
 export function createRuntime(opts: RuntimeOptions) {
   const sign = tenantSigner(opts.secret);
-  const subscriptionsOverWs = Object.fromEntries(opts.wsSubgraphs.map((name) => [name, {
-    options: {
-      subscriptions: {
-        kind: 'ws',
-        options: { connectionParams: { [TENANT_HEADER]: '{context.tenantAssertion}' } },
+  const subscriptionsOverWs = Object.fromEntries(
+    opts.wsSubgraphs.map((name) => [
+      name,
+      {
+        options: {
+          subscriptions: {
+            kind: 'ws',
+            options: { connectionParams: { [TENANT_HEADER]: '{context.tenantAssertion}' } },
+          },
+        },
       },
-    },
-  }]));
+    ]),
+  );
   const http = tenantHttp(sign);
   const wsAudience = opts.wsSubgraphs[0] ?? 'nvca-status';
   return createGatewayRuntime({

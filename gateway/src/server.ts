@@ -11,7 +11,12 @@ import { attachWebSocket } from './ws.js';
 import { StatusService } from './status/service.js';
 import { FrontDoor } from './front.js';
 import { OperationGuard } from './guard/guard.js';
-import { TrustedDocuments, loadTrustedDocuments, defaultTrustedDocumentsFile, type TrustedMode } from './guard/trusted.js';
+import {
+  TrustedDocuments,
+  loadTrustedDocuments,
+  defaultTrustedDocumentsFile,
+  type TrustedMode,
+} from './guard/trusted.js';
 import { defaultLimits, type GatewayLimits } from './limits.js';
 import { DeprecationMetrics, RefusalMetrics } from './metrics.js';
 import { WebPages } from './web.js';
@@ -96,17 +101,31 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const limits: GatewayLimits = { ...defaultLimits, ...opts.limits };
     const runtime = createRuntime({
       supergraph: withSubgraphUrls(opts.supergraph ?? readSupergraph(), opts.subgraphs),
-      secret: opts.secret, wsSubgraphs: ['nvca-status'],
+      secret: opts.secret,
+      wsSubgraphs: ['nvca-status'],
     });
-    stack.defer(async () => { await runtime.dispose(); });
+    stack.defer(async () => {
+      await runtime.dispose();
+    });
     // load the supergraph before listening: the first WebSocket operation fails otherwise
     const schema = await runtime.getSchema();
     const status = new StatusService({
-      bus: opts.bus, cursorSecret: opts.cursorSecret, limits: opts.statusLimits,
+      bus: opts.bus,
+      cursorSecret: opts.cursorSecret,
+      limits: opts.statusLimits,
       // in-process, with the tenant as server context: never reachable by a client
-      execute: async (tenant, query, variables) => (await runtime.fetch('http://gateway.internal/graphql', {
-        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query, variables }),
-      }, { tenant })).json(),
+      execute: async (tenant, query, variables) =>
+        (
+          await runtime.fetch(
+            'http://gateway.internal/graphql',
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', accept: 'application/json' },
+              body: JSON.stringify({ query, variables }),
+            },
+            { tenant },
+          )
+        ).json(),
     });
     let draining = false;
     let grace = 0;
@@ -116,15 +135,33 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const refusals = new RefusalMetrics();
     const deprecations = new DeprecationMetrics();
     const trustedMode = opts.trustedDocuments ?? 'allow';
-    const trusted = new TrustedDocuments(trustedMode, trustedMode === 'off' ? undefined : opts.trustedManifest ?? loadTrustedDocuments(opts.trustedDocumentsFile ?? defaultTrustedDocumentsFile()));
+    const trusted = new TrustedDocuments(
+      trustedMode,
+      trustedMode === 'off'
+        ? undefined
+        : (opts.trustedManifest ?? loadTrustedDocuments(opts.trustedDocumentsFile ?? defaultTrustedDocumentsFile())),
+    );
     const restricted = opts.introspection === 'claim';
-    const web = opts.graphiql || opts.console
-      ? new WebPages({ ide: !!opts.graphiql, console: !!opts.console, auth: opts.pageAuth ?? { mode: 'jwt' }, dir: opts.webDir })
-      : null;
+    const web =
+      opts.graphiql || opts.console
+        ? new WebPages({
+            ide: !!opts.graphiql,
+            console: !!opts.console,
+            auth: opts.pageAuth ?? { mode: 'jwt' },
+            dir: opts.webDir,
+          })
+        : null;
     const front = new FrontDoor({
-      runtime, limits, status: ours ? status : null, refused: (code) => refusals.count(code), requests, trusted,
+      runtime,
+      limits,
+      status: ours ? status : null,
+      refused: (code) => refusals.count(code),
+      requests,
+      trusted,
       deprecated: (fields, operation) => deprecations.count(fields, operation),
-      verify: restricted ? opts.verify : async (token): Promise<Principal> => ({ ...(await opts.verify(token)), introspection: true }),
+      verify: restricted
+        ? opts.verify
+        : async (token): Promise<Principal> => ({ ...(await opts.verify(token)), introspection: true }),
       guard: new OperationGuard(schema, limits),
       ide: web && opts.graphiql ? (req, res) => web.serveIde(req, res) : null,
     });
@@ -132,21 +169,32 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const metricsServer = createServer((req: IncomingMessage, res: ServerResponse) => {
       if ((req.url ?? '/').split('?')[0] !== '/metrics') return sendJson(res, 404, { error: 'GET /metrics' });
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
-      res.end(requests.render() + refusals.render() + deprecations.render() + status.stream.metrics.render() + processInfo());
+      res.end(
+        requests.render() + refusals.render() + deprecations.render() + status.stream.metrics.render() + processInfo(),
+      );
     });
     stack.defer(() => closeServer(metricsServer));
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       if (path === '/health') return sendJson(res, 200, { status: 'ok' });
-      if (path === '/ready') return draining ? sendJson(res, 503, { status: 'draining' }) : sendJson(res, 200, { status: 'ready' });
-      if (draining) return sendJson(res, 503, graphqlError('UNAVAILABLE', 'gateway is shutting down; retry on another replica'), { connection: 'close' });
+      if (path === '/ready')
+        return draining ? sendJson(res, 503, { status: 'draining' }) : sendJson(res, 200, { status: 'ready' });
+      if (draining)
+        return sendJson(res, 503, graphqlError('UNAVAILABLE', 'gateway is shutting down; retry on another replica'), {
+          connection: 'close',
+        });
       if (path === '/graphql') return front.handle(req, res);
       if (web?.handle(req, res, path)) return;
       sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}; the API is at /graphql`));
     });
     stack.defer(() => drainServer(server, grace));
-    const ws = attachWebSocket(server, runtime, front, ours ? status : null, { maxPerConnection: opts.maxSubscriptionsPerConnection ?? 100, maxPayload: limits.maxBodyBytes });
-    stack.defer(() => { ws.wss.close(); });
+    const ws = attachWebSocket(server, runtime, front, ours ? status : null, {
+      maxPerConnection: opts.maxSubscriptionsPerConnection ?? 100,
+      maxPayload: limits.maxBodyBytes,
+    });
+    stack.defer(() => {
+      ws.wss.close();
+    });
     stack.defer(() => ws.dispose());
     // disposed first: feeds end (SSE without `complete`), so clients resume on another replica
     await status.start();
@@ -156,15 +204,25 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
 
     const moved = stack.move();
     let drained: Promise<void> | undefined;
-    const drain = (graceMs: number) => (drained ??= (async () => {
-      draining = true;
-      grace = graceMs;
-      // 1001 Going Away: clients reconnect (to another replica) and resume from their cursor
-      for (const client of ws.wss.clients) client.close(1001, 'gateway shutting down');
-      await moved.disposeAsync();
-    })());
+    const drain = (graceMs: number) =>
+      (drained ??= (async () => {
+        draining = true;
+        grace = graceMs;
+        // 1001 Going Away: clients reconnect (to another replica) and resume from their cursor
+        for (const client of ws.wss.clients) client.close(1001, 'gateway shutting down');
+        await moved.disposeAsync();
+      })());
     const dispose = () => drain(0);
-    return { url, graphqlUrl: `${url}/graphql`, wsUrl: `${url.replace('http', 'ws')}/graphql`, metricsUrl, status, drain, dispose, [Symbol.asyncDispose]: dispose };
+    return {
+      url,
+      graphqlUrl: `${url}/graphql`,
+      wsUrl: `${url.replace('http', 'ws')}/graphql`,
+      metricsUrl,
+      status,
+      drain,
+      dispose,
+      [Symbol.asyncDispose]: dispose,
+    };
   } catch (err) {
     await stack.disposeAsync();
     throw err;

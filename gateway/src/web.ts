@@ -25,7 +25,11 @@ const PREFIX = '/console/';
 export function prefersHtml(accept: string): boolean {
   let best: { type: string; q: number } | undefined;
   for (const part of accept.split(',')) {
-    const [type = '', ...params] = part.trim().toLowerCase().split(';').map((p) => p.trim());
+    const [type = '', ...params] = part
+      .trim()
+      .toLowerCase()
+      .split(';')
+      .map((p) => p.trim());
     const q = Number(params.find((p) => p.startsWith('q='))?.slice(2) ?? 1);
     if (type && Number.isFinite(q) && (!best || q > best.q)) best = { type, q };
   }
@@ -46,18 +50,31 @@ export class WebPages {
   private readonly config: PageConfig;
 
   constructor(private readonly opts: WebPagesOptions) {
-    if (!this.assets()) log.warn(`${opts.ide ? 'the IDE' : ''}${opts.ide && opts.console ? ' and ' : ''}${opts.console ? 'the console' : ''} will answer 503 until ${opts.dir ?? 'console/dist/web'} is built (npm run build)`);
-    const offered = opts.auth.mode === 'dev'
-      ? Object.entries(opts.auth.devTokens ?? {}).filter(([token, tenant]) => DEV_TOKENS[token] === tenant).map(([token, tenant]) => ({ token, tenant }))
-      : [];
-    this.config = { graphqlPath: '/graphql', authMode: opts.auth.mode, devTokens: offered, pages: { ide: opts.ide, console: opts.console } };
+    if (!this.assets())
+      log.warn(
+        `${opts.ide ? 'the IDE' : ''}${opts.ide && opts.console ? ' and ' : ''}${opts.console ? 'the console' : ''} will answer 503 until ${opts.dir ?? 'console/dist/web'} is built (npm run build)`,
+      );
+    const offered =
+      opts.auth.mode === 'dev'
+        ? Object.entries(opts.auth.devTokens ?? {})
+            .filter(([token, tenant]) => DEV_TOKENS[token] === tenant)
+            .map(([token, tenant]) => ({ token, tenant }))
+        : [];
+    this.config = {
+      graphqlPath: '/graphql',
+      authMode: opts.auth.mode,
+      devTokens: offered,
+      pages: { ide: opts.ide, console: opts.console },
+    };
   }
 
   /** The build; looked for again (once a second at most) while there is none: a build made after the start is served. */
   private assets(): WebAssets | null {
     if (this.loaded || Date.now() - this.lastTry < 1000) return this.loaded;
     this.lastTry = Date.now();
-    try { this.loaded = WebAssets.load(this.opts.dir); } catch (err) {
+    try {
+      this.loaded = WebAssets.load(this.opts.dir);
+    } catch (err) {
       if (!(err instanceof WebAssetsMissing)) throw err;
     }
     return this.loaded;
@@ -84,7 +101,11 @@ export class WebPages {
     }
     if (!path.startsWith(PREFIX)) return false;
     let rel: string;
-    try { rel = decodeURIComponent(path.slice(PREFIX.length)); } catch { return notFound(res, path); }
+    try {
+      rel = decodeURIComponent(path.slice(PREFIX.length));
+    } catch {
+      return notFound(res, path);
+    }
     // the IDE loads its scripts from /console/assets/ too, so they are served while either is on
     if (!rel.startsWith('assets/') && !this.opts.console) return notFound(res, path);
     const assets = this.assets();
@@ -101,13 +122,21 @@ export class WebPages {
 }
 
 function notFound(res: ServerResponse, path: string): true {
-  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.writeHead(404, {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
   res.end(`not found: ${path}\n`);
   return true;
 }
 
 function notBuilt(res: ServerResponse): true {
-  res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.writeHead(503, {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
   res.end(NOT_BUILT);
   return true;
 }

@@ -21,22 +21,42 @@ type ConnectionState = { principal?: Principal; statusSubscriptions?: number };
 type Payload = ConnectionInitMessage['payload'];
 type WsExtra = Extra & Partial<ConnectionState>;
 type WsContext = Context<Payload, WsExtra>;
-interface StatusCall { op: StatusOperation; variables: Record<string, unknown>; tenant: string; extra: WsExtra; query: string; id: string }
+interface StatusCall {
+  op: StatusOperation;
+  variables: Record<string, unknown>;
+  tenant: string;
+  extra: WsExtra;
+  query: string;
+  id: string;
+}
 
 /**
  * graphql-ws on the gateway. connection_init is authenticated before any operation is read;
  * every subscribe passes the front door's rate and guard; status subscriptions are served by
  * the replica's own fan-out, every other operation by the Hive runtime.
  */
-export function attachWebSocket(server: Server, runtime: Runtime, front: FrontDoor, status: StatusService | null, opts: { maxPerConnection: number; maxPayload: number }) {
+export function attachWebSocket(
+  server: Server,
+  runtime: Runtime,
+  front: FrontDoor,
+  status: StatusService | null,
+  opts: { maxPerConnection: number; maxPayload: number },
+) {
   // one message is bounded like one HTTP body
   const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: opts.maxPayload });
-  const hive: ServerOptions<Payload, WsExtra> = getGraphQLWSOptions(runtime, (ctx: WsContext) => ({ req: ctx.extra.request, socket: ctx.extra.socket, tenant: ctx.extra.principal?.tenant, principal: ctx.extra.principal }));
+  const hive: ServerOptions<Payload, WsExtra> = getGraphQLWSOptions(runtime, (ctx: WsContext) => ({
+    req: ctx.extra.request,
+    socket: ctx.extra.socket,
+    tenant: ctx.extra.principal?.tenant,
+    principal: ctx.extra.principal,
+  }));
   const options: ServerOptions<Payload, WsExtra> = {
     ...hive,
     onConnect: async (ctx) => {
       try {
-        ctx.extra.principal = await front.authenticate(ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization);
+        ctx.extra.principal = await front.authenticate(
+          ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization,
+        );
         return true;
       } catch (err) {
         ctx.extra.socket.close(4401, `UNAUTHENTICATED: ${(err as Error).message}`.slice(0, 120));
@@ -49,14 +69,38 @@ export function attachWebSocket(server: Server, runtime: Runtime, front: FrontDo
         const admitted = front.admit(principal, payload);
         const op = status && statusOperation(admitted);
         // a trusted document's id: the engine gets the document (graphql-ws wants `query` a string: clients send "" with an id)
-        if (!op) return hive.onSubscribe!(ctx, id, admitted.params === payload ? payload : admitted.params as SubscribeMessage['payload']);
+        if (!op)
+          return hive.onSubscribe!(
+            ctx,
+            id,
+            admitted.params === payload ? payload : (admitted.params as SubscribeMessage['payload']),
+          );
         if ((ctx.extra.statusSubscriptions ?? 0) >= opts.maxPerConnection) {
-          return [fail('LIMIT_EXCEEDED', `at most ${opts.maxPerConnection} status subscriptions per connection; open another connection or narrow the filters`, { limit: opts.maxPerConnection })];
+          return [
+            fail(
+              'LIMIT_EXCEEDED',
+              `at most ${opts.maxPerConnection} status subscriptions per connection; open another connection or narrow the filters`,
+              { limit: opts.maxPerConnection },
+            ),
+          ];
         }
         // counted here, before any await: subscribes that arrive together must not all pass the check
         ctx.extra.statusSubscriptions = (ctx.extra.statusSubscriptions ?? 0) + 1;
-        const call: StatusCall = { op, variables: admitted.coerced, tenant: principal.tenant, extra: ctx.extra, query: admitted.query, id };
-        return { schema: publicSchema(), document: op.document, operationName: admitted.operationName, variableValues: admitted.variables, contextValue: { __status: call } };
+        const call: StatusCall = {
+          op,
+          variables: admitted.coerced,
+          tenant: principal.tenant,
+          extra: ctx.extra,
+          query: admitted.query,
+          id,
+        };
+        return {
+          schema: publicSchema(),
+          document: op.document,
+          operationName: admitted.operationName,
+          variableValues: admitted.variables,
+          contextValue: { __status: call },
+        };
       } catch (err) {
         // a refused operation gets an error for its id; the connection and its other operations live on
         const errors = refusalErrors(err);
@@ -69,9 +113,20 @@ export function attachWebSocket(server: Server, runtime: Runtime, front: FrontDo
       const call = (args.contextValue as { __status?: StatusCall } | undefined)?.__status;
       if (!call) return hive.subscribe!(args);
       let released = false;
-      const release = () => { if (!released) { released = true; call.extra.statusSubscriptions!--; } };
-      const run = await status!.run(call.op, call.variables, call.tenant, null, call.query).catch((err: unknown) => { release(); throw err; });
-      if (!('events' in run)) { release(); return run; }
+      const release = () => {
+        if (!released) {
+          released = true;
+          call.extra.statusSubscriptions!--;
+        }
+      };
+      const run = await status!.run(call.op, call.variables, call.tenant, null, call.query).catch((err: unknown) => {
+        release();
+        throw err;
+      });
+      if (!('events' in run)) {
+        release();
+        return run;
+      }
       return sendFramesDirectly(run.events, call.extra.socket, call.extra.request.socket, call.id, release);
     },
   };

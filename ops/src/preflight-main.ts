@@ -19,7 +19,12 @@ async function main(argv: string[], processEnv: NodeJS.ProcessEnv): Promise<numb
     try {
       return parseArgs({
         args: argv,
-        options: { json: { type: 'boolean', default: false }, 'keyspace-suffix': { type: 'string' }, 'stream-replicas': { type: 'string' }, dir: { type: 'string' } },
+        options: {
+          json: { type: 'boolean', default: false },
+          'keyspace-suffix': { type: 'string' },
+          'stream-replicas': { type: 'string' },
+          dir: { type: 'string' },
+        },
       });
     } catch (err) {
       throw new UsageError((err as Error).message);
@@ -30,11 +35,14 @@ async function main(argv: string[], processEnv: NodeJS.ProcessEnv): Promise<numb
   if (!env.NATS_URL) throw new UsageError(`NATS_URL is not set: ${hint}`);
   if (!env.CASSANDRA_CONTACT_POINTS) throw new UsageError(`CASSANDRA_CONTACT_POINTS is not set: ${hint}`);
   const replicas = values['stream-replicas'];
-  if (replicas !== undefined && !/^[1-5]$/.test(replicas)) throw new UsageError(`--stream-replicas must be 1 to 5 (got '${replicas}')`);
+  if (replicas !== undefined && !/^[1-5]$/.test(replicas))
+    throw new UsageError(`--stream-replicas must be 1 to 5 (got '${replicas}')`);
 
   const result = await runPreflight({
     natsUrl: env.NATS_URL,
-    contactPoints: env.CASSANDRA_CONTACT_POINTS.split(',').map((p) => p.trim()).filter(Boolean),
+    contactPoints: env.CASSANDRA_CONTACT_POINTS.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
     localDataCenter: env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
     keyspaceSuffix: values['keyspace-suffix'],
     streamReplicas: replicas === undefined ? undefined : Number(replicas),

@@ -1,6 +1,17 @@
-import { jetstreamManager, JetStreamApiCodes, JetStreamApiError, type JetStreamManager, type StreamInfo } from '@nats-io/jetstream';
+import {
+  jetstreamManager,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamManager,
+  type StreamInfo,
+} from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { natsStreamConfig, streamConfigDifferences, type StreamConfigDifference, type StreamSpec } from '@nvcf/messaging';
+import {
+  natsStreamConfig,
+  streamConfigDifferences,
+  type StreamConfigDifference,
+  type StreamSpec,
+} from '@nvcf/messaging';
 import type { PreflightCheck } from './preflight.js';
 
 export interface NatsCheckOptions {
@@ -24,21 +35,35 @@ const isNotFound = (err: unknown) => err instanceof JetStreamApiError && err.cod
 
 function configCheck(spec: StreamSpec, info: StreamInfo | undefined, replicas: number | undefined): PreflightCheck {
   const check = `stream ${spec.name}`;
-  if (!info) return { check, status: 'FAIL', detail: 'missing: a service of this release creates it on start; until then nothing can publish to it' };
+  if (!info)
+    return {
+      check,
+      status: 'FAIL',
+      detail: 'missing: a service of this release creates it on start; until then nothing can publish to it',
+    };
   const want = natsStreamConfig(spec, replicas ?? info.config.num_replicas);
   const diffs = streamConfigDifferences(info.config, want);
   if (diffs.length) return { check, status: 'FAIL', detail: diffs.map(show).join('; ') };
-  return { check, status: 'OK', detail: `${spec.subjects.join(',')} ${spec.retention}, ${info.state.messages} message(s), ${info.config.num_replicas} replica(s)` };
+  return {
+    check,
+    status: 'OK',
+    detail: `${spec.subjects.join(',')} ${spec.retention}, ${info.state.messages} message(s), ${info.config.num_replicas} replica(s)`,
+  };
 }
 
 async function drainCheck(jsm: JetStreamManager, spec: StreamSpec, info: StreamInfo): Promise<PreflightCheck> {
   const check = `drained ${spec.name}`;
   if (info.state.messages === 0) return { check, status: 'OK', detail: 'nothing pending' };
   const subjects = Object.entries(info.state.subjects ?? {}).sort(([, a], [, b]) => b - a);
-  const bySubject = subjects.slice(0, LISTED).map(([s, n]) => `${s}=${n}`).join(', ') + (subjects.length > LISTED ? `, ${subjects.length - LISTED} more subject(s)` : '');
+  const bySubject =
+    subjects
+      .slice(0, LISTED)
+      .map(([s, n]) => `${s}=${n}`)
+      .join(', ') + (subjects.length > LISTED ? `, ${subjects.length - LISTED} more subject(s)` : '');
   const consumers: string[] = [];
   for await (const ci of await jsm.consumers.list(spec.name)) {
-    if (ci.num_pending + ci.num_ack_pending > 0) consumers.push(`${ci.name} ${ci.num_pending} undelivered, ${ci.num_ack_pending} unacknowledged`);
+    if (ci.num_pending + ci.num_ack_pending > 0)
+      consumers.push(`${ci.name} ${ci.num_pending} undelivered, ${ci.num_ack_pending} unacknowledged`);
   }
   const who = consumers.length ? `; consumers: ${consumers.join(', ')}` : '; no consumer is reading them';
   return { check, status: 'FAIL', detail: `${info.state.messages} pending: ${bySubject}${who}` };
@@ -48,7 +73,15 @@ async function drainCheck(jsm: JetStreamManager, spec: StreamSpec, info: StreamI
 export async function natsChecks(o: NatsCheckOptions): Promise<PreflightCheck[]> {
   let nc;
   try {
-    nc = await connect({ servers: o.natsUrl.split(',').map((s) => s.trim()).filter(Boolean), name: 'nvcf-preflight', timeout: o.timeoutMs, reconnect: false });
+    nc = await connect({
+      servers: o.natsUrl
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      name: 'nvcf-preflight',
+      timeout: o.timeoutMs,
+      reconnect: false,
+    });
   } catch (err) {
     return [{ check: 'nats', status: 'FAIL', detail: `cannot connect to ${o.natsUrl}: ${(err as Error).message}` }];
   }
@@ -57,7 +90,9 @@ export async function natsChecks(o: NatsCheckOptions): Promise<PreflightCheck[]>
     try {
       jsm = await jetstreamManager(nc, { timeout: o.timeoutMs });
     } catch (err) {
-      return [{ check: 'nats', status: 'FAIL', detail: `${o.natsUrl} does not offer JetStream: ${(err as Error).message}` }];
+      return [
+        { check: 'nats', status: 'FAIL', detail: `${o.natsUrl} does not offer JetStream: ${(err as Error).message}` },
+      ];
     }
     const checks: PreflightCheck[] = [{ check: 'nats', status: 'OK', detail: `connected to ${nc.getServer()}` }];
     for (const spec of o.streams) {

@@ -44,10 +44,18 @@ export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../deploy/migrat
  */
 export async function runPreflight(o: PreflightOptions): Promise<PreflightResult> {
   const [nats, cassandra] = await Promise.all([
-    natsChecks({ natsUrl: o.natsUrl, streams: o.streams ?? allStreams, streamReplicas: o.streamReplicas, timeoutMs: o.timeoutMs ?? 5000 }),
+    natsChecks({
+      natsUrl: o.natsUrl,
+      streams: o.streams ?? allStreams,
+      streamReplicas: o.streamReplicas,
+      timeoutMs: o.timeoutMs ?? 5000,
+    }),
     ledgerChecks({
-      contactPoints: o.contactPoints, localDataCenter: o.localDataCenter, keyspaceSuffix: o.keyspaceSuffix,
-      migrationsDir: o.migrationsDir ?? DEFAULT_MIGRATIONS_DIR, ledgerKeyspace: o.ledgerKeyspace,
+      contactPoints: o.contactPoints,
+      localDataCenter: o.localDataCenter,
+      keyspaceSuffix: o.keyspaceSuffix,
+      migrationsDir: o.migrationsDir ?? DEFAULT_MIGRATIONS_DIR,
+      ledgerKeyspace: o.ledgerKeyspace,
     }),
   ]);
   const checks = [...nats, ...cassandra];
@@ -55,7 +63,10 @@ export async function runPreflight(o: PreflightOptions): Promise<PreflightResult
 }
 
 export function formatPreflight(r: PreflightResult): string {
-  const table = renderTable(['check', 'status', 'detail'], r.checks.map((c) => [c.check, c.status, c.detail]));
+  const table = renderTable(
+    ['check', 'status', 'detail'],
+    r.checks.map((c) => [c.check, c.status, c.detail]),
+  );
   const failed = r.checks.filter((c) => c.status === 'FAIL').length;
   return `${table}\n\n${r.ok ? 'preflight passed' : `preflight FAILED: ${failed} check(s)`}`;
 }

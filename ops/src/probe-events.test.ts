@@ -1,7 +1,18 @@
 import { cursorSequence, eventTracker, parseDuration, renderTable, UsageError, type StatusEvent } from './index.js';
 
-const ev = (seq: number, id: string, previousState: string | null, state: string, extra: Partial<StatusEvent> = {}): StatusEvent => ({
-  cursor: `v1.${seq.toString(36)}.sig${seq}`, instance: { id }, previousState, state, kind: 'TRANSITION', ...extra,
+const ev = (
+  seq: number,
+  id: string,
+  previousState: string | null,
+  state: string,
+  extra: Partial<StatusEvent> = {},
+): StatusEvent => ({
+  cursor: `v1.${seq.toString(36)}.sig${seq}`,
+  instance: { id },
+  previousState,
+  state,
+  kind: 'TRANSITION',
+  ...extra,
 });
 
 describe('status events as a probe checks them', () => {
@@ -13,7 +24,12 @@ describe('status events as a probe checks them', () => {
 
   it('accepts transitions that continue each instance where it was', () => {
     const t = eventTracker();
-    const verdicts = [ev(1, 'a', 'ACTIVE', 'UPDATING'), ev(2, 'b', 'ACTIVE', 'UPDATING'), ev(5, 'a', 'UPDATING', 'ACTIVE'), ev(9, 'b', 'UPDATING', 'ACTIVE')].flatMap((e) => t.record(e));
+    const verdicts = [
+      ev(1, 'a', 'ACTIVE', 'UPDATING'),
+      ev(2, 'b', 'ACTIVE', 'UPDATING'),
+      ev(5, 'a', 'UPDATING', 'ACTIVE'),
+      ev(9, 'b', 'UPDATING', 'ACTIVE'),
+    ].flatMap((e) => t.record(e));
     expect(verdicts.every((v) => v.kind === 'new')).toBe(true);
     expect(t.lastCursor).toBe(ev(9, 'b', null, '').cursor);
   });
@@ -29,9 +45,18 @@ describe('status events as a probe checks them', () => {
   it('finds a gap by transition order, by an older position arriving late, and by conflation', () => {
     const t = eventTracker();
     t.record(ev(1, 'a', 'STARTING', 'ACTIVE'));
-    expect(t.record(ev(4, 'a', 'UPDATING', 'ACTIVE'))).toEqual([expect.objectContaining({ kind: 'gap', message: expect.stringContaining('last seen ACTIVE, next event is UPDATING → ACTIVE') })]);
-    expect(t.record(ev(3, 'b', null, 'STARTING'))).toEqual([expect.objectContaining({ kind: 'gap', message: expect.stringContaining('position 3 arrived after 4') })]);
-    expect(t.record(ev(6, 'c', 'UPDATING', 'ACTIVE', { lag: { skippedEvents: 2, resumeAfter: 'v1.4.x' } }))).toEqual([expect.objectContaining({ kind: 'gap', message: expect.stringContaining('2 transition(s) conflated') })]);
+    expect(t.record(ev(4, 'a', 'UPDATING', 'ACTIVE'))).toEqual([
+      expect.objectContaining({
+        kind: 'gap',
+        message: expect.stringContaining('last seen ACTIVE, next event is UPDATING → ACTIVE'),
+      }),
+    ]);
+    expect(t.record(ev(3, 'b', null, 'STARTING'))).toEqual([
+      expect.objectContaining({ kind: 'gap', message: expect.stringContaining('position 3 arrived after 4') }),
+    ]);
+    expect(t.record(ev(6, 'c', 'UPDATING', 'ACTIVE', { lag: { skippedEvents: 2, resumeAfter: 'v1.4.x' } }))).toEqual([
+      expect.objectContaining({ kind: 'gap', message: expect.stringContaining('2 transition(s) conflated') }),
+    ]);
   });
 
   it('takes a snapshot as the state to continue from', () => {
@@ -48,15 +73,20 @@ describe('command-line helpers', () => {
     expect(parseDuration('2m', '--duration')).toBe(120_000);
     expect(parseDuration('250', '--interval')).toBe(250);
     expect(() => parseDuration('soon', '--duration')).toThrow(UsageError);
-    expect(() => parseDuration('5 days', '--duration')).toThrow("--duration must be a duration like 50ms, 60s, 2m or 1h (got '5 days')");
+    expect(() => parseDuration('5 days', '--duration')).toThrow(
+      "--duration must be a duration like 50ms, 60s, 2m or 1h (got '5 days')",
+    );
   });
 
   it('renders a table whose columns line up', () => {
-    expect(renderTable(['check', 'status'], [['nats', 'OK'], ['ledger nvcf_api', 'FAIL']]).split('\n')).toEqual([
-      'check            status',
-      '---------------  ------',
-      'nats             OK',
-      'ledger nvcf_api  FAIL',
-    ]);
+    expect(
+      renderTable(
+        ['check', 'status'],
+        [
+          ['nats', 'OK'],
+          ['ledger nvcf_api', 'FAIL'],
+        ],
+      ).split('\n'),
+    ).toEqual(['check            status', '---------------  ------', 'nats             OK', 'ledger nvcf_api  FAIL']);
   });
 });

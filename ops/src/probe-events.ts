@@ -13,10 +13,7 @@ export interface StatusEvent {
   lag?: { skippedEvents: number; resumeAfter: string } | null;
 }
 
-export type EventVerdict =
-  | { kind: 'new' }
-  | { kind: 'duplicate'; message: string }
-  | { kind: 'gap'; message: string };
+export type EventVerdict = { kind: 'new' } | { kind: 'duplicate'; message: string } | { kind: 'gap'; message: string };
 
 /**
  * The stream sequence inside a cursor (`v1.<seq base 36>.<signature>`), or undefined for a
@@ -47,22 +44,35 @@ export function eventTracker() {
     },
     /** Records one event; every verdict but `new` is a failure of the stream. Gaps can be several. */
     record(e: StatusEvent): EventVerdict[] {
-      if (cursors.has(e.cursor)) return [{ kind: 'duplicate', message: `instance ${e.instance.id}: cursor ${e.cursor} (${e.state}) received again` }];
+      if (cursors.has(e.cursor))
+        return [
+          { kind: 'duplicate', message: `instance ${e.instance.id}: cursor ${e.cursor} (${e.state}) received again` },
+        ];
       cursors.add(e.cursor);
       const out: EventVerdict[] = [];
       const seq = cursorSequence(e.cursor);
       if (seq !== undefined && lastSeq !== undefined && seq < lastSeq) {
         // delivered in stream order: an older position arriving now was skipped before
-        out.push({ kind: 'gap', message: `instance ${e.instance.id}: stream position ${seq} arrived after ${lastSeq}` });
+        out.push({
+          kind: 'gap',
+          message: `instance ${e.instance.id}: stream position ${seq} arrived after ${lastSeq}`,
+        });
       }
       if (seq === undefined || lastSeq === undefined || seq > lastSeq) {
         lastSeq = seq;
         lastCursor = e.cursor;
       }
       const before = states.get(e.instance.id);
-      if (e.lag) out.push({ kind: 'gap', message: `instance ${e.instance.id}: ${e.lag.skippedEvents} transition(s) conflated away (the subscriber fell behind)` });
+      if (e.lag)
+        out.push({
+          kind: 'gap',
+          message: `instance ${e.instance.id}: ${e.lag.skippedEvents} transition(s) conflated away (the subscriber fell behind)`,
+        });
       else if (e.kind !== 'SNAPSHOT' && before !== undefined && (e.previousState ?? undefined) !== before) {
-        out.push({ kind: 'gap', message: `instance ${e.instance.id}: last seen ${before}, next event is ${e.previousState ?? 'none'} → ${e.state}` });
+        out.push({
+          kind: 'gap',
+          message: `instance ${e.instance.id}: last seen ${before}, next event is ${e.previousState ?? 'none'} → ${e.state}`,
+        });
       }
       states.set(e.instance.id, e.state);
       return out.length ? out : [{ kind: 'new' }];

@@ -9,7 +9,8 @@
 import { parseArgs } from 'node:util';
 import { formatProbeFailure, formatProbeSummary, parseDuration, probePassed, startProbe, UsageError } from './index.js';
 
-const USAGE = 'usage: npm run probe -- --url URL --token T [--duration 60s] [--interval 50ms] [--timeout 2s] [--function ID] [--ws-url URL] [--json]';
+const USAGE =
+  'usage: npm run probe -- --url URL --token T [--duration 60s] [--interval 50ms] [--timeout 2s] [--function ID] [--ws-url URL] [--json]';
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values } = (() => {
@@ -17,8 +18,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return parseArgs({
         args: argv,
         options: {
-          url: { type: 'string' }, 'ws-url': { type: 'string' }, token: { type: 'string' }, function: { type: 'string' },
-          duration: { type: 'string', default: '60s' }, interval: { type: 'string', default: '50ms' }, timeout: { type: 'string', default: '2s' },
+          url: { type: 'string' },
+          'ws-url': { type: 'string' },
+          token: { type: 'string' },
+          function: { type: 'string' },
+          duration: { type: 'string', default: '60s' },
+          interval: { type: 'string', default: '50ms' },
+          timeout: { type: 'string', default: '2s' },
           json: { type: 'boolean', default: false },
         },
       });
@@ -34,15 +40,24 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (intervalMs < 1) throw new UsageError('--interval must be at least 1ms');
 
   const probe = startProbe({
-    url: values.url, wsUrl: values['ws-url'], token, functionId: values.function, intervalMs,
+    url: values.url,
+    wsUrl: values['ws-url'],
+    token,
+    functionId: values.function,
+    intervalMs,
     timeoutMs: parseDuration(values.timeout, '--timeout'),
     onFailure: (f) => console.error(formatProbeFailure(f)),
     onNotice: (at, m) => console.error(`${at.toISOString()} note ${m}`),
   });
-  console.error(`probing ${values.url} every ${intervalMs} ms for ${values.duration}${values.function ? `, status of function ${values.function}` : ''} (Ctrl-C ends it early)`);
+  console.error(
+    `probing ${values.url} every ${intervalMs} ms for ${values.duration}${values.function ? `, status of function ${values.function}` : ''} (Ctrl-C ends it early)`,
+  );
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, durationMs);
-    const early = () => { clearTimeout(timer); resolve(); };
+    const early = () => {
+      clearTimeout(timer);
+      resolve();
+    };
     process.once('SIGINT', early);
     process.once('SIGTERM', early);
   });

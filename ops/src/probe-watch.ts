@@ -40,14 +40,23 @@ const HEALTHY_MS = 1000;
 const closeQuietly = (c: Client) => Promise.resolve(c.dispose()).catch(() => {});
 
 function describeEnd(e: unknown): { code: string; message: string } {
-  if (Array.isArray(e)) return { code: String((e[0] as GqlError)?.extensions?.code ?? 'ERROR'), message: (e as GqlError[]).map((x) => x.message).join('; ') };
+  if (Array.isArray(e))
+    return {
+      code: String((e[0] as GqlError)?.extensions?.code ?? 'ERROR'),
+      message: (e as GqlError[]).map((x) => x.message).join('; '),
+    };
   if (e && typeof e === 'object' && 'code' in e && typeof (e as { code: unknown }).code === 'number') {
     const c = e as { code: number; reason?: string };
     return { code: `WS_${c.code}`, message: c.reason || 'connection closed' };
   }
   // the socket's error event carries the real error (ECONNREFUSED...) inside
   const inner = (e as { error?: unknown })?.error;
-  const err = inner instanceof Error ? inner : e instanceof Error ? e : new Error(String((e as { message?: string })?.message ?? e));
+  const err =
+    inner instanceof Error
+      ? inner
+      : e instanceof Error
+        ? e
+        : new Error(String((e as { message?: string })?.message ?? e));
   const cause = (err as { cause?: { code?: string } }).cause;
   return { code: (err as { code?: string }).code ?? cause?.code ?? err.name, message: err.message };
 }
@@ -58,7 +67,15 @@ function describeEnd(e: unknown): { code: string; message: string } {
  */
 export function startWatch(o: WatchOptions) {
   const tracker = eventTracker();
-  const counters: WatchCounters = { events: 0, reconnects: 0, reconnectAttempts: 0, gaps: 0, duplicates: 0, errors: 0, connected: false };
+  const counters: WatchCounters = {
+    events: 0,
+    reconnects: 0,
+    reconnectAttempts: 0,
+    gaps: 0,
+    duplicates: 0,
+    errors: 0,
+    connected: false,
+  };
   let stopped = false;
   let everConnected = false;
   let failedAttempts = 0;
@@ -94,7 +111,11 @@ export function startWatch(o: WatchOptions) {
         },
         // a replica that vanished without closing (SIGKILL on another host) answers no ping
         ping: (received) => {
-          if (!received) pongTimer = setTimeout(() => { pongTimedOut = true; socket?.close(4408, 'no pong from the server'); }, o.pongTimeoutMs ?? 5000);
+          if (!received)
+            pongTimer = setTimeout(() => {
+              pongTimedOut = true;
+              socket?.close(4408, 'no pong from the server');
+            }, o.pongTimeoutMs ?? 5000);
         },
         pong: (received) => {
           if (received) clearTimeout(pongTimer);

@@ -11,7 +11,12 @@ import { httpClient, ok, deployedHelm, submit, waitRevision, watchSubscriptions 
 import { startProbe, type Probe } from './index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const fast: SystemOptions = { sim: { startDelayMs: 20, updateDelayMs: 20 }, agentBackoff: { initialMs: 20, maxMs: 100, factor: 2 }, revisionDeadlineMs: 4000, deadlineSweepMs: 100 };
+const fast: SystemOptions = {
+  sim: { startDelayMs: 20, updateDelayMs: 20 },
+  agentBackoff: { initialMs: 20, maxMs: 100, factor: 2 },
+  revisionDeadlineMs: 4000,
+  deadlineSweepMs: 100,
+};
 
 /** A TCP forwarder the test points at one replica, then another: a load balancer in front of two. */
 async function tcpSwitch(targetUrl: string) {
@@ -22,7 +27,11 @@ async function tcpSwitch(targetUrl: string) {
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('error', () => {});
-      s.on('close', () => { sockets.delete(s); client.destroy(); upstream.destroy(); });
+      s.on('close', () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
     }
     client.pipe(upstream).pipe(client);
   });
@@ -30,7 +39,9 @@ async function tcpSwitch(targetUrl: string) {
   const { port } = server.address() as net.AddressInfo;
   return {
     url: `http://127.0.0.1:${port}${target.pathname}`,
-    point: (url: string) => { target = new URL(url); },
+    point: (url: string) => {
+      target = new URL(url);
+    },
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));
@@ -41,7 +52,11 @@ async function tcpSwitch(targetUrl: string) {
 /** Runs the command-line probe the way `npm run probe` does; resolves with its exit code and output. */
 function runProbeCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(ROOT, 'ops/src/probe-main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', path.join(ROOT, 'ops/src/probe-main.ts'), ...args],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -71,9 +86,19 @@ describe('probe: against the embedded system', () => {
     await watch.opened(1);
     ok(await submit(a, d.specId, { replicas: 1, model: 'v2' }));
     await waitRevision(a, d.specId, 'APPLIED');
-    await waitUntil(() => probe!.summary().events === 4 && probe!.summary().requests >= 20, { what: 'four transitions and twenty probes' });
+    await waitUntil(() => probe!.summary().events === 4 && probe!.summary().requests >= 20, {
+      what: 'four transitions and twenty probes',
+    });
     const s = await probe.stop();
-    expect(s).toMatchObject({ failed: 0, gaps: 0, duplicates: 0, subscriptionErrors: 0, reconnects: 0, events: 4, subscription: true });
+    expect(s).toMatchObject({
+      failed: 0,
+      gaps: 0,
+      duplicates: 0,
+      subscriptionErrors: 0,
+      reconnects: 0,
+      events: 4,
+      subscription: true,
+    });
     expect(s.failures).toEqual([]);
     expect(s.latencyMs.p50).toBeGreaterThan(0);
     expect(s.latencyMs.p99!).toBeGreaterThanOrEqual(s.latencyMs.p50!);
@@ -85,23 +110,39 @@ describe('probe: against the embedded system', () => {
    * replica, which signs cursors with `cursorSecret`.
    */
   async function replaceReplica(cursorSecret: string) {
-    const second: RunningGateway = await startGateway({ subgraphs: system.subgraphs, verify: staticTokens(DEV_TOKENS), secret: system.secret, cursorSecret, bus: system.backends.bus });
+    const second: RunningGateway = await startGateway({
+      subgraphs: system.subgraphs,
+      verify: staticTokens(DEV_TOKENS),
+      secret: system.secret,
+      cursorSecret,
+      bus: system.backends.bus,
+    });
     const lb = await tcpSwitch(system.url);
     try {
       const a = httpClient(system.url, 'dev-token-a');
       const d = await deployedHelm(a, { minInstances: 4, maxInstances: 4 });
       const watch = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
-      probe = startProbe({ url: lb.url, token: 'dev-token-a', intervalMs: 20, timeoutMs: 1000, functionId: d.functionId });
+      probe = startProbe({
+        url: lb.url,
+        token: 'dev-token-a',
+        intervalMs: 20,
+        timeoutMs: 1000,
+        functionId: d.functionId,
+      });
       await watch.opened(1);
       ok(await submit(a, d.specId, { model: 'v2' }));
-      await waitUntil(() => probe!.summary().events === 8, { what: 'the first rollout seen: UPDATING, ACTIVE per instance' });
+      await waitUntil(() => probe!.summary().events === 8, {
+        what: 'the first rollout seen: UPDATING, ACTIVE per instance',
+      });
       await system.gateway.dispose(); // the old replica goes; the balancer still sends to it
       await waitUntil(() => probe!.summary().failed >= 3, { what: 'probes failing while no replica answers' });
       // a rollout under way while the subscriber is away: only a resume can deliver its first transitions
       const { lastSeq } = await system.backends.bus.streamInfo(Streams.status.name);
       const b = httpClient(second.graphqlUrl, 'dev-token-a');
       ok(await submit(b, d.specId, { model: 'v3', nvcfSimulate: { delayMs: 200 } }));
-      await waitUntil(async () => (await system.backends.bus.streamInfo(Streams.status.name)).lastSeq > lastSeq, { what: 'a transition during the outage' });
+      await waitUntil(async () => (await system.backends.bus.streamInfo(Streams.status.name)).lastSeq > lastSeq, {
+        what: 'a transition during the outage',
+      });
       const eventsBeforeResume = probe.summary().events;
       lb.point(second.graphqlUrl);
       await waitRevision(b, d.specId, 'APPLIED');
@@ -131,11 +172,25 @@ describe('probe: against the embedded system', () => {
     const s = await run.stop();
     expect(s.subscriptionErrors).toBeGreaterThan(0);
     expect(s.gaps).toBeGreaterThan(0);
-    expect(s.failures).toEqual(expect.arrayContaining([expect.objectContaining({ what: 'subscription', code: 'CURSOR_INVALID' }), expect.objectContaining({ what: 'gap', code: 'CURSOR_INVALID' })]));
+    expect(s.failures).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ what: 'subscription', code: 'CURSOR_INVALID' }),
+        expect.objectContaining({ what: 'gap', code: 'CURSOR_INVALID' }),
+      ]),
+    );
   });
 
   it('the command line: a table and exit 0 on a clean run, JSON and exit 1 when requests fail', async () => {
-    const clean = await runProbeCli(['--url', system.url, '--token', 'dev-token-a', '--duration', '600ms', '--interval', '50ms']);
+    const clean = await runProbeCli([
+      '--url',
+      system.url,
+      '--token',
+      'dev-token-a',
+      '--duration',
+      '600ms',
+      '--interval',
+      '50ms',
+    ]);
     expect(clean.code).toBe(0);
     expect(clean.stdout).toMatch(/^failed\s+0$/m);
     expect(clean.stdout).toMatch(/^result\s+PASS$/m);

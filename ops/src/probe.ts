@@ -62,7 +62,8 @@ const DEFAULT_QUERY = '{ clusters { id } }';
 
 type Outcome = { ok: true; ms: number } | { ok: false; code: string; message: string };
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : null);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : null;
 const round = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
 
 async function query(url: string, token: string, body: string, timeoutMs: number): Promise<Outcome> {
@@ -78,10 +79,13 @@ async function query(url: string, token: string, body: string, timeoutMs: number
     let json: { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } | undefined;
     try {
       json = JSON.parse(text);
-    } catch { /* reported below */ }
+    } catch {
+      /* reported below */
+    }
     const err = json?.errors?.[0];
     if (err) return { ok: false, code: err.extensions?.code ?? `HTTP_${res.status}`, message: err.message };
-    if (res.status !== 200 || !json?.data) return { ok: false, code: `HTTP_${res.status}`, message: text.slice(0, 200) || res.statusText };
+    if (res.status !== 200 || !json?.data)
+      return { ok: false, code: `HTTP_${res.status}`, message: text.slice(0, 200) || res.statusText };
     return { ok: true, ms: performance.now() - t0 };
   } catch (e) {
     const err = e as Error & { cause?: { code?: string; message?: string } };
@@ -157,8 +161,14 @@ export function startProbe(opts: ProbeOptions): Probe {
     return {
       startedAt: new Date(started).toISOString(),
       durationMs: (endedAt ?? Date.now()) - started,
-      requests, failed, recovered,
-      latencyMs: { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? null) },
+      requests,
+      failed,
+      recovered,
+      latencyMs: {
+        p50: round(percentile(sorted, 50)),
+        p99: round(percentile(sorted, 99)),
+        max: round(sorted.at(-1) ?? null),
+      },
       subscription: watch !== undefined,
       events: w?.events ?? 0,
       reconnects: w?.reconnects ?? 0,
@@ -186,7 +196,8 @@ export function startProbe(opts: ProbeOptions): Probe {
 }
 
 /** The probe's verdict: no failed request, no subscription error, no gap, no duplicate. */
-export const probePassed = (s: ProbeSummary) => s.failed === 0 && s.gaps === 0 && s.duplicates === 0 && s.subscriptionErrors === 0;
+export const probePassed = (s: ProbeSummary) =>
+  s.failed === 0 && s.gaps === 0 && s.duplicates === 0 && s.subscriptionErrors === 0;
 
 export const formatProbeFailure = (f: ProbeFailure) => `${f.at} FAIL ${f.what} ${f.code}: ${f.message}`;
 

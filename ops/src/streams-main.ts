@@ -23,9 +23,11 @@ async function main(argv: string[], processEnv: NodeJS.ProcessEnv): Promise<numb
       throw new UsageError((err as Error).message);
     }
   })();
-  if (positionals.length !== 1 || positionals[0] !== 'ensure') throw new UsageError(`unknown command '${positionals.join(' ')}'`);
+  if (positionals.length !== 1 || positionals[0] !== 'ensure')
+    throw new UsageError(`unknown command '${positionals.join(' ')}'`);
   const env = { ...readEnvFile(path.join(ROOT, '.services', 'env')), ...processEnv };
-  if (!env.NATS_URL) throw new UsageError('NATS_URL is not set: set it, or run `npm run services:up` (writes .services/env)');
+  if (!env.NATS_URL)
+    throw new UsageError('NATS_URL is not set: set it, or run `npm run services:up` (writes .services/env)');
   const replicas = values['stream-replicas'] ?? env.NATS_STREAM_REPLICAS ?? '1';
   if (!/^[1-5]$/.test(replicas)) throw new UsageError(`the stream replicas must be 1 to 5 (got '${replicas}')`);
   const names = await ensureReleaseStreams({ natsUrl: env.NATS_URL, replicas: Number(replicas) });
@@ -38,7 +40,9 @@ main(process.argv.slice(2), process.env).then(
   (err: unknown) => {
     const e = err instanceof Error ? err : new Error(String(err));
     const cause = e.cause instanceof Error ? ` (${e.cause.message})` : '';
-    console.error(e instanceof UsageError ? `streams: ${e.message}\n${USAGE}` : `streams: ${e.name}: ${e.message}${cause}`);
+    console.error(
+      e instanceof UsageError ? `streams: ${e.message}\n${USAGE}` : `streams: ${e.name}: ${e.message}${cause}`,
+    );
     process.exit(e instanceof UsageError ? 2 : 1);
   },
 );

@@ -13,7 +13,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 
 function runStreamsCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(ROOT, 'ops/src/streams-main.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', path.join(ROOT, 'ops/src/streams-main.ts'), ...args],
+      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (out += d));
@@ -23,14 +27,20 @@ function runStreamsCli(args: string[], env: Record<string, string>): Promise<{ c
 }
 
 const streamChecks = async (natsUrl: string) =>
-  (await natsChecks({ natsUrl, streams: allStreams, timeoutMs: 5000 })).filter((c) => c.check.startsWith('stream ')).map((c) => `${c.check} ${c.status}`);
+  (await natsChecks({ natsUrl, streams: allStreams, timeoutMs: 5000 }))
+    .filter((c) => c.check.startsWith('stream '))
+    .map((c) => `${c.check} ${c.status}`);
 
 describeReal('streams ensure (the chart hook): every stream of this release, created or updated', () => {
   let nats: PrivateNats;
-  beforeAll(async () => { nats = await startPrivateNats(); }, 120_000);
-  afterAll(async () => { await nats?.[Symbol.asyncDispose](); });
+  beforeAll(async () => {
+    nats = await startPrivateNats();
+  }, 120_000);
+  afterAll(async () => {
+    await nats?.[Symbol.asyncDispose]();
+  });
 
-  it('creates the missing streams and brings one with other limits to this release\'s configuration', async () => {
+  it("creates the missing streams and brings one with other limits to this release's configuration", async () => {
     const nc = await connect({ servers: nats.url });
     const jsm = await jetstreamManager(nc);
     await jsm.streams.add({ ...natsStreamConfig(Streams.status), max_msgs: 10 });
@@ -44,7 +54,9 @@ describeReal('streams ensure (the chart hook): every stream of this release, cre
     const ok = await runStreamsCli(['ensure'], { NATS_URL: nats.url, NATS_STREAM_REPLICAS: '1' });
     expect(ok).toMatchObject({ code: 0 });
     expect(ok.out).toContain(`streams ensured with 1 replica(s): ${allStreams.map((s) => s.name).join(', ')}`);
-    expect(await runStreamsCli(['ensure', '--stream-replicas', '9'], { NATS_URL: nats.url })).toMatchObject({ code: 2 });
+    expect(await runStreamsCli(['ensure', '--stream-replicas', '9'], { NATS_URL: nats.url })).toMatchObject({
+      code: 2,
+    });
     const down = await runStreamsCli(['ensure'], { NATS_URL: 'nats://127.0.0.1:1' });
     expect(down.code).toBe(1);
     expect(down.out).toMatch(/streams: BusConnectError: cannot connect to NATS/);

@@ -14,7 +14,11 @@ const ref = process.env.SCHEMA_BASELINE_REF || 'HEAD';
 // the committed baseline; a copy elsewhere (--dir) has no history to compare with
 const fromGit = (file: string): string | undefined => {
   try {
-    return execFileSync('git', ['show', `${ref}:schema/baseline/${file}`], { cwd: schemaDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('git', ['show', `${ref}:schema/baseline/${file}`], {
+      cwd: schemaDir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return undefined;
   }
@@ -27,6 +31,8 @@ const summary = `${count('breaking')} breaking, ${count('dangerous')} dangerous,
 if (report.ok) {
   console.log(`schema check passed: ${summary}`);
 } else {
-  console.error(`schema check failed: ${summary}. Keep the old names (add, don't rename), or accept the break on purpose: npm run schema:baseline and a BREAKING.md entry naming each change, in the same commit (docs/schema.md).`);
+  console.error(
+    `schema check failed: ${summary}. Keep the old names (add, don't rename), or accept the break on purpose: npm run schema:baseline and a BREAKING.md entry naming each change, in the same commit (docs/schema.md).`,
+  );
   process.exitCode = 1;
 }

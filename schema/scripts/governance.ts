@@ -21,7 +21,11 @@ export const baselineFile = (what: Checked) => `${what}.graphql`;
 
 export type Criticality = 'breaking' | 'dangerous' | 'safe';
 const criticality = (c: Change): Criticality =>
-  c.criticality.level === CriticalityLevel.Breaking ? 'breaking' : c.criticality.level === CriticalityLevel.Dangerous ? 'dangerous' : 'safe';
+  c.criticality.level === CriticalityLevel.Breaking
+    ? 'breaking'
+    : c.criticality.level === CriticalityLevel.Dangerous
+      ? 'dangerous'
+      : 'safe';
 
 export interface SchemaChange {
   schema: Checked;
@@ -59,21 +63,31 @@ export interface SchemaCheckReport {
 // graphql-js builds a subgraph SDL without resolving federation directives (@key, @link)
 const build = (sdl: string): GraphQLSchema => buildASTSchema(parse(sdl), { assumeValid: true, assumeValidSDL: true });
 
-const removals = new Set<string>([ChangeType.FieldRemoved, ChangeType.FieldArgumentRemoved, ChangeType.InputFieldRemoved, ChangeType.EnumValueRemoved]);
+const removals = new Set<string>([
+  ChangeType.FieldRemoved,
+  ChangeType.FieldArgumentRemoved,
+  ChangeType.InputFieldRemoved,
+  ChangeType.EnumValueRemoved,
+]);
 
 /** Whether what a removal took away was @deprecated in `before`. */
 function wasDeprecated(c: Change, before: GraphQLSchema): boolean | undefined {
   const m = c.meta as Record<string, unknown>;
   switch (c.type) {
-    case ChangeType.FieldRemoved: return m.isRemovedFieldDeprecated as boolean;
-    case ChangeType.InputFieldRemoved: return m.isInputFieldDeprecated as boolean;
-    case ChangeType.EnumValueRemoved: return m.isEnumValueDeprecated as boolean;
+    case ChangeType.FieldRemoved:
+      return m.isRemovedFieldDeprecated as boolean;
+    case ChangeType.InputFieldRemoved:
+      return m.isInputFieldDeprecated as boolean;
+    case ChangeType.EnumValueRemoved:
+      return m.isEnumValueDeprecated as boolean;
     case ChangeType.FieldArgumentRemoved: {
       const type = before.getType(m.typeName as string);
-      const field = type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields()[m.fieldName as string] : undefined;
+      const field =
+        type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields()[m.fieldName as string] : undefined;
       return field?.args.find((a) => a.name === m.removedFieldArgumentName)?.deprecationReason != null;
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -84,7 +98,11 @@ async function changes(schema: Checked, before: string, after: string): Promise<
   return found
     .filter((c) => !(c.type.startsWith('DIRECTIVE_USAGE_') && c.path?.includes('@deprecated')))
     .map((c) => ({
-      schema, criticality: criticality(c), type: c.type, path: c.path ?? '(schema)', message: c.message,
+      schema,
+      criticality: criticality(c),
+      type: c.type,
+      path: c.path ?? '(schema)',
+      message: c.message,
       ...(removals.has(c.type) ? { deprecated: wasDeprecated(c, old) } : {}),
     }));
 }
@@ -93,7 +111,10 @@ async function changes(schema: Checked, before: string, after: string): Promise<
 export function currentSchemas(dir = schemaDir): Record<Checked, string> {
   const sdl = (name: SubgraphName) => readFileSync(join(dir, `${name}.graphql`), 'utf8');
   const { publicSchema } = composeSupergraph(sdl);
-  return { public: publicSchema, ...Object.fromEntries(subgraphNames.map((n) => [n, sdl(n)])) } as Record<Checked, string>;
+  return { public: publicSchema, ...Object.fromEntries(subgraphNames.map((n) => [n, sdl(n)])) } as Record<
+    Checked,
+    string
+  >;
 }
 
 /** Writes the current schemas as the baseline (`npm run schema:baseline`). */
@@ -110,8 +131,10 @@ export function writeBaseline(dir = schemaDir): string[] {
 const label = (c: SchemaChange) => `${c.criticality.padEnd(9)} ${c.schema.padEnd(11)} ${c.path}`;
 
 function note(c: SchemaChange): string {
-  if (c.deprecated === false) return '; it was not @deprecated in the baseline: deprecate it with @deprecated(reason:) first and remove it in a later release';
-  if (c.deprecated === true) return '; it was @deprecated in the baseline: to remove it now, accept the break (baseline and BREAKING.md, docs/schema.md)';
+  if (c.deprecated === false)
+    return '; it was not @deprecated in the baseline: deprecate it with @deprecated(reason:) first and remove it in a later release';
+  if (c.deprecated === true)
+    return '; it was @deprecated in the baseline: to remove it now, accept the break (baseline and BREAKING.md, docs/schema.md)';
   return '';
 }
 
@@ -120,11 +143,12 @@ export async function checkSchema(opts: SchemaCheckOptions = {}): Promise<Schema
   const current = currentSchemas(dir);
   const baseline = (what: Checked) => {
     const file = join(dir, 'baseline', baselineFile(what));
-    if (!existsSync(file)) throw new Error(`${file} is missing: npm run schema:baseline writes the baseline from the current schema`);
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: npm run schema:baseline writes the baseline from the current schema`);
     return readFileSync(file, 'utf8');
   };
   const all: SchemaChange[] = [];
-  for (const what of checked) all.push(...await changes(what, baseline(what), current[what]));
+  for (const what of checked) all.push(...(await changes(what, baseline(what), current[what])));
 
   // a baseline moved on purpose: every break it accepts is named in BREAKING.md
   const accepted: SchemaCheckReport['accepted'] = [];
@@ -143,11 +167,21 @@ export async function checkSchema(opts: SchemaCheckOptions = {}): Promise<Schema
 
   const failures = [
     ...all.filter((c) => c.criticality === 'breaking').map((c) => `${label(c)} — ${c.message} (${c.type})${note(c)}`),
-    ...accepted.filter((c) => !c.named).map((c) => `${'breaking'.padEnd(9)} ${`baseline/${c.schema}`.padEnd(11)} ${c.path} — the baseline drops it (${c.type}) but BREAKING.md has no entry naming \`${c.path}\``),
+    ...accepted
+      .filter((c) => !c.named)
+      .map(
+        (c) =>
+          `${'breaking'.padEnd(9)} ${`baseline/${c.schema}`.padEnd(11)} ${c.path} — the baseline drops it (${c.type}) but BREAKING.md has no entry naming \`${c.path}\``,
+      ),
   ];
   const lines = [
     ...failures,
-    ...accepted.filter((c) => c.named).map((c) => `${'accepted'.padEnd(9)} ${`baseline/${c.schema}`.padEnd(11)} ${c.path} — ${c.message} (${c.type}), named in BREAKING.md`),
+    ...accepted
+      .filter((c) => c.named)
+      .map(
+        (c) =>
+          `${'accepted'.padEnd(9)} ${`baseline/${c.schema}`.padEnd(11)} ${c.path} — ${c.message} (${c.type}), named in BREAKING.md`,
+      ),
     ...all.filter((c) => c.criticality === 'dangerous').map((c) => `${label(c)} — ${c.message} (${c.type})`),
     ...all.filter((c) => c.criticality === 'safe').map((c) => `${label(c)} — ${c.message} (${c.type})`),
   ];

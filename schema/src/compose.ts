@@ -19,7 +19,10 @@ export class CompositionError extends Error {
 }
 
 /** Composes the committed SDLs, or others (`sdl`: the schema check composes a candidate copy). */
-export function composeSupergraph(sdl: (name: SubgraphName) => string = subgraphSdl): { supergraph: string; publicSchema: string } {
+export function composeSupergraph(sdl: (name: SubgraphName) => string = subgraphSdl): {
+  supergraph: string;
+  publicSchema: string;
+} {
   const result = composeServices(
     subgraphNames.map((name) => ({ name, typeDefs: parse(sdl(name)), url: placeholderUrl(name) })),
   );
@@ -41,4 +44,3 @@ export function withSubgraphUrls(supergraph: string, urls: Record<SubgraphName, 
   for (const name of subgraphNames) out = out.split(placeholderUrl(name)).join(urls[name]);
   return out;
 }
-

@@ -1,2 +1,11 @@
-export { subgraphNames, subgraphSdl, composeSupergraph, readSupergraph, readPublicSchema, withSubgraphUrls, placeholderUrl, CompositionError } from './compose.js';
+export {
+  subgraphNames,
+  subgraphSdl,
+  composeSupergraph,
+  readSupergraph,
+  readPublicSchema,
+  withSubgraphUrls,
+  placeholderUrl,
+  CompositionError,
+} from './compose.js';
 export type { SubgraphName } from './compose.js';

@@ -9,9 +9,22 @@ describe('supergraph', () => {
 
   it('exposes every operation of the public contract', () => {
     const pub = readPublicSchema();
-    for (const op of ['function(id: ID!)', 'functions:', 'functionVersion(id: ID!)', 'gpuSpecification(id: ID!)', 'instance(id: ID!)', 'clusters:', 'operatorTypes:',
-      'createFunction(', 'createFunctionVersion(', 'deployFunctionVersion(', 'updateGpuSpecification(', 'rollbackGpuSpecification(', 'undeployFunctionVersion(',
-      'instanceStatusChanged(']) {
+    for (const op of [
+      'function(id: ID!)',
+      'functions:',
+      'functionVersion(id: ID!)',
+      'gpuSpecification(id: ID!)',
+      'instance(id: ID!)',
+      'clusters:',
+      'operatorTypes:',
+      'createFunction(',
+      'createFunctionVersion(',
+      'deployFunctionVersion(',
+      'updateGpuSpecification(',
+      'rollbackGpuSpecification(',
+      'undeployFunctionVersion(',
+      'instanceStatusChanged(',
+    ]) {
       expect(pub).toContain(op);
     }
   });

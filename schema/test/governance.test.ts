@@ -7,7 +7,14 @@ import { checkSchema, schemaDir, writeBaseline, baselineFile } from '../scripts/
 const root = join(schemaDir, '..');
 const run = (args: string[] = []) => {
   try {
-    return { code: 0, out: execFileSync(process.execPath, ['--conditions=source', '--import', 'tsx', join(schemaDir, 'scripts/check.ts'), ...args], { cwd: root, encoding: 'utf8', stdio: 'pipe' }) };
+    return {
+      code: 0,
+      out: execFileSync(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', join(schemaDir, 'scripts/check.ts'), ...args],
+        { cwd: root, encoding: 'utf8', stdio: 'pipe' },
+      ),
+    };
   } catch (err) {
     const e = err as { status: number; stdout: string; stderr: string };
     return { code: e.status, out: e.stdout + e.stderr };
@@ -17,7 +24,8 @@ const run = (args: string[] = []) => {
 /** A copy of the SDLs and the baseline to edit: `edit(file, from, to)` changes one subgraph SDL (or baseline/…). */
 function copy() {
   const dir = mkdtempSync(join(tmpdir(), 'schema-check-'));
-  for (const f of ['nvcf.graphql', 'icms.graphql', 'nvca-status.graphql', 'baseline']) cpSync(join(schemaDir, f), join(dir, f), { recursive: true });
+  for (const f of ['nvcf.graphql', 'icms.graphql', 'nvca-status.graphql', 'baseline'])
+    cpSync(join(schemaDir, f), join(dir, f), { recursive: true });
   const edit = (file: string, from: string, to: string) => {
     const text = readFileSync(join(dir, file), 'utf8');
     expect(text).toContain(from);
@@ -43,10 +51,14 @@ describe('schema check (npm run schema:check)', () => {
     const breaking = report.lines.filter((l) => l.startsWith('breaking'));
     // the public schema and the subgraph's own contract
     expect(breaking).toEqual([
-      expect.stringMatching(/^breaking +public +Query\.functions — Field 'functions' was removed .*FIELD_REMOVED.*not @deprecated in the baseline/),
+      expect.stringMatching(
+        /^breaking +public +Query\.functions — Field 'functions' was removed .*FIELD_REMOVED.*not @deprecated in the baseline/,
+      ),
       expect.stringMatching(/^breaking +nvcf +Query\.functions — /),
     ]);
-    expect(report.lines).toContainEqual(expect.stringMatching(/^safe +public +Query\.allFunctions — Field 'allFunctions' was added/));
+    expect(report.lines).toContainEqual(
+      expect.stringMatching(/^safe +public +Query\.allFunctions — Field 'allFunctions' was added/),
+    );
     const cli = run(['--dir', s.dir]);
     expect(cli.code).toBe(1);
     expect(cli.out).toMatch(/breaking +public +Query\.functions/);
@@ -59,9 +71,21 @@ describe('schema check (npm run schema:check)', () => {
     s.edit('nvcf.graphql', ', graceful: Boolean = false)', ')');
     s.edit('nvcf.graphql', '  inferenceUrl: String\n', '  inferenceUrl: String!\n');
     const report = await checkSchema({ dir: s.dir });
-    const publicBreaks = report.changes.filter((c) => c.criticality === 'breaking' && c.schema === 'public').map((c) => `${c.type} ${c.path}`);
-    expect(publicBreaks).toEqual(expect.arrayContaining(['FIELD_REMOVED Cluster.regions', 'FIELD_ARGUMENT_REMOVED Mutation.undeployFunctionVersion.graceful', 'INPUT_FIELD_TYPE_CHANGED CreateFunctionInput.inferenceUrl']));
-    expect(report.lines).toContainEqual(expect.stringMatching(/^breaking +public +Mutation\.undeployFunctionVersion\.graceful — .*not @deprecated in the baseline/));
+    const publicBreaks = report.changes
+      .filter((c) => c.criticality === 'breaking' && c.schema === 'public')
+      .map((c) => `${c.type} ${c.path}`);
+    expect(publicBreaks).toEqual(
+      expect.arrayContaining([
+        'FIELD_REMOVED Cluster.regions',
+        'FIELD_ARGUMENT_REMOVED Mutation.undeployFunctionVersion.graceful',
+        'INPUT_FIELD_TYPE_CHANGED CreateFunctionInput.inferenceUrl',
+      ]),
+    );
+    expect(report.lines).toContainEqual(
+      expect.stringMatching(
+        /^breaking +public +Mutation\.undeployFunctionVersion\.graceful — .*not @deprecated in the baseline/,
+      ),
+    );
     expect(report.ok).toBe(false);
   }, 20_000);
 
@@ -70,12 +94,19 @@ describe('schema check (npm run schema:check)', () => {
     s.edit('nvcf.graphql', '  functions: [Function!]!', '  functions: [Function!]!\n  functionCount: Int!');
     const report = await checkSchema({ dir: s.dir });
     expect(report.ok).toBe(true);
-    expect(report.lines).toEqual([expect.stringMatching(/^safe +public +Query\.functionCount/), expect.stringMatching(/^safe +nvcf +Query\.functionCount/)]);
+    expect(report.lines).toEqual([
+      expect.stringMatching(/^safe +public +Query\.functionCount/),
+      expect.stringMatching(/^safe +nvcf +Query\.functionCount/),
+    ]);
   }, 20_000);
 
   it('says when a removed field was deprecated, and still asks for the break to be accepted', async () => {
     using s = copy();
-    s.edit('baseline/public.graphql', '  regions: [String!]!\n}', '  regions: [String!]! @deprecated(reason: "use attributes")\n}');
+    s.edit(
+      'baseline/public.graphql',
+      '  regions: [String!]!\n}',
+      '  regions: [String!]! @deprecated(reason: "use attributes")\n}',
+    );
     s.edit('icms.graphql', '  regions: [String!]!\n', '');
     const report = await checkSchema({ dir: s.dir });
     expect(report.lines[0]).toMatch(/^breaking +public +Cluster\.regions — .*it was @deprecated in the baseline/);
@@ -87,15 +118,25 @@ describe('schema check (npm run schema:check)', () => {
     const before = (file: string) => readFileSync(join(schemaDir, 'baseline', file), 'utf8');
     s.edit('icms.graphql', '  regions: [String!]!\n', '');
     writeBaseline(s.dir);
-    expect(readFileSync(join(s.dir, 'baseline', baselineFile('public')), 'utf8')).not.toContain('regions: [String!]!\n}');
+    expect(readFileSync(join(s.dir, 'baseline', baselineFile('public')), 'utf8')).not.toContain(
+      'regions: [String!]!\n}',
+    );
     const log = join(s.dir, 'BREAKING.md');
     writeFileSync(log, '# Breaking changes\n');
     const unnamed = await checkSchema({ dir: s.dir, previousBaseline: before, breakingLog: log });
     expect(unnamed.ok).toBe(false);
-    expect(unnamed.lines[0]).toMatch(/^breaking +baseline\/public +Cluster\.regions — the baseline drops it .*BREAKING\.md has no entry naming `Cluster\.regions`/);
-    writeFileSync(log, '# Breaking changes\n\n## 2030-01-01\n- `Cluster.regions` (public, icms): removed; use `Cluster.attributes`.\n');
+    expect(unnamed.lines[0]).toMatch(
+      /^breaking +baseline\/public +Cluster\.regions — the baseline drops it .*BREAKING\.md has no entry naming `Cluster\.regions`/,
+    );
+    writeFileSync(
+      log,
+      '# Breaking changes\n\n## 2030-01-01\n- `Cluster.regions` (public, icms): removed; use `Cluster.attributes`.\n',
+    );
     const named = await checkSchema({ dir: s.dir, previousBaseline: before, breakingLog: log });
     expect(named.ok).toBe(true);
-    expect(named.lines).toEqual([expect.stringMatching(/^accepted +baseline\/public +Cluster\.regions .*named in BREAKING\.md/), expect.stringMatching(/^accepted +baseline\/icms +Cluster\.regions/)]);
+    expect(named.lines).toEqual([
+      expect.stringMatching(/^accepted +baseline\/public +Cluster\.regions .*named in BREAKING\.md/),
+      expect.stringMatching(/^accepted +baseline\/icms +Cluster\.regions/),
+    ]);
   }, 20_000);
 });

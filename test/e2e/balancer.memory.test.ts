@@ -8,7 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { startBalancer } from '@nvcf/local/topology';
 import { waitUntil } from '@nvcf/testing';
 
-function backend(): Promise<{ url: string; mode: { ready: 'yes' | 'no' | 'hang' }; close(): Promise<void>; probes: () => number }> {
+function backend(): Promise<{
+  url: string;
+  mode: { ready: 'yes' | 'no' | 'hang' };
+  close(): Promise<void>;
+  probes: () => number;
+}> {
   const mode = { ready: 'yes' as 'yes' | 'no' | 'hang' };
   let probes = 0;
   const server: Server = createServer((req, res) => {
@@ -20,12 +25,20 @@ function backend(): Promise<{ url: string; mode: { ready: 'yes' | 'no' | 'hang' 
     }
     res.writeHead(200).end('ok');
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    mode,
-    probes: () => probes,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        mode,
+        probes: () => probes,
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      }),
+    ),
+  );
 }
 
 describe('the topology balancer', () => {

@@ -30,7 +30,14 @@ function staggeredUpdates() {
           nth.set(desired.revisionId, n);
           await new Promise<void>((resolve, reject) => {
             const t = setTimeout(resolve, n * STEP_MS);
-            signal.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }, { once: true });
+            signal.addEventListener(
+              'abort',
+              () => {
+                clearTimeout(t);
+                reject(signal.reason);
+              },
+              { once: true },
+            );
           });
         }
         return inner.apply(desired, signal);
@@ -42,11 +49,13 @@ function staggeredUpdates() {
 /** `nvcf rollout status --watch` on a real pseudo-terminal: tmux, 100×24, its screen captured. */
 describe('nvcf rollout status --watch in a terminal (tmux)', () => {
   const socket = `nvcf-cli-test-${process.pid}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const tmux = (...args: string[]) =>
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   let system: System;
 
   beforeAll(async () => {
-    if (spawnSync('tmux', ['-V']).status !== 0) throw new Error('tmux is needed for this test: apt-get install tmux (test/services/ci-prereqs.sh installs it)');
+    if (spawnSync('tmux', ['-V']).status !== 0)
+      throw new Error('tmux is needed for this test: apt-get install tmux (test/services/ci-prereqs.sh installs it)');
     system = await startSystem({ ...fast, revisionDeadlineMs: 600_000, driver: staggeredUpdates() });
   });
   afterAll(async () => {
@@ -56,8 +65,34 @@ describe('nvcf rollout status --watch in a terminal (tmux)', () => {
 
   it('draws the progress bar and the instance table in place, then exits 0 once APPLIED', async () => {
     const cli = cliAgainst(system.url);
-    const v = (await cli.nvcf(['functions', 'create', 'echo', '--helm-chart', 'oci://nvcr.io/nca-a/echo-1.2.3.tgz', '--helm-service', 'echo', '-o', 'json'])).json<{ id: string }>();
-    const d = await cli.nvcf(['deploy', v.id, '--gpu', 'L40S', '--instance-type', 'gl40s_1.br25_2xlarge', '--min', '4', '--max', '4', '--set', 'model=v1', '--watch']);
+    const v = (
+      await cli.nvcf([
+        'functions',
+        'create',
+        'echo',
+        '--helm-chart',
+        'oci://nvcr.io/nca-a/echo-1.2.3.tgz',
+        '--helm-service',
+        'echo',
+        '-o',
+        'json',
+      ])
+    ).json<{ id: string }>();
+    const d = await cli.nvcf([
+      'deploy',
+      v.id,
+      '--gpu',
+      'L40S',
+      '--instance-type',
+      'gl40s_1.br25_2xlarge',
+      '--min',
+      '4',
+      '--max',
+      '4',
+      '--set',
+      'model=v1',
+      '--watch',
+    ]);
     expect(d.code).toBe(EXIT.ok);
     const specId = /^([0-9a-f-]{36})\s+L40S/m.exec(d.out)![1]!;
     expect((await cli.nvcf(['gpu-spec', 'update', specId, '--set', 'model=v2'])).code).toBe(EXIT.ok);
@@ -67,15 +102,29 @@ describe('nvcf rollout status --watch in a terminal (tmux)', () => {
     const script = join(dir, 'run.sh');
     const env = { ...cli.env, NVCF_CLI_SOURCE: '1', TERM: 'xterm-256color' };
     // the pane stays after the command, so that its last screen can be read too
-    writeFileSync(script, `${Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n')}\n'${process.execPath}' '${nvcfBin}' rollout status ${specId} --watch\necho $? > '${exitFile}'\nexec sleep 600\n`);
+    writeFileSync(
+      script,
+      `${Object.entries(env)
+        .map(([k, v]) => `export ${k}='${v}'`)
+        .join(
+          '\n',
+        )}\n'${process.execPath}' '${nvcfBin}' rollout status ${specId} --watch\necho $? > '${exitFile}'\nexec sleep 600\n`,
+    );
     tmux('new-session', '-d', '-s', 'cli', '-x', '100', '-y', '24', `bash '${script}'`);
     const screen = () => tmux('capture-pane', '-p', '-t', 'cli');
 
     // mid-rollout: some instances applied, the others still UPDATING
-    const mid = await waitUntil(() => {
-      const s = screen();
-      return /^[\u2588\u2591]+ [1-3]\/4 applied \| [1-3] updating \| 0 failed \| deadline in 09m\d\ds$/m.test(s) && /UPDATING/.test(s) && s;
-    }, { what: 'the live view mid-rollout', timeoutMs: 30_000, intervalMs: 100 });
+    const mid = await waitUntil(
+      () => {
+        const s = screen();
+        return (
+          /^[\u2588\u2591]+ [1-3]\/4 applied \| [1-3] updating \| 0 failed \| deadline in 09m\d\ds$/m.test(s) &&
+          /UPDATING/.test(s) &&
+          s
+        );
+      },
+      { what: 'the live view mid-rollout', timeoutMs: 30_000, intervalMs: 100 },
+    );
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(join(ARTIFACTS, 'cli-rollout-status-watch.txt'), mid);
     writeFileSync(join(ARTIFACTS, 'cli-rollout-status-watch.ansi'), tmux('capture-pane', '-p', '-e', '-t', 'cli'));

@@ -14,7 +14,8 @@ import { buildDist } from '../src/index.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const npm = (args: string[], cwd: string) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, maxBuffer: 16 << 20 });
+const npm = (args: string[], cwd: string) =>
+  run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, maxBuffer: 16 << 20 });
 
 const typedProgram = `
 import { createClient, NvcfError, FunctionsDocument, CreateFunctionDocument, type StatusEvent, type WatchItem } from '@nvcf/client';
@@ -60,25 +61,52 @@ describe('@nvcf/client, packed and installed outside the monorepo', () => {
     const { stdout } = await npm(['pack', '--json', '--pack-destination', dir], path.join(ROOT, 'client'));
     const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
     const files = packed!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/graphql.js', 'persisted-documents.json']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/generated/graphql.js',
+        'persisted-documents.json',
+      ]),
+    );
     expect(files.filter((f) => f.startsWith('src/') || f.includes('.test.') || f.endsWith('.tsbuildinfo'))).toEqual([]);
 
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'nvcf-client-user', private: true, type: 'module' }));
+    fs.writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'nvcf-client-user', private: true, type: 'module' }),
+    );
     await npm(['install', path.join(dir, packed!.filename)], dir);
     expect(fs.realpathSync(path.join(dir, 'node_modules/@nvcf/client')).startsWith(ROOT)).toBe(false);
 
     fs.writeFileSync(path.join(dir, 'program.ts'), typedProgram);
-    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], types: [] },
-      files: ['program.ts'],
-    }));
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          lib: ['ES2022', 'DOM'],
+          types: [],
+        },
+        files: ['program.ts'],
+      }),
+    );
     // the monorepo's compiler, but only the folder's own node_modules to resolve against
-    await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir]).catch((e: { stdout?: string }) => {
-      throw new Error(`tsc --noEmit failed on the packed client:\n${e.stdout}`);
-    });
+    await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir]).catch(
+      (e: { stdout?: string }) => {
+        throw new Error(`tsc --noEmit failed on the packed client:\n${e.stdout}`);
+      },
+    );
 
     fs.writeFileSync(path.join(dir, 'program.mjs'), plainProgram);
-    const out = await run(process.execPath, [path.join(dir, 'program.mjs')], { cwd: dir, env: { ...process.env, NVCF_URL: system.url, NODE_OPTIONS: '' } });
+    const out = await run(process.execPath, [path.join(dir, 'program.mjs')], {
+      cwd: dir,
+      env: { ...process.env, NVCF_URL: system.url, NODE_OPTIONS: '' },
+    });
     const result = JSON.parse(out.stdout) as { id: string; names: string[]; refused: string };
     expect(result.id).toMatch(/\S/);
     expect(result.names).toContain('packed-plain');

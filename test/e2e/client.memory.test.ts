@@ -7,8 +7,16 @@ import WebSocket from 'ws';
 import { startSystem, type System } from '@nvcf/local';
 import { waitUntil } from '@nvcf/testing';
 import {
-  createClient, NvcfError, CreateFunctionDocument, DeployFunctionVersionDocument, FunctionsDocument, GpuSpecificationDocument,
-  UpdateGpuSpecificationDocument, type WatchItem, type NvcfClient, type StatusEvent,
+  createClient,
+  NvcfError,
+  CreateFunctionDocument,
+  DeployFunctionVersionDocument,
+  FunctionsDocument,
+  GpuSpecificationDocument,
+  UpdateGpuSpecificationDocument,
+  type WatchItem,
+  type NvcfClient,
+  type StatusEvent,
 } from '@nvcf/client';
 import { l40s, startTcpProxy } from '../src/index.js';
 
@@ -20,35 +28,64 @@ const recording: typeof fetch = (input, init) => {
 
 async function deployed(client: NvcfClient) {
   const created = await client.mutate(CreateFunctionDocument, {
-    input: { name: `client-${Date.now().toString(36)}`, inferenceUrl: '/v1/infer', inferencePort: 8000, helm: { chart: 'oci://nvcr.io/nca-a/echo-1.2.3.tgz', serviceName: 'echo' } },
+    input: {
+      name: `client-${Date.now().toString(36)}`,
+      inferenceUrl: '/v1/infer',
+      inferencePort: 8000,
+      helm: { chart: 'oci://nvcr.io/nca-a/echo-1.2.3.tgz', serviceName: 'echo' },
+    },
   });
-  const d = await client.mutate(DeployFunctionVersionDocument, { versionId: created.createFunction.id, input: { gpuSpecifications: [l40s({ minInstances: 2 })] } });
+  const d = await client.mutate(DeployFunctionVersionDocument, {
+    versionId: created.createFunction.id,
+    input: { gpuSpecifications: [l40s({ minInstances: 2 })] },
+  });
   const specId = d.deployFunctionVersion.gpuSpecifications[0]!.id;
-  const spec = await waitUntil(async () => {
-    const s = (await client.query(GpuSpecificationDocument, { id: specId })).gpuSpecification;
-    return s?.latestRevision?.status === 'APPLIED' && s.instances.every((i) => i.state === 'ACTIVE') && s;
-  }, { what: 'first revision applied' });
+  const spec = await waitUntil(
+    async () => {
+      const s = (await client.query(GpuSpecificationDocument, { id: specId })).gpuSpecification;
+      return s?.latestRevision?.status === 'APPLIED' && s.instances.every((i) => i.state === 'ACTIVE') && s;
+    },
+    { what: 'first revision applied' },
+  );
   return { functionId: created.createFunction.function.id, specId, instanceIds: spec.instances.map((i) => i.id) };
 }
 
 /** Collects a watch until `done` holds for its events; the items (connection changes too) kept in order. */
-function collect(client: NvcfClient, filter: Parameters<NvcfClient['watch']>[0], opts: Parameters<NvcfClient['watch']>[1] = {}) {
+function collect(
+  client: NvcfClient,
+  filter: Parameters<NvcfClient['watch']>[0],
+  opts: Parameters<NvcfClient['watch']>[1] = {},
+) {
   const items: WatchItem[] = [];
   const stop = new AbortController();
   const finished = (async () => {
     for await (const item of client.watch(filter, { ...opts, signal: stop.signal })) items.push(item);
   })();
   const events = () => items.flatMap((i) => (i.type === 'event' ? [i.event] : []));
-  return { items, events, finished, stop: async () => { stop.abort(); await finished; } };
+  return {
+    items,
+    events,
+    finished,
+    stop: async () => {
+      stop.abort();
+      await finished;
+    },
+  };
 }
 
 const appliedEverywhere = (events: StatusEvent[], instanceIds: string[], revisionId: string) =>
-  instanceIds.every((id) => events.some((e) => e.instance.id === id && e.state === 'ACTIVE' && e.revisionId === revisionId));
+  instanceIds.every((id) =>
+    events.some((e) => e.instance.id === id && e.state === 'ACTIVE' && e.revisionId === revisionId),
+  );
 
 describe('@nvcf/client', () => {
   let system: System;
-  beforeAll(async () => { system = await startSystem({ sim: { startDelayMs: 30, updateDelayMs: 400 } }); });
-  afterAll(async () => { await system?.dispose(); });
+  beforeAll(async () => {
+    system = await startSystem({ sim: { startDelayMs: 30, updateDelayMs: 400 } });
+  });
+  afterAll(async () => {
+    await system?.dispose();
+  });
 
   it('sends generated operations by their trusted-document id, typed end to end', async () => {
     const client = createClient({ url: system.url, token: 'dev-token-a', fetch: recording });
@@ -79,53 +116,84 @@ describe('@nvcf/client', () => {
     expect(refused).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
 
     const client = createClient({ url: system.url, token: 'dev-token-a' });
-    const bad = await client.mutate(UpdateGpuSpecificationDocument, { id: 'no-such-spec', input: { minInstances: 1 } }).catch((e: unknown) => e);
+    const bad = await client
+      .mutate(UpdateGpuSpecificationDocument, { id: 'no-such-spec', input: { minInstances: 1 } })
+      .catch((e: unknown) => e);
     expect(bad).toMatchObject({ code: 'NOT_FOUND' });
     expect((bad as NvcfError).message).toMatch(/no-such-spec/);
 
     const nowhere = createClient({ url: 'http://127.0.0.1:9/graphql', token: 'dev-token-a', queryRetries: 0 });
     await expect(nowhere.query(FunctionsDocument)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
 
-    await expect(async () => { for await (const _ of client.watch({})) break; }).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    await expect(async () => {
+      for await (const _ of client.watch({})) break;
+    }).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
   });
 
-  it.each(['sse', 'ws'] as const)('watch over %s resumes across broken connections: the same events as an unbroken watch, none twice', async (transport) => {
-    const client = createClient({ url: system.url, token: 'dev-token-a' });
-    const { specId, instanceIds } = await deployed(client);
-    await using proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(system.url).port) });
-    const opts = transport === 'ws' ? { transport, webSocketImpl: WebSocket } : { transport };
-    const direct = collect(createClient({ url: system.url, token: 'dev-token-a', ...opts }), { gpuSpecificationId: specId });
-    const broken = collect(createClient({ url: `http://${proxy.address}/graphql`, token: 'dev-token-a', ...opts }), { gpuSpecificationId: specId }, { initialDelayMs: 50 });
-    await waitUntil(() => direct.items.some((i) => i.type === 'connected') && broken.items.some((i) => i.type === 'connected'), { what: 'both watches connected' });
+  it.each(['sse', 'ws'] as const)(
+    'watch over %s resumes across broken connections: the same events as an unbroken watch, none twice',
+    async (transport) => {
+      const client = createClient({ url: system.url, token: 'dev-token-a' });
+      const { specId, instanceIds } = await deployed(client);
+      await using proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(system.url).port) });
+      const opts = transport === 'ws' ? { transport, webSocketImpl: WebSocket } : { transport };
+      const direct = collect(createClient({ url: system.url, token: 'dev-token-a', ...opts }), {
+        gpuSpecificationId: specId,
+      });
+      const broken = collect(
+        createClient({ url: `http://${proxy.address}/graphql`, token: 'dev-token-a', ...opts }),
+        { gpuSpecificationId: specId },
+        { initialDelayMs: 50 },
+      );
+      await waitUntil(
+        () => direct.items.some((i) => i.type === 'connected') && broken.items.some((i) => i.type === 'connected'),
+        { what: 'both watches connected' },
+      );
 
-    const updated = await client.mutate(UpdateGpuSpecificationDocument, { id: specId, input: { revision: { configuration: { replicas: 1, model: 'v2' } } } });
-    const revisionId = updated.updateGpuSpecification.latestRevision!.id;
-    // twice: the connection drops, stays down a while, comes back (the first time mid-rollout)
-    const seenAtCut: number[] = [];
-    for (let cut = 1; cut <= 2; cut++) {
-      await waitUntil(() => broken.events().length >= cut * 2, { what: `event ${cut * 2} before cut ${cut}` });
-      seenAtCut.push(broken.events().length);
-      await proxy.cut();
-      await waitUntil(() => broken.items.filter((i) => i.type === 'reconnecting').length >= cut, { what: `reconnecting after cut ${cut}` });
-      await proxy.restore();
-      await waitUntil(() => broken.items.filter((i) => i.type === 'connected').length > cut, { what: `connected again after cut ${cut}` });
-    }
-    await waitUntil(() => appliedEverywhere(direct.events(), instanceIds, revisionId) && appliedEverywhere(broken.events(), instanceIds, revisionId), { what: 'every instance ACTIVE on the new revision in both watches' });
-    await direct.stop();
-    await broken.stop();
+      const updated = await client.mutate(UpdateGpuSpecificationDocument, {
+        id: specId,
+        input: { revision: { configuration: { replicas: 1, model: 'v2' } } },
+      });
+      const revisionId = updated.updateGpuSpecification.latestRevision!.id;
+      // twice: the connection drops, stays down a while, comes back (the first time mid-rollout)
+      const seenAtCut: number[] = [];
+      for (let cut = 1; cut <= 2; cut++) {
+        await waitUntil(() => broken.events().length >= cut * 2, { what: `event ${cut * 2} before cut ${cut}` });
+        seenAtCut.push(broken.events().length);
+        await proxy.cut();
+        await waitUntil(() => broken.items.filter((i) => i.type === 'reconnecting').length >= cut, {
+          what: `reconnecting after cut ${cut}`,
+        });
+        await proxy.restore();
+        await waitUntil(() => broken.items.filter((i) => i.type === 'connected').length > cut, {
+          what: `connected again after cut ${cut}`,
+        });
+      }
+      await waitUntil(
+        () =>
+          appliedEverywhere(direct.events(), instanceIds, revisionId) &&
+          appliedEverywhere(broken.events(), instanceIds, revisionId),
+        { what: 'every instance ACTIVE on the new revision in both watches' },
+      );
+      await direct.stop();
+      await broken.stop();
 
-    const cursors = (w: typeof direct) => w.events().map((e) => e.cursor);
-    expect(cursors(broken)).toEqual(cursors(direct));
-    expect(new Set(cursors(broken)).size).toBe(cursors(broken).length);
-    // the first cut was not after the end: transitions happened while that connection was down or after
-    expect(cursors(direct).length).toBeGreaterThan(seenAtCut[0]!);
-    expect(broken.items.filter((i) => i.type === 'connected').length).toBeGreaterThanOrEqual(3);
-    const reconnecting = broken.items.find((i) => i.type === 'reconnecting');
-    expect(reconnecting).toMatchObject({ error: { code: 'UNAVAILABLE' } });
-  });
+      const cursors = (w: typeof direct) => w.events().map((e) => e.cursor);
+      expect(cursors(broken)).toEqual(cursors(direct));
+      expect(new Set(cursors(broken)).size).toBe(cursors(broken).length);
+      // the first cut was not after the end: transitions happened while that connection was down or after
+      expect(cursors(direct).length).toBeGreaterThan(seenAtCut[0]!);
+      expect(broken.items.filter((i) => i.type === 'connected').length).toBeGreaterThanOrEqual(3);
+      const reconnecting = broken.items.find((i) => i.type === 'reconnecting');
+      expect(reconnecting).toMatchObject({ error: { code: 'UNAVAILABLE' } });
+    },
+  );
 
   it('surfaces an expired cursor: an NvcfError, or with onExpired "snapshot" an explicit item and the current state', async () => {
-    await using small = await startSystem({ sim: { startDelayMs: 10, updateDelayMs: 10 }, statusRetention: { maxMsgs: 4 } });
+    await using small = await startSystem({
+      sim: { startDelayMs: 10, updateDelayMs: 10 },
+      statusRetention: { maxMsgs: 4 },
+    });
     const client = createClient({ url: small.url, token: 'dev-token-a' });
     const { specId, instanceIds } = await deployed(client);
     const first = collect(client, { gpuSpecificationId: specId }, { snapshot: true });
@@ -134,11 +202,22 @@ describe('@nvcf/client', () => {
     const old = first.events()[0]!.cursor;
     // more transitions than the stream keeps: the old cursor now points before its start
     for (const model of ['v2', 'v3']) {
-      const u = await client.mutate(UpdateGpuSpecificationDocument, { id: specId, input: { revision: { configuration: { replicas: 1, model } } } });
-      await waitUntil(async () => (await client.query(GpuSpecificationDocument, { id: specId })).gpuSpecification?.latestRevision?.id === u.updateGpuSpecification.latestRevision!.id
-        && (await client.query(GpuSpecificationDocument, { id: specId })).gpuSpecification?.latestRevision?.status === 'APPLIED', { what: `${model} applied` });
+      const u = await client.mutate(UpdateGpuSpecificationDocument, {
+        id: specId,
+        input: { revision: { configuration: { replicas: 1, model } } },
+      });
+      await waitUntil(
+        async () =>
+          (await client.query(GpuSpecificationDocument, { id: specId })).gpuSpecification?.latestRevision?.id ===
+            u.updateGpuSpecification.latestRevision!.id &&
+          (await client.query(GpuSpecificationDocument, { id: specId })).gpuSpecification?.latestRevision?.status ===
+            'APPLIED',
+        { what: `${model} applied` },
+      );
     }
-    await expect(async () => { for await (const _ of client.watch({ gpuSpecificationId: specId }, { after: old })) break; }).rejects.toMatchObject({ code: 'CURSOR_EXPIRED' });
+    await expect(async () => {
+      for await (const _ of client.watch({ gpuSpecificationId: specId }, { after: old })) break;
+    }).rejects.toMatchObject({ code: 'CURSOR_EXPIRED' });
 
     const again = collect(client, { gpuSpecificationId: specId }, { after: old, onExpired: 'snapshot' });
     await waitUntil(() => again.events().length >= instanceIds.length, { what: 'the snapshot after expiry' });
@@ -146,6 +225,12 @@ describe('@nvcf/client', () => {
     const kinds = again.items.map((i) => (i.type === 'event' ? i.event.kind : i.type));
     expect(kinds).toContain('SNAPSHOT');
     expect(kinds.slice(0, kinds.indexOf('SNAPSHOT'))).toContain('expired');
-    expect(again.events().filter((e) => e.kind === 'SNAPSHOT').map((e) => e.instance.id).sort()).toEqual([...instanceIds].sort());
+    expect(
+      again
+        .events()
+        .filter((e) => e.kind === 'SNAPSHOT')
+        .map((e) => e.instance.id)
+        .sort(),
+    ).toEqual([...instanceIds].sort());
   });
 });

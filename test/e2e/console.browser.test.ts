@@ -14,7 +14,17 @@ import { startSystem, type System } from '@nvcf/local';
 import { ensureWebBuild } from '@nvcf/console/build';
 import { startGateway, type RunningGateway } from '@nvcf/gateway';
 import { staticTokens, DEV_TOKENS } from '@nvcf/auth';
-import { deployedHelm, httpClient, ok, persistedClient, readSpec, startTcpProxy, submit, waitRevision, type TcpProxy } from '@nvcf/test';
+import {
+  deployedHelm,
+  httpClient,
+  ok,
+  persistedClient,
+  readSpec,
+  startTcpProxy,
+  submit,
+  waitRevision,
+  type TcpProxy,
+} from '@nvcf/test';
 import { waitUntil } from '@nvcf/testing';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS, openBrowser, type Browsing } from '../src/browser.js';
@@ -36,18 +46,38 @@ async function axeViolations(page: Page): Promise<string[]> {
   // through the DevTools protocol, which the page's CSP (no inline script) does not apply to
   await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
   });
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** The tiles as the page shows them: instance id → state. */
-const tiles = (page: Page) => page.locator('.tiles .tile').evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.instance!, (e as HTMLElement).dataset.state!])));
+const tiles = (page: Page) =>
+  page
+    .locator('.tiles .tile')
+    .evaluateAll((els) =>
+      Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.instance!, (e as HTMLElement).dataset.state!])),
+    );
 
 /** Every transition in the event log, oldest first. */
-const logEntries = (page: Page) => page.locator('.log li.entry').evaluateAll((els) => els.map((e) => ({ ...(e as HTMLElement).dataset })).reverse()) as Promise<{ instance: string; state: string; revision: string; target: string; cursor: string }[]>;
+const logEntries = (page: Page) =>
+  page
+    .locator('.log li.entry')
+    .evaluateAll((els) => els.map((e) => ({ ...(e as HTMLElement).dataset })).reverse()) as Promise<
+    { instance: string; state: string; revision: string; target: string; cursor: string }[]
+  >;
 
 /** Records every state each tile shows, in order, from now on (a MutationObserver in the page). */
 async function recordTiles(page: Page) {
@@ -65,9 +95,16 @@ async function recordTiles(page: Page) {
     new MutationObserver((records) => {
       for (const r of records) {
         if (r.type === 'attributes') note(r.target as Element);
-        r.addedNodes.forEach((n) => { if (n instanceof Element && n.matches('.tile')) note(n); });
+        r.addedNodes.forEach((n) => {
+          if (n instanceof Element && n.matches('.tile')) note(n);
+        });
       }
-    }).observe(document.querySelector('.tiles')!, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+    }).observe(document.querySelector('.tiles')!, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-state'],
+    });
     (window as unknown as { tileStates: typeof seen }).tileStates = seen;
   });
   return () => page.evaluate(() => (window as unknown as { tileStates: Record<string, string[]> }).tileStates);
@@ -87,11 +124,24 @@ async function submitConfiguration(page: Page, yaml: string) {
 
 /** Waits until the bar reads `n`/`n` (100 %) and every tile is ACTIVE on `revisionId`. */
 async function waitDone(page: Page, instanceIds: string[], revisionId: string) {
-  await waitUntil(async () => (await page.locator('#progress-text').innerText()).includes(`${instanceIds.length}/${instanceIds.length} applied (100 %)`), { what: 'the bar at 100 %', timeoutMs: 30_000 });
-  await waitUntil(async () => {
-    const shown = await tiles(page);
-    return instanceIds.every((id) => shown[id] === 'ACTIVE') && (await page.locator(`.tiles .tile[data-state="ACTIVE"] code[title="${revisionId}"]`).count()) === instanceIds.length;
-  }, { what: 'every tile ACTIVE on the new revision', timeoutMs: 30_000 });
+  await waitUntil(
+    async () =>
+      (await page.locator('#progress-text').innerText()).includes(
+        `${instanceIds.length}/${instanceIds.length} applied (100 %)`,
+      ),
+    { what: 'the bar at 100 %', timeoutMs: 30_000 },
+  );
+  await waitUntil(
+    async () => {
+      const shown = await tiles(page);
+      return (
+        instanceIds.every((id) => shown[id] === 'ACTIVE') &&
+        (await page.locator(`.tiles .tile[data-state="ACTIVE"] code[title="${revisionId}"]`).count()) ===
+          instanceIds.length
+      );
+    },
+    { what: 'every tile ACTIVE on the new revision', timeoutMs: 30_000 },
+  );
 }
 
 /** Each instance's UPDATING towards `revisionId` and its ACTIVE on it: each exactly once in the log. */
@@ -130,21 +180,32 @@ async function openRollout(page: Page, fnName: string, instanceIds: string[]) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Functions' }).click();
   await page.getByRole('link', { name: fnName }).click();
   await page.getByRole('heading', { name: fnName, level: 1 }).waitFor();
-  await page.getByRole('link', { name: /Rollout view/ }).first().click();
+  await page
+    .getByRole('link', { name: /Rollout view/ })
+    .first()
+    .click();
   await page.locator('#connection', { hasText: 'Live' }).waitFor();
-  await waitUntil(async () => {
-    const shown = await tiles(page);
-    return instanceIds.every((id) => shown[id] === 'ACTIVE');
-  }, { what: 'a tile per instance, ACTIVE' });
+  await waitUntil(
+    async () => {
+      const shown = await tiles(page);
+      return instanceIds.every((id) => shown[id] === 'ACTIVE');
+    },
+    { what: 'a tile per instance, ACTIVE' },
+  );
 }
 
 let browsing: Browsing;
 beforeAll(async () => {
-  const [web, browser] = await Promise.all([ensureWebBuild({ log: (t) => process.stderr.write(`${t}\n`) }), openBrowser()]);
+  const [web, browser] = await Promise.all([
+    ensureWebBuild({ log: (t) => process.stderr.write(`${t}\n`) }),
+    openBrowser(),
+  ]);
   browsing = browser;
   if (web.built) process.stderr.write(`web build: ${web.ms} ms\n`);
 }, 180_000);
-afterAll(async () => { await browsing?.close(); });
+afterAll(async () => {
+  await browsing?.close();
+});
 
 describe('the web console in Chromium, offline', () => {
   let system: System;
@@ -189,14 +250,21 @@ describe('the web console in Chromium, offline', () => {
 
     await page.getByRole('button', { name: /Sign in as nca-a/ }).click();
     await page.getByRole('heading', { name: 'Functions', level: 1 }).waitFor();
-    expect(await page.evaluate(() => [sessionStorage.getItem('nvcf-console:token'), Object.keys(localStorage).filter((k) => k.startsWith('nvcf-console'))])).toEqual(['dev-token-a', []]);
+    expect(
+      await page.evaluate(() => [
+        sessionStorage.getItem('nvcf-console:token'),
+        Object.keys(localStorage).filter((k) => k.startsWith('nvcf-console')),
+      ]),
+    ).toEqual(['dev-token-a', []]);
     await page.getByRole('link', { name: fnName }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole('link', { name: fnName }).click();
     await page.getByRole('heading', { name: fnName, level: 1 }).waitFor();
     const row = page.locator('table.grid tbody tr').first();
-    await waitUntil(async () => (await row.innerText()).includes('APPLIED'), { what: 'the spec row with its latest revision' });
+    await waitUntil(async () => (await row.innerText()).includes('APPLIED'), {
+      what: 'the spec row with its latest revision',
+    });
     expect(await row.locator(`code[title="${d.firstRevisionId}"]`).count()).toBe(2); // latest and last applied
     expect(await row.innerText()).toContain('4/4');
     expect(await axeViolations(page)).toEqual([]);
@@ -221,8 +289,12 @@ describe('the web console in Chromium, offline', () => {
 
     await submitConfiguration(page, 'model: v2\nreplicas: 2\n');
     const rev = (await readSpec(api(), d.specId))!.latestRevision!.id;
-    await waitUntil(async () => Object.values(await tiles(page)).filter((s) => s === 'UPDATING').length === 4, { what: 'every tile UPDATING' });
-    await waitUntil(async () => /^\d+:\d\d left to the deadline$/.test(await page.locator('#time-left').innerText()), { what: 'the time left to the deadline' });
+    await waitUntil(async () => Object.values(await tiles(page)).filter((s) => s === 'UPDATING').length === 4, {
+      what: 'every tile UPDATING',
+    });
+    await waitUntil(async () => /^\d+:\d\d left to the deadline$/.test(await page.locator('#time-left').innerText()), {
+      what: 'the time left to the deadline',
+    });
     expect(await page.locator('.tiles .tile[data-state="UPDATING"]').first().innerText()).toContain('→');
     expect(await axeViolations(page)).toEqual([]);
     await shot(browsing, page, 'console-rollout-mid', 'console-rollout-mid.png');
@@ -237,7 +309,7 @@ describe('the web console in Chromium, offline', () => {
     expect(browsing.problems).toEqual([]);
   });
 
-  it('shows parse errors at their line before sending, and the server\'s refusal at the line of the field it names', async () => {
+  it("shows parse errors at their line before sending, and the server's refusal at the line of the field it names", async () => {
     const editor = page.getByLabel('Helm values (YAML or JSON)');
     await editor.fill('model: v3\nreplicas: 1\nmodel: v4\n');
     await page.locator('.editor-errors li[data-line="3"]', { hasText: 'Map keys must be unique' }).waitFor();
@@ -262,7 +334,10 @@ describe('the web console in Chromium, offline', () => {
     await waitRevision(api(), d.specId, 'APPLIED');
     await submitConfiguration(page, 'model: v3\nreplicas: 1\n');
     expect(await page.locator('.editor-errors .server-error').getAttribute('data-code')).toBe('CONFLICT');
-    expect((await readSpec(api(), d.specId))!.latestRevision!.configuration).toEqual({ model: 'elsewhere', replicas: 1 });
+    expect((await readSpec(api(), d.specId))!.latestRevision!.configuration).toEqual({
+      model: 'elsewhere',
+      replicas: 1,
+    });
     await page.getByRole('button', { name: 'load it' }).click();
     expect(await page.getByLabel('Helm values (YAML or JSON)').inputValue()).toContain('model: elsewhere');
     expect(browsing.problems).toEqual([]);
@@ -272,7 +347,10 @@ describe('the web console in Chromium, offline', () => {
     await page.getByRole('button', { name: 'Reset editor' }).click();
     await submitConfiguration(page, 'model: v4\nreplicas: 2\nnvcfSimulate:\n  delayMs: 2500\n');
     const rev = (await readSpec(api(), d.specId))!.latestRevision!.id;
-    await waitUntil(async () => (await logEntries(page)).filter((e) => e.state === 'UPDATING' && e.target === rev).length === 4, { what: 'the rollout under way on the page' });
+    await waitUntil(
+      async () => (await logEntries(page)).filter((e) => e.state === 'UPDATING' && e.target === rev).length === 4,
+      { what: 'the rollout under way on the page' },
+    );
     const problemsBefore = browsing.problems.length;
 
     // the gateway goes away: its streams end without `complete`, new connections find nothing behind the proxy
@@ -280,12 +358,21 @@ describe('the web console in Chromium, offline', () => {
     await page.locator('#connection', { hasText: 'Reconnecting…' }).waitFor();
     await shot(browsing, page, 'console-rollout-reconnecting');
     // the instances finish while no gateway serves the page: the page must get those events on resume
-    await waitUntil(async () => (await system.backends.nvcfStore.getRevisions([d.specId]))[0]?.latest?.status === 'APPLIED', { what: 'the rollout applied behind the page\'s back', timeoutMs: 30_000 });
+    await waitUntil(
+      async () => (await system.backends.nvcfStore.getRevisions([d.specId]))[0]?.latest?.status === 'APPLIED',
+      { what: "the rollout applied behind the page's back", timeoutMs: 30_000 },
+    );
     expect((await logEntries(page)).filter((e) => e.state === 'ACTIVE' && e.revision === rev)).toHaveLength(0);
 
     second = await startGateway({
-      subgraphs: system.subgraphs, verify: staticTokens(DEV_TOKENS), secret: system.secret, cursorSecret: system.secret, bus: system.backends.bus,
-      console: true, graphiql: true, pageAuth,
+      subgraphs: system.subgraphs,
+      verify: staticTokens(DEV_TOKENS),
+      secret: system.secret,
+      cursorSecret: system.secret,
+      bus: system.backends.bus,
+      console: true,
+      graphiql: true,
+      pageAuth,
     });
     const url = new URL(second.url);
     proxy.retarget({ host: url.hostname, port: Number(url.port) });
@@ -299,11 +386,13 @@ describe('the web console in Chromium, offline', () => {
     await shot(browsing, page, 'console-rollout-resumed');
     expect(browsing.blocked).toEqual([]);
     // only the requests the browser sent while no gateway was there
-    expect(browsing.problems.slice(problemsBefore).filter((p) => !/Failed to load resource|net::ERR_/.test(p))).toEqual([]);
+    expect(browsing.problems.slice(problemsBefore).filter((p) => !/Failed to load resource|net::ERR_/.test(p))).toEqual(
+      [],
+    );
     browsing.problems.length = problemsBefore;
   });
 
-  it('a failed rollout shows the failing instance\'s message; a confirmed rollback rolls the last applied configuration out again', async () => {
+  it("a failed rollout shows the failing instance's message; a confirmed rollback rolls the last applied configuration out again", async () => {
     const before = (await readSpec(api(), d.specId))!.lastAppliedRevision!;
     const appliedBefore = before.id;
     await submitConfiguration(page, 'model: broken\nnvcfSimulate:\n  failure: permanent\n');
@@ -312,7 +401,9 @@ describe('the web console in Chromium, offline', () => {
     const message = page.locator('.tiles .tile .tile-msg', { hasText: 'values rejected by the chart' });
     await message.first().waitFor();
     expect(await page.getByRole('alert').filter({ hasText: 'Rollout failed.' }).innerText()).toContain(failed);
-    expect(await page.locator('.log li.entry .entry-msg', { hasText: 'values rejected by the chart' }).count()).toBeGreaterThan(0);
+    expect(
+      await page.locator('.log li.entry .entry-msg', { hasText: 'values rejected by the chart' }).count(),
+    ).toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);
     await shot(browsing, page, 'console-rollout-failed');
 
@@ -347,15 +438,29 @@ describe('the console with TRUSTED_DOCUMENTS=require', () => {
   let page: Page;
 
   beforeAll(async () => {
-    system = await startSystem({ ...slowUpdates, sim: { startDelayMs: 30, updateDelayMs: 400 }, console: true, trustedDocuments: 'require' });
+    system = await startSystem({
+      ...slowUpdates,
+      sim: { startDelayMs: 30, updateDelayMs: 400 },
+      console: true,
+      trustedDocuments: 'require',
+    });
     page = await browsing.newPage();
     await page.setViewportSize({ width: 1280, height: 800 });
   }, 60_000);
-  afterAll(async () => { await page?.close(); await system?.dispose(); });
+  afterAll(async () => {
+    await page?.close();
+    await system?.dispose();
+  });
 
   it('signs in, browses and rolls out with trusted-document ids only', async () => {
     // the gateway refuses any document text: only the ids the client ships run
-    const adhoc = await (await fetch(system.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer dev-token-a' }, body: JSON.stringify({ query: '{ functions { id } }' }) })).json() as { errors?: { extensions?: { code?: string } }[] };
+    const adhoc = (await (
+      await fetch(system.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer dev-token-a' },
+        body: JSON.stringify({ query: '{ functions { id } }' }),
+      })
+    ).json()) as { errors?: { extensions?: { code?: string } }[] };
     expect(adhoc.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_REQUIRED');
 
     const a = persistedClient(system.url, 'dev-token-a');

@@ -6,7 +6,17 @@
 import { print, type ExecutionResult } from 'graphql';
 import { startSystem, type System } from '@nvcf/local';
 import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/client';
-import { deployedHelm, httpClient, ok, startTcpProxy, submit, waitRevision, watchSubscriptions, wsSubscribe, type TcpProxy } from '@nvcf/test';
+import {
+  deployedHelm,
+  httpClient,
+  ok,
+  startTcpProxy,
+  submit,
+  waitRevision,
+  watchSubscriptions,
+  wsSubscribe,
+  type TcpProxy,
+} from '@nvcf/test';
 import { waitUntil } from '@nvcf/testing';
 import { gatewayFetcher } from '../../console/web/ide/fetcher.js';
 import { fast } from './suites/system.js';
@@ -15,7 +25,8 @@ type Event = InstanceStatusChangedSubscription['instanceStatusChanged'];
 interface Subscribable {
   subscribe(o: { next(r: ExecutionResult): void; error(e: unknown): void; complete(): void }): { unsubscribe(): void };
 }
-const isSubscribable = (x: unknown): x is Subscribable => typeof x === 'object' && x !== null && typeof (x as Subscribable).subscribe === 'function';
+const isSubscribable = (x: unknown): x is Subscribable =>
+  typeof x === 'object' && x !== null && typeof (x as Subscribable).subscribe === 'function';
 
 describe('the IDE fetcher on the gateway', () => {
   let system: System;
@@ -31,7 +42,7 @@ describe('the IDE fetcher on the gateway', () => {
     await system?.dispose();
   });
 
-  it('runs queries with the header editor\'s token, and the page\'s token for the schema read before the editor exists', async () => {
+  it("runs queries with the header editor's token, and the page's token for the schema read before the editor exists", async () => {
     const fetcher = gatewayFetcher(`${system.gateway.url}/graphql`, { Authorization: 'Bearer dev-token-b' });
     const asA = await fetcher({ query: '{ clusters { id } }' }, { headers: { Authorization: 'Bearer dev-token-a' } });
     expect(asA).toMatchObject({ data: { clusters: expect.any(Array) } });
@@ -47,19 +58,29 @@ describe('the IDE fetcher on the gateway', () => {
     const watch = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
     await using control = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, variables);
     const fetcher = gatewayFetcher(`http://${proxy.address}/graphql`, {});
-    const returned = await fetcher({ query: print(InstanceStatusChangedDocument), variables }, { headers: { Authorization: 'Bearer dev-token-a' } });
+    const returned = await fetcher(
+      { query: print(InstanceStatusChangedDocument), variables },
+      { headers: { Authorization: 'Bearer dev-token-a' } },
+    );
     if (!isSubscribable(returned)) throw new Error('a subscription should return an Observable');
     const events: Event[] = [];
     const problems: unknown[] = [];
     const sub = returned.subscribe({
-      next: (r) => (r.errors ? problems.push(r.errors) : events.push((r.data as InstanceStatusChangedSubscription).instanceStatusChanged)),
-      error: (e) => problems.push(e), complete: () => problems.push('completed'),
+      next: (r) =>
+        r.errors
+          ? problems.push(r.errors)
+          : events.push((r.data as InstanceStatusChangedSubscription).instanceStatusChanged),
+      error: (e) => problems.push(e),
+      complete: () => problems.push('completed'),
     });
     try {
       await watch.opened(2);
-      const rollout = async (model: string) => { ok(await submit(a(), d.specId, { model })); await waitRevision(a(), d.specId, 'APPLIED'); };
+      const rollout = async (model: string) => {
+        ok(await submit(a(), d.specId, { model }));
+        await waitRevision(a(), d.specId, 'APPLIED');
+      };
       await rollout('v2');
-      await waitUntil(() => events.length === 4, { what: 'the first rollout\'s events' });
+      await waitUntil(() => events.length === 4, { what: "the first rollout's events" });
       await proxy.cut();
       await rollout('v3'); // while the IDE is cut off
       await proxy.restore();

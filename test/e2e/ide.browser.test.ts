@@ -12,7 +12,8 @@ import { openBrowser, type Browsing } from '../src/browser.js';
 import { fast } from './suites/system.js';
 
 /** what monaco shows of an editor (its visible lines; it renders spaces as no-break spaces) */
-const text = async (page: Page, selector: string) => (await page.locator(selector).first().innerText()).replace(/\u00a0/g, ' ');
+const text = async (page: Page, selector: string) =>
+  (await page.locator(selector).first().innerText()).replace(/\u00a0/g, ' ');
 /** monaco lays an editor out over a few frames after a tab switch: wait until it shows `wanted` */
 const shows = (page: Page, selector: string, wanted: string) =>
   waitUntil(async () => (await text(page, selector)).includes(wanted), { what: `${selector} to show ${wanted}` });
@@ -25,7 +26,10 @@ describe('GraphQL IDE in Chromium, offline', () => {
 
   beforeAll(async () => {
     // the browser starts (and is installed, on a first run) while Vite builds
-    const [web, browser] = await Promise.all([ensureWebBuild({ log: (t) => process.stderr.write(`${t}\n`) }), openBrowser()]);
+    const [web, browser] = await Promise.all([
+      ensureWebBuild({ log: (t) => process.stderr.write(`${t}\n`) }),
+      openBrowser(),
+    ]);
     browsing = browser;
     if (web.built) process.stderr.write(`web build: ${web.ms} ms\n`);
     system = await startSystem({ ...fast, graphiql: true, console: true });
@@ -36,7 +40,11 @@ describe('GraphQL IDE in Chromium, offline', () => {
     await system?.dispose();
   });
   afterEach(async () => {
-    const name = expect.getState().currentTestName?.replace(/[^a-z0-9]+/gi, '-').toLowerCase() ?? 'ide';
+    const name =
+      expect
+        .getState()
+        .currentTestName?.replace(/[^a-z0-9]+/gi, '-')
+        .toLowerCase() ?? 'ide';
     if (page) await browsing.screenshot(page, `ide-${name}`);
   });
 
@@ -48,7 +56,9 @@ describe('GraphQL IDE in Chromium, offline', () => {
     await shows(page, '.graphiql-editor-tool', '"Authorization": "Bearer dev-token-a"');
 
     await page.locator('.graphiql-execute-button').click();
-    await waitUntil(async () => (await text(page, '.graphiql-response')).includes(functionId), { what: 'the Functions result in the response pane' });
+    await waitUntil(async () => (await text(page, '.graphiql-response')).includes(functionId), {
+      what: 'the Functions result in the response pane',
+    });
     expect(await text(page, '.graphiql-response')).toContain('"functions"');
     // the schema was read (docs, completion): the IDE's first request carried the token too
     await page.locator('.graphiql-sidebar button[aria-label*="Documentation"]').click();
@@ -73,14 +83,20 @@ describe('GraphQL IDE in Chromium, offline', () => {
     await page.locator('.graphiql-execute-button').click();
     // counted by the gateway's own StatusService: the IDE did not take another path
     await watch.opened(1);
-    await waitUntil(async () => {
-      const shown = await text(page, '.graphiql-response');
-      return shown.includes('"cursor"') && shown.includes('"SNAPSHOT"');
-    }, { what: 'a status event with its cursor in the response pane' });
+    await waitUntil(
+      async () => {
+        const shown = await text(page, '.graphiql-response');
+        return shown.includes('"cursor"') && shown.includes('"SNAPSHOT"');
+      },
+      { what: 'a status event with its cursor in the response pane' },
+    );
     expect(await text(page, '.graphiql-response')).toMatch(/"cursor": "[^"]+"/);
 
     await page.locator('.graphiql-execute-button').click(); // Stop
-    await waitUntil(async () => (await gauge(system.gateway.metricsUrl, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' })) === 0, { what: 'the subscription closed on the gateway' });
+    await waitUntil(
+      async () => (await gauge(system.gateway.metricsUrl, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' })) === 0,
+      { what: 'the subscription closed on the gateway' },
+    );
     expect(browsing.blocked).toEqual([]);
     expect(browsing.problems).toEqual([]);
   });

@@ -8,10 +8,12 @@ import { fast } from './suites/system.js';
 describeReal('NATS JetStream and Cassandra', () => {
   it('data survives a restart of the whole process', async () => {
     const suffix = `_${randomBytes(4).toString('hex')}`;
-    const start = async (drop: boolean) => startSystem({
-      ...fast, clusters: demoClusters(suffix.replace('_', '-')),
-      backends: await realBackends({ ...realEnv(), keyspaceSuffix: suffix, dropKeyspaces: drop }),
-    });
+    const start = async (drop: boolean) =>
+      startSystem({
+        ...fast,
+        clusters: demoClusters(suffix.replace('_', '-')),
+        backends: await realBackends({ ...realEnv(), keyspaceSuffix: suffix, dropKeyspaces: drop }),
+      });
     const first = await start(false);
     const d = await deployedHelm(httpClient(first.url, 'dev-token-a'), { minInstances: 1, maxInstances: 1 });
     await first.dispose();

@@ -27,9 +27,18 @@ describe('trusted documents', () => {
   let required: System;
   let allowed: System;
   const post = async (s: System, body: unknown, token: string | null = 'dev-token-a') => {
-    const res = await fetch(s.url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const res = await fetch(s.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
     const json = (await res.json()) as Body;
-    return { status: res.status, code: json.errors?.[0]?.extensions?.code, message: json.errors?.[0]?.message, data: json.data };
+    return {
+      status: res.status,
+      code: json.errors?.[0]?.extensions?.code,
+      message: json.errors?.[0]?.message,
+      data: json.data,
+    };
   };
 
   beforeAll(async () => {
@@ -47,7 +56,7 @@ describe('trusted documents', () => {
   });
 
   describe('require', () => {
-    it('runs a known id alone (documentId, or Apollo\'s persistedQuery), or with its exact document', async () => {
+    it("runs a known id alone (documentId, or Apollo's persistedQuery), or with its exact document", async () => {
       for (const body of [
         { documentId: clustersId },
         { extensions: { persistedQuery: { version: 1, sha256Hash: clustersHex } } },
@@ -55,9 +64,15 @@ describe('trusted documents', () => {
         { query: manifest[clustersId], extensions: { persistedQuery: { version: 1, sha256Hash: clustersHex } } },
       ]) {
         const r = await post(required, body);
-        expect({ status: r.status, code: r.code, clusters: r.data?.clusters?.length }).toEqual({ status: 200, code: undefined, clusters: required.clusters.length });
+        expect({ status: r.status, code: r.code, clusters: r.data?.clusters?.length }).toEqual({
+          status: 200,
+          code: undefined,
+          clusters: required.clusters.length,
+        });
       }
-      const get = await fetch(`${required.url}?documentId=${encodeURIComponent(clustersId)}`, { headers: { authorization: 'Bearer dev-token-a' } });
+      const get = await fetch(`${required.url}?documentId=${encodeURIComponent(clustersId)}`, {
+        headers: { authorization: 'Bearer dev-token-a' },
+      });
       expect(((await get.json()) as Body).data?.clusters).toHaveLength(required.clusters.length);
     });
 
@@ -70,50 +85,106 @@ describe('trusted documents', () => {
       try {
         ws.send({ type: 'connection_init', payload: { authorization: 'Bearer dev-token-a' } });
         await ws.next((m) => m.type === 'connection_ack');
-        ws.send({ id: '1', type: 'subscribe', payload: { query: '', documentId: documentIdOf(InstanceStatusChangedDocument), variables: { functionId: d.functionId, snapshot: true } } });
+        ws.send({
+          id: '1',
+          type: 'subscribe',
+          payload: {
+            query: '',
+            documentId: documentIdOf(InstanceStatusChangedDocument),
+            variables: { functionId: d.functionId, snapshot: true },
+          },
+        });
         const event = await ws.next((m) => m.id === '1' && m.type !== 'connection_ack');
-        expect(event).toMatchObject({ type: 'next', payload: { data: { instanceStatusChanged: { kind: 'SNAPSHOT', instance: { id: d.instanceIds[0] } } } } });
-        ws.send({ id: '2', type: 'subscribe', payload: { query: 'subscription { instanceStatusChanged(functionId: "f") { cursor } }' } });
-        expect(await ws.next((m) => m.id === '2')).toMatchObject({ type: 'error', payload: [{ extensions: { code: 'PERSISTED_QUERY_REQUIRED' } }] });
+        expect(event).toMatchObject({
+          type: 'next',
+          payload: { data: { instanceStatusChanged: { kind: 'SNAPSHOT', instance: { id: d.instanceIds[0] } } } },
+        });
+        ws.send({
+          id: '2',
+          type: 'subscribe',
+          payload: { query: 'subscription { instanceStatusChanged(functionId: "f") { cursor } }' },
+        });
+        expect(await ws.next((m) => m.id === '2')).toMatchObject({
+          type: 'error',
+          payload: [{ extensions: { code: 'PERSISTED_QUERY_REQUIRED' } }],
+        });
       } finally {
         ws.close();
       }
     });
 
     it('refuses ad-hoc documents with PERSISTED_QUERY_REQUIRED and unknown ids with PERSISTED_QUERY_NOT_FOUND', async () => {
-      expect(await post(required, { query: manifest[clustersId] })).toMatchObject({ status: 400, code: 'PERSISTED_QUERY_REQUIRED', message: expect.stringContaining('trusted documents only') });
-      expect((await httpClient(required.url, 'dev-token-a')(ClustersDocument, {})).errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_REQUIRED');
-      expect(await post(required, { documentId: unknownId })).toMatchObject({ status: 400, code: 'PERSISTED_QUERY_NOT_FOUND' });
-      expect(await post(required, { query: '{ clusters { id } }', extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } })).toMatchObject({ code: 'PERSISTED_QUERY_NOT_FOUND' });
+      expect(await post(required, { query: manifest[clustersId] })).toMatchObject({
+        status: 400,
+        code: 'PERSISTED_QUERY_REQUIRED',
+        message: expect.stringContaining('trusted documents only'),
+      });
+      expect((await httpClient(required.url, 'dev-token-a')(ClustersDocument, {})).errors?.[0]?.extensions?.code).toBe(
+        'PERSISTED_QUERY_REQUIRED',
+      );
+      expect(await post(required, { documentId: unknownId })).toMatchObject({
+        status: 400,
+        code: 'PERSISTED_QUERY_NOT_FOUND',
+      });
+      expect(
+        await post(required, {
+          query: '{ clusters { id } }',
+          extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } },
+        }),
+      ).toMatchObject({ code: 'PERSISTED_QUERY_NOT_FOUND' });
       // a known id cannot carry another document in
-      expect(await post(required, { query: '{ functions { id ncaId } }', documentId: clustersId })).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringContaining('not the trusted document') });
+      expect(await post(required, { query: '{ functions { id ncaId } }', documentId: clustersId })).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        message: expect.stringContaining('not the trusted document'),
+      });
     });
 
     it('an ad-hoc document costs no parse: a 1000-level fragment bomb is PERSISTED_QUERY_REQUIRED, not LIMIT_EXCEEDED', async () => {
-      const before = await gauge(required.gateway.metricsUrl, 'nvcf_gateway_requests_refused_total', { code: 'PERSISTED_QUERY_REQUIRED' });
+      const before = await gauge(required.gateway.metricsUrl, 'nvcf_gateway_requests_refused_total', {
+        code: 'PERSISTED_QUERY_REQUIRED',
+      });
       const started = performance.now();
-      expect(await post(required, { query: bomb(1000) })).toMatchObject({ status: 400, code: 'PERSISTED_QUERY_REQUIRED' });
+      expect(await post(required, { query: bomb(1000) })).toMatchObject({
+        status: 400,
+        code: 'PERSISTED_QUERY_REQUIRED',
+      });
       expect(performance.now() - started).toBeLessThan(1000);
-      expect(await gauge(required.gateway.metricsUrl, 'nvcf_gateway_requests_refused_total', { code: 'PERSISTED_QUERY_REQUIRED' })).toBe(before + 1);
+      expect(
+        await gauge(required.gateway.metricsUrl, 'nvcf_gateway_requests_refused_total', {
+          code: 'PERSISTED_QUERY_REQUIRED',
+        }),
+      ).toBe(before + 1);
       // the same bomb where ad-hoc documents run meets the guard's limits instead
       expect(await post(allowed, { query: bomb(1000) })).toMatchObject({ code: 'LIMIT_EXCEEDED' });
     });
 
     it('authenticates before any lookup', async () => {
-      expect(await post(required, { documentId: clustersId }, null)).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
-      expect(await post(required, { query: bomb(1000) }, 'nope')).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+      expect(await post(required, { documentId: clustersId }, null)).toMatchObject({
+        status: 401,
+        code: 'UNAUTHENTICATED',
+      });
+      expect(await post(required, { query: bomb(1000) }, 'nope')).toMatchObject({
+        status: 401,
+        code: 'UNAUTHENTICATED',
+      });
     });
   });
 
   describe('allow (the embedded default)', () => {
     it('runs ad-hoc documents (the IDE) and known ids alike', async () => {
-      expect(ok(await httpClient(allowed.url, 'dev-token-a')(ClustersDocument, {})).clusters).toHaveLength(allowed.clusters.length);
-      expect(ok(await persistedClient(allowed.url, 'dev-token-a')(ClustersDocument, {})).clusters).toHaveLength(allowed.clusters.length);
+      expect(ok(await httpClient(allowed.url, 'dev-token-a')(ClustersDocument, {})).clusters).toHaveLength(
+        allowed.clusters.length,
+      );
+      expect(ok(await persistedClient(allowed.url, 'dev-token-a')(ClustersDocument, {})).clusters).toHaveLength(
+        allowed.clusters.length,
+      );
     });
 
-    it('answers an unknown id alone with PERSISTED_QUERY_NOT_FOUND, and runs it once the document comes along (APQ\'s retry)', async () => {
+    it("answers an unknown id alone with PERSISTED_QUERY_NOT_FOUND, and runs it once the document comes along (APQ's retry)", async () => {
       const apq = { version: 1, sha256Hash: '1'.repeat(64) };
-      expect(await post(allowed, { extensions: { persistedQuery: apq } })).toMatchObject({ code: 'PERSISTED_QUERY_NOT_FOUND' });
+      expect(await post(allowed, { extensions: { persistedQuery: apq } })).toMatchObject({
+        code: 'PERSISTED_QUERY_NOT_FOUND',
+      });
       const r = await post(allowed, { query: '{ clusters { id } }', extensions: { persistedQuery: apq } });
       expect(r.data?.clusters).toHaveLength(allowed.clusters.length);
     });

@@ -17,16 +17,20 @@ const html = { accept: 'text/html,application/xhtml+xml' };
 
 /** A GET with the path sent as written (fetch would normalise `..` away before it leaves). */
 function rawGet(base: string, rawPath: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-    const u = new URL(base);
-    const req = request({ host: u.hostname, port: u.port, path: rawPath, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.once('error', reject);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      const u = new URL(base);
+      const req = request({ host: u.hostname, port: u.port, path: rawPath, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      });
+      req.once('error', reject);
+      req.end();
+    },
+  );
 }
 
 function pageConfig(page: string): PageConfig {
@@ -36,10 +40,13 @@ function pageConfig(page: string): PageConfig {
 }
 
 let webDir: string;
-beforeAll(async () => { webDir = (await ensureWebBuild()).dir; }, 180_000);
+beforeAll(async () => {
+  webDir = (await ensureWebBuild()).dir;
+}, 180_000);
 
 describe('the web build', () => {
-  const files = () => fs.readdirSync(webDir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(html|js|css)$/.test(f));
+  const files = () =>
+    fs.readdirSync(webDir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(html|js|css)$/.test(f));
 
   it('loads nothing from a CDN or any other origin', () => {
     const cdn = /unpkg|jsdelivr|esm\.sh|cdnjs|googleapis|gstatic|\bcdn\./i;
@@ -52,15 +59,25 @@ describe('the web build', () => {
       expect(text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)/);
     }
     // stylesheets load fonts and images from the build (or inline data), never from a URL elsewhere
-    const css = files().filter((f) => f.endsWith('.css')).flatMap((f) => [...fs.readFileSync(path.join(webDir, f), 'utf8').matchAll(/url\(\s*['"]?([^'")]+)/g)].map((m) => m[1]!));
-    expect(css.filter((u) => !u.startsWith('/console/assets/') && !u.startsWith('data:') && !u.startsWith('#'))).toEqual([]);
-    expect(files().filter((f) => /@import\s+(url\()?['"]?https?:/.test(fs.readFileSync(path.join(webDir, f), 'utf8')))).toEqual([]);
+    const css = files()
+      .filter((f) => f.endsWith('.css'))
+      .flatMap((f) =>
+        [...fs.readFileSync(path.join(webDir, f), 'utf8').matchAll(/url\(\s*['"]?([^'")]+)/g)].map((m) => m[1]!),
+      );
+    expect(
+      css.filter((u) => !u.startsWith('/console/assets/') && !u.startsWith('data:') && !u.startsWith('#')),
+    ).toEqual([]);
+    expect(
+      files().filter((f) => /@import\s+(url\()?['"]?https?:/.test(fs.readFileSync(path.join(webDir, f), 'utf8'))),
+    ).toEqual([]);
   });
 });
 
 describe('the IDE and the console, served by the gateway', () => {
   let system: System;
-  beforeAll(async () => { system = await startSystem({ graphiql: true, console: true }); });
+  beforeAll(async () => {
+    system = await startSystem({ graphiql: true, console: true });
+  });
   afterAll(async () => system?.dispose());
 
   it('serves the IDE at GET /graphql to a browser, with the CSP, no caching and the development tokens', async () => {
@@ -72,8 +89,13 @@ describe('the IDE and the console, served by the gateway', () => {
     expect(r.headers.get('cache-control')).toBe('no-cache');
     const page = await r.text();
     expect(pageConfig(page)).toEqual({
-      graphqlPath: '/graphql', authMode: 'dev', pages: { ide: true, console: true },
-      devTokens: [{ token: 'dev-token-a', tenant: 'nca-a' }, { token: 'dev-token-b', tenant: 'nca-b' }],
+      graphqlPath: '/graphql',
+      authMode: 'dev',
+      pages: { ide: true, console: true },
+      devTokens: [
+        { token: 'dev-token-a', tenant: 'nca-a' },
+        { token: 'dev-token-b', tenant: 'nca-b' },
+      ],
     });
     // the API itself is unchanged: a GET with a query, or without a browser's Accept, is a GraphQL request
     expect((await fetch(`${system.url}?query={__typename}`, { headers: html })).status).toBe(401);
@@ -102,10 +124,22 @@ describe('the IDE and the console, served by the gateway', () => {
     expect([redirect.status, redirect.headers.get('location')]).toEqual([308, '/console/']);
     for (const route of ['/console/', '/console/functions/abc']) {
       const r = await fetch(`${system.gateway.url}${route}`, { headers: html });
-      expect([route, r.status, r.headers.get('content-security-policy')]).toEqual([route, 200, CONTENT_SECURITY_POLICY]);
+      expect([route, r.status, r.headers.get('content-security-policy')]).toEqual([
+        route,
+        200,
+        CONTENT_SECURITY_POLICY,
+      ]);
       expect(await r.text()).toContain('id="root"');
     }
-    for (const p of ['/console/assets/nope-12345678.js', '/console/favicon.ico', '/console/assets/../../package.json', '/console/assets/..%2f..%2fpackage.json', '/console/..%2f..%2fpackage.json', '/console/%2e%2e/%2e%2e/package.json', '/console/.build-hash']) {
+    for (const p of [
+      '/console/assets/nope-12345678.js',
+      '/console/favicon.ico',
+      '/console/assets/../../package.json',
+      '/console/assets/..%2f..%2fpackage.json',
+      '/console/..%2f..%2fpackage.json',
+      '/console/%2e%2e/%2e%2e/package.json',
+      '/console/.build-hash',
+    ]) {
       const r = await rawGet(system.gateway.url, p);
       expect([p, r.status]).toEqual([p, 404]);
     }
@@ -132,9 +166,19 @@ describe('pages turned off, and production sign-in', () => {
   });
 
   it('puts no token in a page in jwt mode, and never a token other than the published development ones', async () => {
-    await using jwt = await startSystem({ graphiql: true, console: true, pageAuth: { mode: 'jwt', devTokens: { 'dev-token-a': 'nca-a' } } });
-    expect(pageConfig(await (await fetch(jwt.url, { headers: html })).text())).toMatchObject({ authMode: 'jwt', devTokens: [] });
-    await using own = await startSystem({ graphiql: true, pageAuth: { mode: 'dev', devTokens: { 'a-real-secret': 'nca-a', 'dev-token-b': 'nca-b' } } });
+    await using jwt = await startSystem({
+      graphiql: true,
+      console: true,
+      pageAuth: { mode: 'jwt', devTokens: { 'dev-token-a': 'nca-a' } },
+    });
+    expect(pageConfig(await (await fetch(jwt.url, { headers: html })).text())).toMatchObject({
+      authMode: 'jwt',
+      devTokens: [],
+    });
+    await using own = await startSystem({
+      graphiql: true,
+      pageAuth: { mode: 'dev', devTokens: { 'a-real-secret': 'nca-a', 'dev-token-b': 'nca-b' } },
+    });
     const page = await (await fetch(own.url, { headers: html })).text();
     expect(page).not.toContain('a-real-secret');
     expect(pageConfig(page).devTokens).toEqual([{ token: 'dev-token-b', tenant: 'nca-b' }]);
@@ -150,7 +194,9 @@ describe('a gateway started before the build', () => {
       const before = await fetch(system.url, { headers: html });
       expect([before.status, await before.text()]).toEqual([503, expect.stringContaining('npm run build')]);
       fs.cpSync(webDir, later, { recursive: true });
-      await waitUntil(async () => (await fetch(system.url, { headers: html })).status === 200, { what: 'the IDE once built' });
+      await waitUntil(async () => (await fetch(system.url, { headers: html })).status === 200, {
+        what: 'the IDE once built',
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

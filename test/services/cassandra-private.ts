@@ -37,9 +37,13 @@ export async function startPrivateCassandra(): Promise<PrivateCassandra> {
     nativePort: await ephemeralPort(),
     storagePort: await ephemeralPort(),
   };
-  for (const d of ['conf', 'data', 'commitlog', 'hints', 'saved_caches', 'cdc_raw', 'triggers']) fs.mkdirSync(path.join(home, d), { recursive: true });
+  for (const d of ['conf', 'data', 'commitlog', 'hints', 'saved_caches', 'cdc_raw', 'triggers'])
+    fs.mkdirSync(path.join(home, d), { recursive: true });
   // its own cluster name: it must never gossip with the shared node on the same address
-  fs.writeFileSync(path.join(layout.confDir, 'cassandra.yaml'), cassandraYaml(layout).replace(`cluster_name: '${CLUSTER_NAME}'`, "cluster_name: 'private'"));
+  fs.writeFileSync(
+    path.join(layout.confDir, 'cassandra.yaml'),
+    cassandraYaml(layout).replace(`cluster_name: '${CLUSTER_NAME}'`, "cluster_name: 'private'"),
+  );
   fs.writeFileSync(path.join(layout.confDir, 'logback.xml'), logbackXml(layout.logFile));
   const jamm = fs.readdirSync(lib).find((f) => /^jamm-.*\.jar$/.test(f));
   const args = cassandraJvmArgs(layout, lib, jamm && path.join(lib, jamm));
@@ -57,10 +61,16 @@ export async function startPrivateCassandra(): Promise<PrivateCassandra> {
     if (pid !== undefined) return;
     const started = spawnDetached(java, args, { cwd: home, env: process.env, logFile: stdout });
     pid = started;
-    const outcome = await waitUntil(() => cqlSupported(LOOPBACK, layout.nativePort), { timeoutMs: START_TIMEOUT_MS, intervalMs: 200, exited: () => !isAlive(started) });
+    const outcome = await waitUntil(() => cqlSupported(LOOPBACK, layout.nativePort), {
+      timeoutMs: START_TIMEOUT_MS,
+      intervalMs: 200,
+      exited: () => !isAlive(started),
+    });
     if (outcome !== 'ready') {
       await stop();
-      throw new ServiceStartError(`private cassandra ${outcome === 'exited' ? 'exited during startup' : `did not answer CQL within ${START_TIMEOUT_MS / 1000}s`}; last lines of ${layout.logFile}:\n${tailFile(layout.logFile, 40)}\n${tailFile(stdout, 20)}`);
+      throw new ServiceStartError(
+        `private cassandra ${outcome === 'exited' ? 'exited during startup' : `did not answer CQL within ${START_TIMEOUT_MS / 1000}s`}; last lines of ${layout.logFile}:\n${tailFile(layout.logFile, 40)}\n${tailFile(stdout, 20)}`,
+      );
     }
     localDataCenter = await cqlLocalDc(LOOPBACK, layout.nativePort).catch(() => 'datacenter1');
   };
@@ -68,11 +78,17 @@ export async function startPrivateCassandra(): Promise<PrivateCassandra> {
   await start();
   return {
     contactPoints: [`${LOOPBACK}:${layout.nativePort}`],
-    get localDataCenter() { return localDataCenter; },
+    get localDataCenter() {
+      return localDataCenter;
+    },
     start,
     stop,
     async [Symbol.asyncDispose]() {
-      try { await stop(); } finally { fs.rmSync(home, { recursive: true, force: true }); }
+      try {
+        await stop();
+      } finally {
+        fs.rmSync(home, { recursive: true, force: true });
+      }
     },
   };
 }

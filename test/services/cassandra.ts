@@ -117,7 +117,8 @@ export async function startCassandra(p: ServicePaths, env: NodeJS.ProcessEnv): P
   if (outcome !== 'ready') {
     await stopProcess(pid, 10_000);
     removePid(p, 'cassandra');
-    const why = outcome === 'exited' ? 'exited during startup' : `did not answer CQL within ${START_TIMEOUT_MS / 1000}s`;
+    const why =
+      outcome === 'exited' ? 'exited during startup' : `did not answer CQL within ${START_TIMEOUT_MS / 1000}s`;
     throw new ServiceStartError(`cassandra ${why}; ${failureReport(p)}`);
   }
   const dc = await cqlLocalDc(LOOPBACK, nativePort).catch((err: unknown) => {

@@ -25,7 +25,14 @@ async function main(argv: string[]): Promise<number> {
       const extras = ['kubernetes', 'tracing'];
       const both = args.length === 0 || args.every((a) => extras.includes(a)) || args.includes('all');
       const want = (name: string) => both || args.includes(name);
-      printEnv(await servicesUp({ nats: want('nats'), cassandra: want('cassandra'), kubernetes: args.includes('kubernetes') || args.includes('all'), tracing: args.includes('tracing') }));
+      printEnv(
+        await servicesUp({
+          nats: want('nats'),
+          cassandra: want('cassandra'),
+          kubernetes: args.includes('kubernetes') || args.includes('all'),
+          tracing: args.includes('tracing'),
+        }),
+      );
       return 0;
     }
     case 'down':

@@ -38,14 +38,31 @@ export async function startEtcd(o: EtcdOptions): Promise<{ pid: number; url: str
   const peer = `http://${LOOPBACK}:${o.peerPort}`;
   fs.appendFileSync(o.logFile, `\n=== services: starting etcd ${new Date().toISOString()} ===\n`);
   const args = [
-    '--name', o.name, '--data-dir', o.dataDir,
-    '--listen-client-urls', url, '--advertise-client-urls', url,
-    '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer, '--initial-cluster', `${o.name}=${peer}`,
+    '--name',
+    o.name,
+    '--data-dir',
+    o.dataDir,
+    '--listen-client-urls',
+    url,
+    '--advertise-client-urls',
+    url,
+    '--listen-peer-urls',
+    peer,
+    '--initial-advertise-peer-urls',
+    peer,
+    '--initial-cluster',
+    `${o.name}=${peer}`,
     // a throwaway development store: durability is not worth an fsync per write on this machine
-    '--unsafe-no-fsync', '--log-level', 'warn',
+    '--unsafe-no-fsync',
+    '--log-level',
+    'warn',
   ];
   const pid = spawnDetached(o.bin, args, { cwd: o.cwd, env: o.env, logFile: o.logFile });
-  const outcome = await waitUntil(() => etcdHealthy(url), { timeoutMs: START_TIMEOUT_MS, intervalMs: 100, exited: () => !isAlive(pid) });
+  const outcome = await waitUntil(() => etcdHealthy(url), {
+    timeoutMs: START_TIMEOUT_MS,
+    intervalMs: 100,
+    exited: () => !isAlive(pid),
+  });
   if (outcome !== 'ready') {
     await stopProcess(pid, 5000);
     const why = outcome === 'exited' ? 'exited during startup' : `not healthy after ${START_TIMEOUT_MS / 1000}s`;

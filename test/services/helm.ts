@@ -37,36 +37,54 @@ function installedVersion(bin: string): string | undefined {
  * and how long this call took (seconds of Go build on a first run, milliseconds after).
  * Holds a lock of its own, so two test files never build it at once.
  */
-export async function ensureHelm(p: ServicePaths = servicePaths(), env: NodeJS.ProcessEnv = process.env): Promise<{ bin: string; ms: number; built: boolean }> {
+export async function ensureHelm(
+  p: ServicePaths = servicePaths(),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ bin: string; ms: number; built: boolean }> {
   const t0 = Date.now();
   const bin = helmBinary(p);
   if (installedVersion(bin) === HELM_VERSION) return { bin, ms: Date.now() - t0, built: false };
   ensureDirs(p);
   // its own lock (not up.lock): a build of minutes must not hold up `services:up`
-  return withLock({ ...p, lockFile: path.join(p.servicesDir, 'helm-build.lock') }, async () => {
-    if (installedVersion(bin) === HELM_VERSION) return { bin, ms: Date.now() - t0, built: false };
-    log(`building helm ${HELM_VERSION} with go install (first run only; a few minutes on two cores)...`);
-    const x = (v: string, value: string) => `-X ${HELM_MODULE}/${v}=${value}`;
-    const ldflags = [
-      '-s', '-w', x('internal/version.version', HELM_VERSION), x('internal/version.gitTreeState', 'clean'),
-      x('pkg/lint/rules.k8sVersionMajor', HELM_KUBE.major), x('pkg/lint/rules.k8sVersionMinor', HELM_KUBE.minor),
-      x('pkg/chartutil.k8sVersionMajor', HELM_KUBE.major), x('pkg/chartutil.k8sVersionMinor', HELM_KUBE.minor),
-    ].join(' ');
-    await runCommand('go', ['install', '-trimpath', '-ldflags', ldflags, `${HELM_MODULE}/cmd/helm@${HELM_VERSION}`], {
-      cwd: p.root,
-      env: { ...env, GOBIN: p.binDir, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' },
-    });
-    const got = installedVersion(bin);
-    if (got !== HELM_VERSION) throw new ServiceStartError(`built ${bin} but it reports "${got}", want ${HELM_VERSION}`);
-    const ms = Date.now() - t0;
-    log(`helm ${HELM_VERSION} built in ${(ms / 1000).toFixed(1)}s`);
-    return { bin, ms, built: true };
-  }, 1_800_000);
+  return withLock(
+    { ...p, lockFile: path.join(p.servicesDir, 'helm-build.lock') },
+    async () => {
+      if (installedVersion(bin) === HELM_VERSION) return { bin, ms: Date.now() - t0, built: false };
+      log(`building helm ${HELM_VERSION} with go install (first run only; a few minutes on two cores)...`);
+      const x = (v: string, value: string) => `-X ${HELM_MODULE}/${v}=${value}`;
+      const ldflags = [
+        '-s',
+        '-w',
+        x('internal/version.version', HELM_VERSION),
+        x('internal/version.gitTreeState', 'clean'),
+        x('pkg/lint/rules.k8sVersionMajor', HELM_KUBE.major),
+        x('pkg/lint/rules.k8sVersionMinor', HELM_KUBE.minor),
+        x('pkg/chartutil.k8sVersionMajor', HELM_KUBE.major),
+        x('pkg/chartutil.k8sVersionMinor', HELM_KUBE.minor),
+      ].join(' ');
+      await runCommand('go', ['install', '-trimpath', '-ldflags', ldflags, `${HELM_MODULE}/cmd/helm@${HELM_VERSION}`], {
+        cwd: p.root,
+        env: { ...env, GOBIN: p.binDir, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' },
+      });
+      const got = installedVersion(bin);
+      if (got !== HELM_VERSION)
+        throw new ServiceStartError(`built ${bin} but it reports "${got}", want ${HELM_VERSION}`);
+      const ms = Date.now() - t0;
+      log(`helm ${HELM_VERSION} built in ${(ms / 1000).toFixed(1)}s`);
+      return { bin, ms, built: true };
+    },
+    1_800_000,
+  );
 }
 
 export class HelmFailed extends Error {
   override name = 'HelmFailed';
-  constructor(readonly args: string[], readonly code: number, readonly stdout: string, readonly stderr: string) {
+  constructor(
+    readonly args: string[],
+    readonly code: number,
+    readonly stdout: string,
+    readonly stderr: string,
+  ) {
     super(`helm ${args.join(' ')} exited with ${code}:\n${stderr.trim() || stdout.trim()}`);
   }
 }
@@ -76,12 +94,19 @@ export class HelmFailed extends Error {
  * `kubeconfig` when it is to reach a cluster) and resolves with its output; rejects with HelmFailed
  * on a non-zero exit.
  */
-export function runHelm(bin: string, args: string[], o: { cwd?: string; home?: string; kubeconfig?: string } = {}): Promise<{ stdout: string; stderr: string }> {
+export function runHelm(
+  bin: string,
+  args: string[],
+  o: { cwd?: string; home?: string; kubeconfig?: string } = {},
+): Promise<{ stdout: string; stderr: string }> {
   const home = o.home ?? path.join(servicePaths().cacheDir, 'helm-home');
   fs.mkdirSync(home, { recursive: true });
   const env = {
-    PATH: process.env.PATH ?? '', HOME: home,
-    HELM_CACHE_HOME: path.join(home, 'cache'), HELM_CONFIG_HOME: path.join(home, 'config'), HELM_DATA_HOME: path.join(home, 'data'),
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    HELM_CACHE_HOME: path.join(home, 'cache'),
+    HELM_CONFIG_HOME: path.join(home, 'config'),
+    HELM_DATA_HOME: path.join(home, 'data'),
     KUBECONFIG: o.kubeconfig ?? path.join(home, 'no-kubeconfig'),
   };
   return new Promise((resolve, reject) => {

@@ -12,7 +12,15 @@ import { isOurJaeger, jaegerHealthy, startJaeger } from './jaeger.js';
 import { parseHostPort } from './ports.js';
 import { cmdlineOf, isAlive, log, stopProcess } from './process.js';
 import {
-  ensureDirs, readEnvFile, readPid, readPidEnv, removePid, type ServiceName, type ServicePaths, servicePaths, withLock,
+  ensureDirs,
+  readEnvFile,
+  readPid,
+  readPidEnv,
+  removePid,
+  type ServiceName,
+  type ServicePaths,
+  servicePaths,
+  withLock,
   writeEnvFile,
 } from './state.js';
 
@@ -144,8 +152,10 @@ async function stillValid(name: ServiceName, entries: ServicesEnv): Promise<Serv
     const { host, port } = parseHostPort(entries.CASSANDRA_CONTACT_POINTS.split(',')[0] ?? '', 9042);
     return (await cqlSupported(host, port)) ? entries : {};
   }
-  if (name === 'kubernetes' && entries.KUBECONFIG) return (await kubeconfigReachable(entries.KUBECONFIG)) ? entries : {};
-  if (name === 'tracing' && entries.JAEGER_QUERY_URL) return (await jaegerHealthy(entries.JAEGER_QUERY_URL)) ? entries : {};
+  if (name === 'kubernetes' && entries.KUBECONFIG)
+    return (await kubeconfigReachable(entries.KUBECONFIG)) ? entries : {};
+  if (name === 'tracing' && entries.JAEGER_QUERY_URL)
+    return (await jaegerHealthy(entries.JAEGER_QUERY_URL)) ? entries : {};
   return {};
 }
 
@@ -169,7 +179,12 @@ export async function servicesUp(opts: ServicesUpOptions = {}): Promise<Services
     for (const name of ['nats', 'cassandra', 'kubernetes', 'tracing'] as const)
       if (!want.includes(name)) Object.assign(env, await stillValid(name, pick(prev, KEYS[name])));
     const started = opts.started ?? new Set<ServiceName>();
-    const up = { nats: upNats, cassandra: upCassandra, kubernetes: (q: ServicePaths, s: Set<ServiceName>) => upKubernetes(q, process.env, s), tracing: upTracing };
+    const up = {
+      nats: upNats,
+      cassandra: upCassandra,
+      kubernetes: (q: ServicePaths, s: Set<ServiceName>) => upKubernetes(q, process.env, s),
+      tracing: upTracing,
+    };
     const results = await Promise.allSettled(want.map((name) => up[name](p, started)));
     for (const r of results) if (r.status === 'fulfilled') Object.assign(env, r.value);
     writeEnvFile(p.envFile, env);
@@ -191,19 +206,21 @@ export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void
   await withLock(p, async () => {
     const stuck: string[] = [];
     await Promise.all(
-      (['nats', 'cassandra', 'kubernetes', 'tracing'] as const).filter((name) => !opts.only || opts.only.includes(name)).map(async (name) => {
-        if (name === 'kubernetes') return void stuck.push(...(await stopKubernetes(p)));
-        const pid = readPid(p, name);
-        if (pid === undefined) return;
-        if (isAlive(pid) && !IS_OURS[name](p, cmdlineOf(pid))) {
-          log(`pid ${pid} in ${name}.pid is no longer our ${name}; not signalling it`);
-        } else if (isAlive(pid)) {
-          log(`stopping ${name} (pid ${pid})...`);
-          if (!(await stopProcess(pid, name === 'cassandra' ? 30_000 : 10_000))) stuck.push(`${name} pid ${pid}`);
-          else log(`${name} stopped`);
-        }
-        removePid(p, name);
-      }),
+      (['nats', 'cassandra', 'kubernetes', 'tracing'] as const)
+        .filter((name) => !opts.only || opts.only.includes(name))
+        .map(async (name) => {
+          if (name === 'kubernetes') return void stuck.push(...(await stopKubernetes(p)));
+          const pid = readPid(p, name);
+          if (pid === undefined) return;
+          if (isAlive(pid) && !IS_OURS[name](p, cmdlineOf(pid))) {
+            log(`pid ${pid} in ${name}.pid is no longer our ${name}; not signalling it`);
+          } else if (isAlive(pid)) {
+            log(`stopping ${name} (pid ${pid})...`);
+            if (!(await stopProcess(pid, name === 'cassandra' ? 30_000 : 10_000))) stuck.push(`${name} pid ${pid}`);
+            else log(`${name} stopped`);
+          }
+          removePid(p, name);
+        }),
     );
     if (!opts.only) fs.rmSync(p.envFile, { force: true });
     else {
@@ -212,7 +229,12 @@ export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void
       writeEnvFile(p.envFile, env);
     }
     if (opts.purge) {
-      const dirs = { nats: [p.natsData], cassandra: [p.cassandraHome], kubernetes: [p.etcdData, p.kubeDir], tracing: [] };
+      const dirs = {
+        nats: [p.natsData],
+        cassandra: [p.cassandraHome],
+        kubernetes: [p.etcdData, p.kubeDir],
+        tracing: [],
+      };
       const which = opts.only ?? (['nats', 'cassandra', 'kubernetes', 'tracing'] as const);
       for (const name of which) for (const dir of dirs[name]) fs.rmSync(dir, { recursive: true, force: true });
       log(`removed ${which.join(', ')} data directories`);

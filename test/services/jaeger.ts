@@ -34,8 +34,18 @@ export async function ensureJaeger(p: ServicePaths, env: NodeJS.ProcessEnv): Pro
   log(`building jaeger ${JAEGER_VERSION} from its Go module (first run only; minutes on 2 cores)...`);
   const t0 = Date.now();
   const goEnv = { ...env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' };
-  const info = JSON.parse(execFileSync('go', ['mod', 'download', '-json', `${JAEGER_MODULE}@${JAEGER_VERSION}`], { cwd: p.root, env: goEnv, encoding: 'utf8', maxBuffer: 1 << 20 })) as { Dir?: string; Error?: string };
-  if (!info.Dir) throw new ServiceStartError(`go mod download ${JAEGER_MODULE}@${JAEGER_VERSION} failed: ${info.Error ?? 'no directory'}`);
+  const info = JSON.parse(
+    execFileSync('go', ['mod', 'download', '-json', `${JAEGER_MODULE}@${JAEGER_VERSION}`], {
+      cwd: p.root,
+      env: goEnv,
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    }),
+  ) as { Dir?: string; Error?: string };
+  if (!info.Dir)
+    throw new ServiceStartError(
+      `go mod download ${JAEGER_MODULE}@${JAEGER_VERSION} failed: ${info.Error ?? 'no directory'}`,
+    );
   fs.mkdirSync(p.binDir, { recursive: true });
   const tmp = `${bin}.tmp-${process.pid}`;
   await runCommand('go', ['build', '-trimpath', '-o', tmp, './cmd/jaeger'], { cwd: info.Dir, env: goEnv });
@@ -116,35 +126,63 @@ export interface RunningJaeger {
 }
 
 /** Starts a Jaeger on free ports with its config and log in `dir`; waits for the query API. */
-export async function launchJaeger(p: ServicePaths, env: NodeJS.ProcessEnv, dir: string, logFile: string, opts: { ephemeral?: boolean } = {}): Promise<RunningJaeger> {
+export async function launchJaeger(
+  p: ServicePaths,
+  env: NodeJS.ProcessEnv,
+  dir: string,
+  logFile: string,
+  opts: { ephemeral?: boolean } = {},
+): Promise<RunningJaeger> {
   const bin = await ensureJaeger(p, env);
   const taken = new Set<number>();
   const port = async (preferred: number) => {
     if (!opts.ephemeral) return pickPort(preferred, taken);
     let q: number;
-    do q = await ephemeralPort(); while (taken.has(q));
+    do q = await ephemeralPort();
+    while (taken.has(q));
     taken.add(q);
     return q;
   };
-  const ports = { otlpHttp: await port(14318), otlpGrpc: await port(14317), query: await port(16686), queryGrpc: await port(16685) };
+  const ports = {
+    otlpHttp: await port(14318),
+    otlpGrpc: await port(14317),
+    query: await port(16686),
+    queryGrpc: await port(16685),
+  };
   fs.mkdirSync(dir, { recursive: true });
   const config = path.join(dir, 'jaeger.yaml');
   fs.writeFileSync(config, jaegerConfig(ports));
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   fs.appendFileSync(logFile, `\n=== services: starting jaeger ${new Date().toISOString()} ===\n`);
-  const pid = spawnDetached(bin, ['--config', config], { cwd: dir, env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '/tmp' }, logFile });
+  const pid = spawnDetached(bin, ['--config', config], {
+    cwd: dir,
+    env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '/tmp' },
+    logFile,
+  });
   const jenv: JaegerEnv = {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://${LOOPBACK}:${ports.otlpHttp}`,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
     JAEGER_QUERY_URL: `http://${LOOPBACK}:${ports.query}`,
   };
   log(`jaeger pid ${pid}: OTLP ${jenv.OTEL_EXPORTER_OTLP_ENDPOINT}, UI ${jenv.JAEGER_QUERY_URL}; waiting for it...`);
-  const outcome = await waitUntil(() => jaegerHealthy(jenv.JAEGER_QUERY_URL), { timeoutMs: START_TIMEOUT_MS, intervalMs: 200, exited: () => !isAlive(pid) });
+  const outcome = await waitUntil(() => jaegerHealthy(jenv.JAEGER_QUERY_URL), {
+    timeoutMs: START_TIMEOUT_MS,
+    intervalMs: 200,
+    exited: () => !isAlive(pid),
+  });
   if (outcome !== 'ready') {
     await stopProcess(pid, 5000);
-    throw new ServiceStartError(`jaeger ${outcome === 'exited' ? 'exited during startup' : `not ready after ${START_TIMEOUT_MS / 1000}s`}; last lines of ${logFile}:\n${tailFile(logFile, 40)}`);
+    throw new ServiceStartError(
+      `jaeger ${outcome === 'exited' ? 'exited during startup' : `not ready after ${START_TIMEOUT_MS / 1000}s`}; last lines of ${logFile}:\n${tailFile(logFile, 40)}`,
+    );
   }
-  return { pid, env: jenv, stop: async () => { await stopProcess(pid, 5000); } };
+  return {
+    pid,
+    env: jenv,
+    stop: async () => {
+      await stopProcess(pid, 5000);
+    },
+  };
 }
 
 /** `services:up -- tracing`: a Jaeger recorded in .services/pids like nats-server. */

@@ -17,11 +17,16 @@ function runServicesScript(rootDir: string, args: string[]): Promise<string> {
   const script = path.join(rootDir, 'test', 'services', 'jest-services.ts');
   return new Promise((resolve, reject) => {
     // progress goes straight to our stderr: a first run builds nats-server and fetches Cassandra
-    const child = spawn(tsx, ['--conditions=source', script, ...args], { cwd: rootDir, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(tsx, ['--conditions=source', script, ...args], {
+      cwd: rootDir,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.once('error', (err) => reject(new ServicesSetupFailed(`cannot run ${tsx}: ${err.message}`, { cause: err })));
-    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new ServicesSetupFailed(`${script} ${args.join(' ')} exited with ${code}`))));
+    child.once('close', (code) =>
+      code === 0 ? resolve(out) : reject(new ServicesSetupFailed(`${script} ${args.join(' ')} exited with ${code}`)),
+    );
   });
 }
 

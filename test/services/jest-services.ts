@@ -22,7 +22,8 @@ interface RunRecord {
 }
 
 // Kubernetes costs a one-time build of several minutes: only runs that ask for it start it
-const ALL: ServiceName[] = process.env.NVCF_TEST_KUBERNETES === '0' ? ['nats', 'cassandra'] : ['nats', 'cassandra', 'kubernetes'];
+const ALL: ServiceName[] =
+  process.env.NVCF_TEST_KUBERNETES === '0' ? ['nats', 'cassandra'] : ['nats', 'cassandra', 'kubernetes'];
 const p = servicePaths();
 const runsDir = path.join(p.servicesDir, 'jest-runs');
 // its own lock: servicesUp/servicesDown take up.lock inside it, always in this order
@@ -31,13 +32,16 @@ const recordFile = (pid: number) => path.join(runsDir, `${pid}.json`);
 
 function readRuns(): RunRecord[] {
   fs.mkdirSync(runsDir, { recursive: true });
-  return fs.readdirSync(runsDir).filter((f) => f.endsWith('.json')).flatMap((f) => {
-    try {
-      return [JSON.parse(fs.readFileSync(path.join(runsDir, f), 'utf8')) as RunRecord];
-    } catch {
-      return [];
-    }
-  });
+  return fs
+    .readdirSync(runsDir)
+    .filter((f) => f.endsWith('.json'))
+    .flatMap((f) => {
+      try {
+        return [JSON.parse(fs.readFileSync(path.join(runsDir, f), 'utf8')) as RunRecord];
+      } catch {
+        return [];
+      }
+    });
 }
 const writeRun = (r: RunRecord) => fs.writeFileSync(recordFile(r.pid), JSON.stringify(r, null, 2) + '\n');
 
@@ -62,7 +66,11 @@ async function up(pid: number): Promise<void> {
   if (failure) log(`not every service came up: ${(failure as Error).message ?? String(failure)}`);
   log(`jest run ${pid}: started ${[...started].join(', ') || 'nothing'} (the rest was already running)`);
   // a Jaeger a person started (services:up -- tracing) is not the tests' trace backend
-  process.stdout.write(JSON.stringify(Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('OTEL_') && k !== 'JAEGER_QUERY_URL'))));
+  process.stdout.write(
+    JSON.stringify(
+      Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('OTEL_') && k !== 'JAEGER_QUERY_URL')),
+    ),
+  );
 }
 
 async function down(pid: number): Promise<void> {

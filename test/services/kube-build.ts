@@ -18,10 +18,36 @@ export const ETCD_VERSION = 'v3.6.16';
 
 // every module under staging/src/k8s.io of k8s.io/kubernetes v1.35
 const STAGING = [
-  'api', 'apiextensions-apiserver', 'apimachinery', 'apiserver', 'cli-runtime', 'client-go', 'cloud-provider', 'cluster-bootstrap',
-  'code-generator', 'component-base', 'component-helpers', 'controller-manager', 'cri-api', 'cri-client', 'csi-translation-lib',
-  'dynamic-resource-allocation', 'endpointslice', 'externaljwt', 'kms', 'kube-aggregator', 'kube-controller-manager', 'kube-proxy',
-  'kube-scheduler', 'kubectl', 'kubelet', 'metrics', 'mount-utils', 'pod-security-admission', 'sample-apiserver', 'sample-cli-plugin',
+  'api',
+  'apiextensions-apiserver',
+  'apimachinery',
+  'apiserver',
+  'cli-runtime',
+  'client-go',
+  'cloud-provider',
+  'cluster-bootstrap',
+  'code-generator',
+  'component-base',
+  'component-helpers',
+  'controller-manager',
+  'cri-api',
+  'cri-client',
+  'csi-translation-lib',
+  'dynamic-resource-allocation',
+  'endpointslice',
+  'externaljwt',
+  'kms',
+  'kube-aggregator',
+  'kube-controller-manager',
+  'kube-proxy',
+  'kube-scheduler',
+  'kubectl',
+  'kubelet',
+  'metrics',
+  'mount-utils',
+  'pod-security-admission',
+  'sample-apiserver',
+  'sample-cli-plugin',
   'sample-controller',
 ];
 
@@ -60,7 +86,9 @@ async function goBuild(b: GoBuild, env: NodeJS.ProcessEnv): Promise<void> {
   fs.writeFileSync(path.join(b.dir, 'tools.go'), `//go:build tools\n\npackage tools\n\nimport _ "${b.pkg}"\n`);
   const goEnv = { ...env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' };
   const t0 = Date.now();
-  log(`building ${b.name} ${b.version} from the Go module proxy (first run only; kube-apiserver takes many minutes)...`);
+  log(
+    `building ${b.name} ${b.version} from the Go module proxy (first run only; kube-apiserver takes many minutes)...`,
+  );
   await runCommand('go', ['mod', 'tidy'], { cwd: b.dir, env: goEnv });
   const args = ['build', '-trimpath', '-o', b.bin + '.tmp'];
   if (b.ldflags) args.push('-ldflags', b.ldflags);
@@ -74,8 +102,20 @@ export async function ensureEtcd(p: ServicePaths, env: NodeJS.ProcessEnv): Promi
   const bin = etcdBinary(p);
   const want = ETCD_VERSION.slice(1);
   if (versionOf(bin).includes(`etcd Version: ${want}`)) return bin;
-  await goBuild({ name: 'etcd', dir: path.join(p.cacheDir, 'etcd-build'), module: 'go.etcd.io/etcd/server/v3', version: ETCD_VERSION, pkg: 'go.etcd.io/etcd/server/v3', bin, ldflags: '-s -w' }, env);
-  if (!versionOf(bin).includes(`etcd Version: ${want}`)) throw new ServiceStartError(`built ${bin} but it does not report etcd ${want}`);
+  await goBuild(
+    {
+      name: 'etcd',
+      dir: path.join(p.cacheDir, 'etcd-build'),
+      module: 'go.etcd.io/etcd/server/v3',
+      version: ETCD_VERSION,
+      pkg: 'go.etcd.io/etcd/server/v3',
+      bin,
+      ldflags: '-s -w',
+    },
+    env,
+  );
+  if (!versionOf(bin).includes(`etcd Version: ${want}`))
+    throw new ServiceStartError(`built ${bin} but it does not report etcd ${want}`);
   return bin;
 }
 
@@ -85,13 +125,21 @@ export async function ensureKubeApiserver(p: ServicePaths, env: NodeJS.ProcessEn
   if (versionOf(bin).trim() === `Kubernetes ${KUBERNETES_VERSION}`) return bin;
   const [major, minor] = KUBERNETES_VERSION.slice(1).split('.');
   const v = 'k8s.io/component-base/version';
-  await goBuild({
-    name: 'kube-apiserver', dir: path.join(p.cacheDir, 'kube-build'), module: 'k8s.io/kubernetes', version: KUBERNETES_VERSION,
-    pkg: 'k8s.io/kubernetes/cmd/kube-apiserver', bin,
-    replace: STAGING.map((m) => `k8s.io/${m} => k8s.io/${m} ${STAGING_VERSION}`),
-    // without these the binary calls itself v0.0.0-master
-    ldflags: `-s -w -X ${v}.gitVersion=${KUBERNETES_VERSION} -X ${v}.gitMajor=${major} -X ${v}.gitMinor=${minor} -X ${v}.gitTreeState=clean`,
-  }, env);
-  if (versionOf(bin).trim() !== `Kubernetes ${KUBERNETES_VERSION}`) throw new ServiceStartError(`built ${bin} but it reports "${versionOf(bin).trim()}"`);
+  await goBuild(
+    {
+      name: 'kube-apiserver',
+      dir: path.join(p.cacheDir, 'kube-build'),
+      module: 'k8s.io/kubernetes',
+      version: KUBERNETES_VERSION,
+      pkg: 'k8s.io/kubernetes/cmd/kube-apiserver',
+      bin,
+      replace: STAGING.map((m) => `k8s.io/${m} => k8s.io/${m} ${STAGING_VERSION}`),
+      // without these the binary calls itself v0.0.0-master
+      ldflags: `-s -w -X ${v}.gitVersion=${KUBERNETES_VERSION} -X ${v}.gitMajor=${major} -X ${v}.gitMinor=${minor} -X ${v}.gitTreeState=clean`,
+    },
+    env,
+  );
+  if (versionOf(bin).trim() !== `Kubernetes ${KUBERNETES_VERSION}`)
+    throw new ServiceStartError(`built ${bin} but it reports "${versionOf(bin).trim()}"`);
   return bin;
 }

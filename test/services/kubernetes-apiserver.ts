@@ -29,12 +29,18 @@ export interface KubeCredentials {
 export function prepareCredentials(dir: string): KubeCredentials {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const c = {
-    dir, tokenFile: path.join(dir, 'tokens.csv'), saKey: path.join(dir, 'sa.key'), saPub: path.join(dir, 'sa.pub'),
-    certDir: path.join(dir, 'certs'), caFile: path.join(dir, 'certs', 'apiserver.crt'),
+    dir,
+    tokenFile: path.join(dir, 'tokens.csv'),
+    saKey: path.join(dir, 'sa.key'),
+    saPub: path.join(dir, 'sa.pub'),
+    certDir: path.join(dir, 'certs'),
+    caFile: path.join(dir, 'certs', 'apiserver.crt'),
   };
   if (!fs.existsSync(c.tokenFile)) {
     // token,user,uid,"groups": system:masters passes every RBAC check
-    fs.writeFileSync(c.tokenFile, `${randomBytes(24).toString('hex')},nvcf-admin,nvcf-admin,"system:masters"\n`, { mode: 0o600 });
+    fs.writeFileSync(c.tokenFile, `${randomBytes(24).toString('hex')},nvcf-admin,nvcf-admin,"system:masters"\n`, {
+      mode: 0o600,
+    });
   }
   if (!fs.existsSync(c.saKey) || !fs.existsSync(c.saPub)) {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -46,13 +52,22 @@ export function prepareCredentials(dir: string): KubeCredentials {
 }
 
 /** GET <server><path> with the admin token, trusting `ca` (or nothing yet, before the cert exists). */
-export function kubeGet(server: string, urlPath: string, token: string, ca?: string): Promise<{ status: number; body: string }> {
+export function kubeGet(
+  server: string,
+  urlPath: string,
+  token: string,
+  ca?: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = https.get(`${server}${urlPath}`, { headers: { Authorization: `Bearer ${token}` }, ca, rejectUnauthorized: !!ca, timeout: 3000 }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = https.get(
+      `${server}${urlPath}`,
+      { headers: { Authorization: `Bearer ${token}` }, ca, rejectUnauthorized: !!ca, timeout: 3000 },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
   });
@@ -66,10 +81,24 @@ export const kubeReady = async (server: string, c: KubeCredentials): Promise<boo
 export function writeKubeconfig(file: string, server: string, c: KubeCredentials, name = 'nvcf-local'): void {
   const ca = Buffer.from(fs.readFileSync(c.caFile)).toString('base64');
   const text = [
-    'apiVersion: v1', 'kind: Config', `current-context: ${name}`,
-    'clusters:', `- name: ${name}`, '  cluster:', `    server: ${server}`, `    certificate-authority-data: ${ca}`,
-    'users:', '- name: nvcf-admin', '  user:', `    token: ${c.token}`,
-    'contexts:', `- name: ${name}`, '  context:', `    cluster: ${name}`, '    user: nvcf-admin', '',
+    'apiVersion: v1',
+    'kind: Config',
+    `current-context: ${name}`,
+    'clusters:',
+    `- name: ${name}`,
+    '  cluster:',
+    `    server: ${server}`,
+    `    certificate-authority-data: ${ca}`,
+    'users:',
+    '- name: nvcf-admin',
+    '  user:',
+    `    token: ${c.token}`,
+    'contexts:',
+    `- name: ${name}`,
+    '  context:',
+    `    cluster: ${name}`,
+    '    user: nvcf-admin',
+    '',
   ].join('\n');
   fs.writeFileSync(file, text, { mode: 0o600 });
 }
@@ -91,20 +120,38 @@ export interface ApiserverOptions {
 export async function startKubeApiserver(o: ApiserverOptions): Promise<{ pid: number; server: string }> {
   const c = o.credentials;
   const server = `https://${LOOPBACK}:${o.port}`;
-  fs.appendFileSync(o.logFile, `\n=== services: starting kube-apiserver on ${server} ${new Date().toISOString()} ===\n`);
+  fs.appendFileSync(
+    o.logFile,
+    `\n=== services: starting kube-apiserver on ${server} ${new Date().toISOString()} ===\n`,
+  );
   const args = [
-    `--etcd-servers=${o.etcdUrl}`, `--etcd-prefix=${o.etcdPrefix ?? '/registry'}`,
-    `--bind-address=${LOOPBACK}`, `--advertise-address=${LOOPBACK}`, `--secure-port=${o.port}`, `--cert-dir=${c.certDir}`,
-    `--token-auth-file=${c.tokenFile}`, '--anonymous-auth=false', '--authorization-mode=RBAC',
-    `--service-account-issuer=${ISSUER}`, `--api-audiences=${ISSUER}`,
-    `--service-account-key-file=${c.saPub}`, `--service-account-signing-key-file=${c.saKey}`,
+    `--etcd-servers=${o.etcdUrl}`,
+    `--etcd-prefix=${o.etcdPrefix ?? '/registry'}`,
+    `--bind-address=${LOOPBACK}`,
+    `--advertise-address=${LOOPBACK}`,
+    `--secure-port=${o.port}`,
+    `--cert-dir=${c.certDir}`,
+    `--token-auth-file=${c.tokenFile}`,
+    '--anonymous-auth=false',
+    '--authorization-mode=RBAC',
+    `--service-account-issuer=${ISSUER}`,
+    `--api-audiences=${ISSUER}`,
+    `--service-account-key-file=${c.saPub}`,
+    `--service-account-signing-key-file=${c.saKey}`,
     '--service-cluster-ip-range=10.96.0.0/16',
     // no kubelets, no controller-manager, one replica: nothing here needs these
-    '--endpoint-reconciler-type=none', '--enable-priority-and-fairness=false', '--profiling=false',
-    `--watch-cache=${o.watchCache ?? true}`, '--v=1',
+    '--endpoint-reconciler-type=none',
+    '--enable-priority-and-fairness=false',
+    '--profiling=false',
+    `--watch-cache=${o.watchCache ?? true}`,
+    '--v=1',
   ];
   const pid = spawnDetached(o.bin, args, { cwd: o.cwd, env: o.env, logFile: o.logFile });
-  const outcome = await waitUntil(() => kubeReady(server, c), { timeoutMs: START_TIMEOUT_MS, intervalMs: 250, exited: () => !isAlive(pid) });
+  const outcome = await waitUntil(() => kubeReady(server, c), {
+    timeoutMs: START_TIMEOUT_MS,
+    intervalMs: 250,
+    exited: () => !isAlive(pid),
+  });
   if (outcome !== 'ready') {
     await stopProcess(pid, 5000);
     const why = outcome === 'exited' ? 'exited during startup' : `not ready after ${START_TIMEOUT_MS / 1000}s`;

@@ -9,11 +9,16 @@ import { waitUntil } from './process.js';
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
 
 const established = (crd: KubeObject | null) =>
-  (crd?.status?.conditions as { type: string; status: string }[] | undefined)?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
+  (crd?.status?.conditions as { type: string; status: string }[] | undefined)?.some(
+    (c) => c.type === 'Established' && c.status === 'True',
+  ) ?? false;
 
 export async function installCrds(kubeconfig: string, dir: string, timeoutMs = 60_000): Promise<string[]> {
   const client = createKubeClient(loadKubeConfig(kubeconfig));
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   const names: string[] = [];
   for (const f of files) {
     const crd = parse(fs.readFileSync(path.join(dir, f), 'utf8')) as KubeObject;

@@ -39,8 +39,14 @@ export async function startPrivateKubernetes(o: PrivateKubernetesOptions = {}): 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-private-'));
   const [clientPort, peerPort, port] = [await ephemeralPort(), await ephemeralPort(), await ephemeralPort()];
   const etcd = await startEtcd({
-    bin: etcdBin, name: 'private', dataDir: path.join(dir, 'etcd'), clientPort, peerPort,
-    logFile: path.join(p.logsDir, 'etcd-private.log'), cwd: p.root, env: process.env,
+    bin: etcdBin,
+    name: 'private',
+    dataDir: path.join(dir, 'etcd'),
+    clientPort,
+    peerPort,
+    logFile: path.join(p.logsDir, 'etcd-private.log'),
+    cwd: p.root,
+    env: process.env,
   });
   const credentials = prepareCredentials(path.join(dir, 'kube'));
   const kubeconfig = path.join(dir, 'kubeconfig');
@@ -49,15 +55,22 @@ export async function startPrivateKubernetes(o: PrivateKubernetesOptions = {}): 
   const startApiserver = async () => {
     if (apiserverPid !== undefined) return;
     const api = await startKubeApiserver({
-      bin: apiserverBin, etcdUrl: etcd.url, port, credentials, watchCache: o.watchCache ?? false,
-      logFile: path.join(p.logsDir, 'kube-apiserver-private.log'), cwd: p.root, env: process.env,
+      bin: apiserverBin,
+      etcdUrl: etcd.url,
+      port,
+      credentials,
+      watchCache: o.watchCache ?? false,
+      logFile: path.join(p.logsDir, 'kube-apiserver-private.log'),
+      cwd: p.root,
+      env: process.env,
     });
     apiserverPid = api.pid;
     writeKubeconfig(kubeconfig, api.server, credentials, 'nvcf-private');
   };
   const stopApiserver = async () => {
     if (apiserverPid === undefined) return;
-    if (!(await stopProcess(apiserverPid, 3000))) throw new ServiceStartError(`private kube-apiserver pid ${apiserverPid} did not stop`);
+    if (!(await stopProcess(apiserverPid, 3000)))
+      throw new ServiceStartError(`private kube-apiserver pid ${apiserverPid} did not stop`);
     apiserverPid = undefined;
   };
   const dispose = async () => {
@@ -83,10 +96,16 @@ export async function startPrivateKubernetes(o: PrivateKubernetesOptions = {}): 
       // so that the revision after the last one anybody saw is compacted too
       let header = { revision: '0' };
       for (const n of [1, 2]) {
-        const put = await fetch(`${etcd.url}/v3/kv/put`, { method: 'POST', body: JSON.stringify({ key: b64(`/nvcf-test/compact-${n}`), value: b64(String(Date.now())) }) });
+        const put = await fetch(`${etcd.url}/v3/kv/put`, {
+          method: 'POST',
+          body: JSON.stringify({ key: b64(`/nvcf-test/compact-${n}`), value: b64(String(Date.now())) }),
+        });
         ({ header } = (await put.json()) as { header: { revision: string } });
       }
-      const res = await fetch(`${etcd.url}/v3/kv/compaction`, { method: 'POST', body: JSON.stringify({ revision: header.revision, physical: true }) });
+      const res = await fetch(`${etcd.url}/v3/kv/compaction`, {
+        method: 'POST',
+        body: JSON.stringify({ revision: header.revision, physical: true }),
+      });
       if (!res.ok) throw new ServiceStartError(`etcd compaction failed: ${res.status} ${await res.text()}`);
     },
     [Symbol.asyncDispose]: dispose,

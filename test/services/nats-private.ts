@@ -30,7 +30,19 @@ export async function startPrivateNats(): Promise<PrivateNats> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nats-private-'));
   const logFile = path.join(p.logsDir, 'nats-private.log'); // shared by all of them, one header per start
   const monitorUrl = `http://${LOOPBACK}:${monitorPort}`;
-  const args = ['-a', LOOPBACK, '-p', String(port), '-m', String(monitorPort), '-n', `private-${port}`, '-js', '-sd', dataDir];
+  const args = [
+    '-a',
+    LOOPBACK,
+    '-p',
+    String(port),
+    '-m',
+    String(monitorPort),
+    '-n',
+    `private-${port}`,
+    '-js',
+    '-sd',
+    dataDir,
+  ];
   let pid: number | undefined;
 
   const start = async () => {
@@ -38,10 +50,16 @@ export async function startPrivateNats(): Promise<PrivateNats> {
     fs.appendFileSync(logFile, `\n=== private nats-server on port ${port}, ${new Date().toISOString()} ===\n`);
     const started = spawnDetached(bin, args, { cwd: p.root, env: process.env, logFile });
     pid = started;
-    const outcome = await waitUntil(() => natsHealthy(monitorUrl), { timeoutMs: 30_000, intervalMs: 100, exited: () => !isAlive(started) });
+    const outcome = await waitUntil(() => natsHealthy(monitorUrl), {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      exited: () => !isAlive(started),
+    });
     if (outcome !== 'ready') {
       await stop();
-      throw new ServiceStartError(`private nats-server ${outcome === 'exited' ? 'exited during startup' : 'not healthy after 30s'}; last lines of ${logFile}:\n${tailFile(logFile, 30)}`);
+      throw new ServiceStartError(
+        `private nats-server ${outcome === 'exited' ? 'exited during startup' : 'not healthy after 30s'}; last lines of ${logFile}:\n${tailFile(logFile, 30)}`,
+      );
     }
   };
   const stop = async () => {

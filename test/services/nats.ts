@@ -59,7 +59,10 @@ export async function natsHealthy(monitorUrl: string): Promise<boolean> {
 
 /** True when the first server in a NATS URL list greets with an INFO line. */
 export function natsReachable(url: string, timeoutMs = 2000): Promise<boolean> {
-  const first = (url.split(',')[0] ?? '').trim().replace(/^[a-z]+:\/\//i, '').replace(/^[^@]*@/, '');
+  const first = (url.split(',')[0] ?? '')
+    .trim()
+    .replace(/^[a-z]+:\/\//i, '')
+    .replace(/^[^@]*@/, '');
   const { host, port } = parseHostPort(first, 4222);
   return new Promise((resolve) => {
     const sock = net.connect({ host, port });

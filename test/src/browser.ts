@@ -37,7 +37,10 @@ export async function openBrowser(): Promise<Browsing> {
   const args = [
     // belt and braces: a name other than localhost resolves nowhere, even from a worker or a socket the routes do not see
     '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1 , EXCLUDE [::1]',
-    '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-dev-shm-usage',
   ];
   // Chromium refuses to start its sandbox as root (CI containers)
   if (process.getuid?.() === 0) args.push('--no-sandbox');
@@ -53,13 +56,22 @@ export async function openBrowser(): Promise<Browsing> {
       return route.abort('blockedbyclient');
     });
     // also what route() does not intercept (a worker's requests): recorded once
-    context.on('request', (req) => { if (!isLocal(req.url()) && !blocked.includes(req.url())) blocked.push(req.url()); });
-    const close = async () => { await browser.close(); };
+    context.on('request', (req) => {
+      if (!isLocal(req.url()) && !blocked.includes(req.url())) blocked.push(req.url());
+    });
+    const close = async () => {
+      await browser.close();
+    };
     return {
-      browser, context, blocked, problems,
+      browser,
+      context,
+      blocked,
+      problems,
       async newPage() {
         const page = await context.newPage();
-        page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+        page.on('console', (m) => {
+          if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+        });
         page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
         return page;
       },

@@ -19,9 +19,15 @@ export interface CliResult {
 }
 
 const result = (code: number, out: string, err: string): CliResult => ({
-  code, out, err,
+  code,
+  out,
+  err,
   json: <T>() => JSON.parse(out) as T,
-  lines: <T>() => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as T),
+  lines: <T>() =>
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as T),
 });
 
 /**
@@ -31,8 +37,23 @@ const result = (code: number, out: string, err: string): CliResult => ({
 export function cliAgainst(url: string, token = 'dev-token-a') {
   const configHome = mkdtempSync(join(tmpdir(), 'nvcf-cli-'));
   const env = { NVCF_URL: url, NVCF_TOKEN: token, XDG_CONFIG_HOME: configHome };
-  const start = (argv: string[], opts: { env?: Record<string, string | undefined>; cwd?: string; signal?: AbortSignal; tty?: boolean; stdin?: string } = {}) => {
-    const io = memoryIo({ env: { ...env, ...opts.env }, cwd: opts.cwd, signal: opts.signal, tty: opts.tty, stdin: opts.stdin });
+  const start = (
+    argv: string[],
+    opts: {
+      env?: Record<string, string | undefined>;
+      cwd?: string;
+      signal?: AbortSignal;
+      tty?: boolean;
+      stdin?: string;
+    } = {},
+  ) => {
+    const io = memoryIo({
+      env: { ...env, ...opts.env },
+      cwd: opts.cwd,
+      signal: opts.signal,
+      tty: opts.tty,
+      stdin: opts.stdin,
+    });
     const done = run(argv, io).then((code) => result(code, io.out, io.err));
     return { io, done };
   };
@@ -47,9 +68,14 @@ export function cliAgainst(url: string, token = 'dev-token-a') {
 /** Runs the real launcher in a child process (from the sources, as a checkout without a build does). */
 export function runBin(argv: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [nvcfBin, ...argv], { env: { ...process.env, NVCF_CLI_SOURCE: '1', NO_COLOR: '1', ...env } }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve(result(code, stdout, stderr));
-    });
+    execFile(
+      process.execPath,
+      [nvcfBin, ...argv],
+      { env: { ...process.env, NVCF_CLI_SOURCE: '1', NO_COLOR: '1', ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve(result(code, stdout, stderr));
+      },
+    );
   });
 }

@@ -30,16 +30,33 @@ export interface GatewayProcess extends AsyncDisposable {
 export async function startGatewayProcess(o: GatewayProcessOptions): Promise<GatewayProcess> {
   const base = (name: string) => o.subgraphs[name]!.replace(/\/graphql$/, '');
   const p = spawnService({
-    name: 'gateway', kind: 'gateway', mode: 'source', port: await freePort(), metricsPort: await freePort(),
+    name: 'gateway',
+    kind: 'gateway',
+    mode: 'source',
+    port: await freePort(),
+    metricsPort: await freePort(),
     env: {
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', NATS_URL: o.natsUrl, NVCF_URL: base('nvcf'), ICMS_URL: base('icms'), NVCA_STATUS_URL: base('nvca-status'),
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      NATS_URL: o.natsUrl,
+      NVCF_URL: base('nvcf'),
+      ICMS_URL: base('icms'),
+      NVCA_STATUS_URL: base('nvca-status'),
       // cursors must verify on every replica: the system signs them with its one secret too
-      NVCF_INTERNAL_SECRET: o.secret, NVCF_CURSOR_SECRET: o.secret, AUTH_MODE: 'dev',
-      AUTH_TOKENS: Object.entries(o.tokens ?? DEV_TOKENS).map(([t, tenant]) => `${t}=${tenant}`).join(','),
+      NVCF_INTERNAL_SECRET: o.secret,
+      NVCF_CURSOR_SECRET: o.secret,
+      AUTH_MODE: 'dev',
+      AUTH_TOKENS: Object.entries(o.tokens ?? DEV_TOKENS)
+        .map(([t, tenant]) => `${t}=${tenant}`)
+        .join(','),
     },
   });
-  const kill = async (signal: NodeJS.Signals = 'SIGKILL') => { const { code, signal: s } = await p.stop(signal); return { code, signal: s }; };
-  const dispose = async () => { await p.stop('SIGTERM'); };
+  const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    const { code, signal: s } = await p.stop(signal);
+    return { code, signal: s };
+  };
+  const dispose = async () => {
+    await p.stop('SIGTERM');
+  };
   try {
     await p.ready(o.startTimeoutMs ?? 60_000);
   } catch (err) {
@@ -47,7 +64,13 @@ export async function startGatewayProcess(o: GatewayProcessOptions): Promise<Gat
     throw err;
   }
   return {
-    pid: p.pid, url: p.url, graphqlUrl: `${p.url}/graphql`, wsUrl: `${p.url.replace('http', 'ws')}/graphql`, metricsUrl: p.metricsUrl,
-    kill, signal: (s) => p.signal(s), [Symbol.asyncDispose]: dispose,
+    pid: p.pid,
+    url: p.url,
+    graphqlUrl: `${p.url}/graphql`,
+    wsUrl: `${p.url.replace('http', 'ws')}/graphql`,
+    metricsUrl: p.metricsUrl,
+    kill,
+    signal: (s) => p.signal(s),
+    [Symbol.asyncDispose]: dispose,
   };
 }

@@ -21,6 +21,9 @@ export async function gauge(baseUrl: string, name: string, labels: Record<string
 export async function watchSubscriptions(url: string, tenant: string) {
   const base = await gauge(url, 'nvcf_status_subscriptions_opened_total', { tenant });
   return {
-    opened: (n = 1) => waitUntil(async () => (await gauge(url, 'nvcf_status_subscriptions_opened_total', { tenant })) >= base + n, { what: `${n} subscription(s) of ${tenant} registered` }),
+    opened: (n = 1) =>
+      waitUntil(async () => (await gauge(url, 'nvcf_status_subscriptions_opened_total', { tenant })) >= base + n, {
+        what: `${n} subscription(s) of ${tenant} registered`,
+      }),
   };
 }

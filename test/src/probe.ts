@@ -5,7 +5,10 @@ import WebSocket from 'ws';
  * gateway whose event loop an abusive request blocks answers its probe late (or not at all).
  * The first probe is sent before `act` starts, so at least one overlaps it.
  */
-export async function whileProbing<T>(baseUrl: string, act: () => Promise<T>): Promise<{ result: T; probes: number; worstMs: number; failed: number }> {
+export async function whileProbing<T>(
+  baseUrl: string,
+  act: () => Promise<T>,
+): Promise<{ result: T; probes: number; worstMs: number; failed: number }> {
   let running = true;
   let probes = 0;
   let failed = 0;
@@ -17,7 +20,9 @@ export async function whileProbing<T>(baseUrl: string, act: () => Promise<T>): P
         const r = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(5000) });
         if (r.status !== 200) failed++;
         await r.arrayBuffer();
-      } catch { failed++; }
+      } catch {
+        failed++;
+      }
       worstMs = Math.max(worstMs, performance.now() - t);
       probes++;
     }
@@ -37,7 +42,10 @@ export interface RawWs {
   closed: Promise<{ code: number; reason: string }>;
   send(msg: unknown): void;
   /** resolves with the first message matching, or rejects when the socket closes first */
-  next(match: (m: { type: string; id?: string; payload?: any }) => boolean, timeoutMs?: number): Promise<{ type: string; id?: string; payload?: any }>;
+  next(
+    match: (m: { type: string; id?: string; payload?: any }) => boolean,
+    timeoutMs?: number,
+  ): Promise<{ type: string; id?: string; payload?: any }>;
   close(): void;
 }
 
@@ -46,22 +54,47 @@ export async function rawWs(wsUrl: string): Promise<RawWs> {
   const ws = new WebSocket(wsUrl, 'graphql-transport-ws');
   const messages: RawWs['messages'] = [];
   const waiters: (() => void)[] = [];
-  ws.on('message', (d) => { messages.push(JSON.parse(String(d))); for (const w of waiters.splice(0)) w(); });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => { resolve({ code, reason: String(reason) }); for (const w of waiters.splice(0)) w(); }));
-  await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
-  return {
-    messages, closed,
-    send: (msg) => ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg)),
-    next: (match, timeoutMs = 5000) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 500)}`)), timeoutMs);
-      const check = () => {
-        const m = messages.find(match);
-        if (m) { clearTimeout(timer); return resolve(m); }
-        if (ws.readyState >= WebSocket.CLOSING) { clearTimeout(timer); return reject(new Error(`socket closed; got ${JSON.stringify(messages).slice(0, 500)}`)); }
-        waiters.push(check);
-      };
-      check();
+  ws.on('message', (d) => {
+    messages.push(JSON.parse(String(d)));
+    for (const w of waiters.splice(0)) w();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => {
+      resolve({ code, reason: String(reason) });
+      for (const w of waiters.splice(0)) w();
     }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return {
+    messages,
+    closed,
+    send: (msg) => ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg)),
+    next: (match, timeoutMs = 5000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 500)}`),
+            ),
+          timeoutMs,
+        );
+        const check = () => {
+          const m = messages.find(match);
+          if (m) {
+            clearTimeout(timer);
+            return resolve(m);
+          }
+          if (ws.readyState >= WebSocket.CLOSING) {
+            clearTimeout(timer);
+            return reject(new Error(`socket closed; got ${JSON.stringify(messages).slice(0, 500)}`));
+          }
+          waiters.push(check);
+        };
+        check();
+      }),
     close: () => ws.close(),
   };
 }

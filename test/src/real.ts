@@ -12,9 +12,15 @@ export const describeReal: jest.Describe = process.env.NVCF_TEST_BACKENDS === 'm
 export function realEnv() {
   const { NATS_URL, CASSANDRA_CONTACT_POINTS, CASSANDRA_LOCAL_DC } = process.env;
   if (!NATS_URL || !CASSANDRA_CONTACT_POINTS) {
-    throw new Error('NATS_URL and CASSANDRA_CONTACT_POINTS are not set: npm test starts them (jest global setup), or run `npm run services:up` and export .services/env; NVCF_TEST_BACKENDS=memory skips these suites');
+    throw new Error(
+      'NATS_URL and CASSANDRA_CONTACT_POINTS are not set: npm test starts them (jest global setup), or run `npm run services:up` and export .services/env; NVCF_TEST_BACKENDS=memory skips these suites',
+    );
   }
-  return { natsUrl: NATS_URL, contactPoints: CASSANDRA_CONTACT_POINTS.split(','), localDataCenter: CASSANDRA_LOCAL_DC ?? 'datacenter1' };
+  return {
+    natsUrl: NATS_URL,
+    contactPoints: CASSANDRA_CONTACT_POINTS.split(','),
+    localDataCenter: CASSANDRA_LOCAL_DC ?? 'datacenter1',
+  };
 }
 
 /** Where a real system's backends are; the run's shared NATS and Cassandra unless a fault test brings its own. */
@@ -39,7 +45,12 @@ export async function startRealSystem(overrides: SystemOptions = {}, where: Real
   });
   try {
     const system = await startSystem({ clusters: demoClusters(suffix.replace('_', '-')), ...overrides, backends });
-    await untilStatusBacklogDrained(where.natsUrl ?? realEnv().natsUrl, overrides.deploymentSuffix ?? '').catch(async (err) => { await system.dispose(); throw err; });
+    await untilStatusBacklogDrained(where.natsUrl ?? realEnv().natsUrl, overrides.deploymentSuffix ?? '').catch(
+      async (err) => {
+        await system.dispose();
+        throw err;
+      },
+    );
     return system;
   } catch (err) {
     await backends.dispose();
@@ -58,13 +69,20 @@ export async function untilStatusBacklogDrained(natsUrl: string, suffix: string)
   try {
     const jsm = await jetstreamManager(nc);
     const durables = Object.values(statusConsumers(suffix)).map((c) => durableName(Streams.status.name, c));
-    await waitUntil(async () => {
-      for (const d of durables) {
-        const ci = await jsm.consumers.info(Streams.status.name, d);
-        if (ci.num_pending + ci.num_ack_pending > 0) return false;
-      }
-      return true;
-    }, { timeoutMs: 240_000, intervalMs: 250, what: `the status stream's shared durables to drain (${durables.join(', ')})` });
+    await waitUntil(
+      async () => {
+        for (const d of durables) {
+          const ci = await jsm.consumers.info(Streams.status.name, d);
+          if (ci.num_pending + ci.num_ack_pending > 0) return false;
+        }
+        return true;
+      },
+      {
+        timeoutMs: 240_000,
+        intervalMs: 250,
+        what: `the status stream's shared durables to drain (${durables.join(', ')})`,
+      },
+    );
   } finally {
     await nc.close();
   }

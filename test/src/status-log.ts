@@ -8,17 +8,27 @@ import { Streams, subjects, type Bus, type StatusEvent } from '@nvcf/messaging';
 export async function statusLog(bus: Bus, tenant: string, fromSeq?: number) {
   const events: (StatusEvent & { seq: number })[] = [];
   let caughtUp!: () => void;
-  const stored = new Promise<void>((resolve) => { caughtUp = resolve; });
+  const stored = new Promise<void>((resolve) => {
+    caughtUp = resolve;
+  });
   const tail = await bus.tail<StatusEvent>(
-    { stream: Streams.status.name, filterSubject: subjects.statusOfTenant(tenant), fromSeq, onCaughtUp: () => caughtUp() },
-    (m) => { events.push({ ...m.data, seq: m.seq }); },
+    {
+      stream: Streams.status.name,
+      filterSubject: subjects.statusOfTenant(tenant),
+      fromSeq,
+      onCaughtUp: () => caughtUp(),
+    },
+    (m) => {
+      events.push({ ...m.data, seq: m.seq });
+    },
   );
   return {
     events,
     /** resolves once every event stored when the read started has arrived */
     caughtUp: stored,
     /** the states each of `instanceIds` was published in, in stream order */
-    transitions: (instanceIds: string[]) => Object.fromEntries(instanceIds.map((id) => [id, events.filter((e) => e.instanceId === id).map((e) => e.state)])),
+    transitions: (instanceIds: string[]) =>
+      Object.fromEntries(instanceIds.map((id) => [id, events.filter((e) => e.instanceId === id).map((e) => e.state)])),
     stop: () => tail.stop(),
     [Symbol.asyncDispose]: () => tail.stop(),
   };

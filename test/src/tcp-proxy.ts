@@ -20,23 +20,28 @@ export async function startTcpProxy(initial: { host: string; port: number }): Pr
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
   let port = 0;
-  const track = (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); s.on('error', () => s.destroy()); };
-  const listen = () => new Promise<void>((resolve, reject) => {
-    const s = net.createServer((client) => {
-      const upstream = net.connect(target);
-      track(client);
-      track(upstream);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-      client.pipe(upstream).pipe(client);
+  const track = (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => s.destroy());
+  };
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      const s = net.createServer((client) => {
+        const upstream = net.connect(target);
+        track(client);
+        track(upstream);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+      s.once('error', reject);
+      s.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+        port = (s.address() as net.AddressInfo).port;
+        server = s;
+        resolve();
+      });
     });
-    s.once('error', reject);
-    s.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
-      port = (s.address() as net.AddressInfo).port;
-      server = s;
-      resolve();
-    });
-  });
   const cut = async () => {
     const s = server;
     server = undefined;
@@ -47,8 +52,12 @@ export async function startTcpProxy(initial: { host: string; port: number }): Pr
   return {
     address: `127.0.0.1:${port}`,
     cut,
-    restore: async () => { if (!server) await listen(); },
-    retarget: (next) => { target = next; },
+    restore: async () => {
+      if (!server) await listen();
+    },
+    retarget: (next) => {
+      target = next;
+    },
     [Symbol.asyncDispose]: cut,
   };
 }

@@ -1,14 +1,26 @@
-import { failures, injectIdentity, notReady, LABEL, SIM_ANNOTATION, type Failure, type OperatorRegistry, type ReadyRule } from '@nvcf/operators';
+import {
+  failures,
+  injectIdentity,
+  notReady,
+  LABEL,
+  SIM_ANNOTATION,
+  type Failure,
+  type OperatorRegistry,
+  type ReadyRule,
+} from '@nvcf/operators';
 import type { OperatorWorkload } from '@nvcf/messaging';
 import type { DesiredInstance } from '../driver.js';
 
 type Obj = Record<string, any>;
-export interface SimObject { object: Obj; readyAt: number | null }
+export interface SimObject {
+  object: Obj;
+  readyAt: number | null;
+}
 
 function setPath(o: Obj, path: string, value: unknown) {
   const segs = path.split('.');
   let cur = o;
-  for (const s of segs.slice(0, -1)) cur = (cur[s] ??= {});
+  for (const s of segs.slice(0, -1)) cur = cur[s] ??= {};
   cur[segs.at(-1)!] = value;
 }
 const readyValue = (r: ReadyRule) => (r.atLeast !== undefined ? r.atLeast : r.values[0]);
@@ -20,7 +32,10 @@ const readyValue = (r: ReadyRule) => (r.atLeast !== undefined ? r.atLeast : r.va
  */
 export class SimulatedOperators {
   private readonly objects: SimObject[] = [];
-  constructor(private readonly registry: OperatorRegistry, private readonly delays: { primaryMs: number; secondaryMs: number }) {}
+  constructor(
+    private readonly registry: OperatorRegistry,
+    private readonly delays: { primaryMs: number; secondaryMs: number },
+  ) {}
 
   /** Objects carrying the instance's NVCF label: how the agent finds what operators created. */
   byInstance(instanceId: string): SimObject[] {
@@ -33,14 +48,29 @@ export class SimulatedOperators {
 
   /** Applies (server-side-apply style: replace by kind/name) and schedules the operators' work. */
   apply(d: DesiredInstance, w: OperatorWorkload): void {
-    const labelled = injectIdentity(w.manifests, { ncaId: d.ncaId, functionId: d.functionId, versionId: d.versionId, instanceId: d.instanceId, revisionId: d.revisionId }, this.registry);
+    const labelled = injectIdentity(
+      w.manifests,
+      {
+        ncaId: d.ncaId,
+        functionId: d.functionId,
+        versionId: d.versionId,
+        instanceId: d.instanceId,
+        revisionId: d.revisionId,
+      },
+      this.registry,
+    );
     const mine = this.byInstance(d.instanceId);
     for (const m of labelled) {
       const existing = mine.find((o) => o.object.kind === m.kind && o.object.metadata.name === m.metadata.name);
       // the same object again (a retry of the same revision) changes nothing, as with Server-Side Apply
-      if (existing && JSON.stringify({ ...existing.object, status: undefined }) === JSON.stringify({ ...m, status: undefined })) continue;
+      if (
+        existing &&
+        JSON.stringify({ ...existing.object, status: undefined }) === JSON.stringify({ ...m, status: undefined })
+      )
+        continue;
       const entry = { object: m, readyAt: null };
-      if (existing) this.objects[this.objects.indexOf(existing)] = entry; else this.objects.push(entry);
+      if (existing) this.objects[this.objects.indexOf(existing)] = entry;
+      else this.objects.push(entry);
       setTimeout(() => this.becomeReady(entry, d, w), this.delays.primaryMs).unref();
     }
   }
@@ -53,29 +83,53 @@ export class SimulatedOperators {
       Object.defineProperty(entry.object, 'simFailed', { value: true, enumerable: false });
       entry.object.status = { ...(entry.object.status ?? {}), ...JSON.parse(failure) };
       const forMs = Number(entry.object.metadata.annotations[SIM_ANNOTATION.statusForMs] ?? NaN);
-      if (Number.isFinite(forMs)) setTimeout(() => { entry.object.status = {}; this.becomeReady(entry, d, w); }, forMs).unref();
+      if (Number.isFinite(forMs))
+        setTimeout(() => {
+          entry.object.status = {};
+          this.becomeReady(entry, d, w);
+        }, forMs).unref();
       return;
     }
-    const type = this.registry.types.find((t) => w.operatorTypes.includes(t.name) && t.kinds.some((k) => k.kind === entry.object.kind));
+    const type = this.registry.types.find(
+      (t) => w.operatorTypes.includes(t.name) && t.kinds.some((k) => k.kind === entry.object.kind),
+    );
     const spec = type && [...type.kinds, ...type.extraTypes].find((k) => k.kind === entry.object.kind);
     if (spec) setPath(entry.object, spec.ready.path, readyValue(spec.ready));
     entry.readyAt = Date.now();
     for (const sec of type?.secondary ?? []) {
       const name = `${entry.object.metadata.name}-${sec.kind.toLowerCase()}`;
-      if (this.byInstance(d.instanceId).some((o) => o.object.kind === sec.kind && o.object.metadata.name === name)) continue;
-      const child: SimObject = { object: { apiVersion: sec.apiVersion, kind: sec.kind, metadata: { name, labels: { ...entry.object.metadata.labels } }, status: {} }, readyAt: null };
+      if (this.byInstance(d.instanceId).some((o) => o.object.kind === sec.kind && o.object.metadata.name === name))
+        continue;
+      const child: SimObject = {
+        object: {
+          apiVersion: sec.apiVersion,
+          kind: sec.kind,
+          metadata: { name, labels: { ...entry.object.metadata.labels } },
+          status: {},
+        },
+        readyAt: null,
+      };
       this.objects.push(child);
-      setTimeout(() => { setPath(child.object, sec.ready.path, readyValue(sec.ready)); child.readyAt = Date.now(); }, this.delays.secondaryMs).unref();
+      setTimeout(() => {
+        setPath(child.object, sec.ready.path, readyValue(sec.ready));
+        child.readyAt = Date.now();
+      }, this.delays.secondaryMs).unref();
     }
   }
 
   /** Failed objects of the instance, by the registry's failure rules. */
   failed(instanceId: string): Failure[] {
-    return failures(this.byInstance(instanceId).map((o) => o.object), this.registry);
+    return failures(
+      this.byInstance(instanceId).map((o) => o.object),
+      this.registry,
+    );
   }
 
   /** What is not ready yet among the instance's objects, by the registry's status mapping. */
   pending(instanceId: string): string[] {
-    return notReady(this.byInstance(instanceId).map((o) => o.object), this.registry);
+    return notReady(
+      this.byInstance(instanceId).map((o) => o.object),
+      this.registry,
+    );
   }
 }

@@ -1,7 +1,13 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { InstanceState } from '@nvcf/messaging';
 import type { OperatorRegistry } from '@nvcf/operators';
-import { PermanentFailure, TemporaryFailure, type ClusterDriver, type DesiredInstance, type ObservedInstance } from '../driver.js';
+import {
+  PermanentFailure,
+  TemporaryFailure,
+  type ClusterDriver,
+  type DesiredInstance,
+  type ObservedInstance,
+} from '../driver.js';
 import { SimulatedOperators, type SimObject } from './sim-operator.js';
 
 export interface SimulatedClusterOptions {
@@ -33,13 +39,20 @@ const simulateOf = (d: DesiredInstance): Simulate => {
   return typeof s === 'object' && s !== null ? (s as Simulate) : {};
 };
 
-const wait = (ms: number, signal: AbortSignal) => new Promise<void>((resolve, reject) => {
-  if (signal.aborted) return reject(signal.reason);
-  const onAbort = () => { clearTimeout(t); reject(signal.reason); };
-  // the agent's one signal outlives every apply: a listener left behind per wait would pile up
-  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-  signal.addEventListener('abort', onAbort, { once: true });
-});
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    // the agent's one signal outlives every apply: a listener left behind per wait would pile up
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 
 /**
  * The embedded cluster: start and update delays, and failures on demand through the
@@ -53,10 +66,17 @@ export type SimulatedCluster = ClusterDriver & {
 
 export function createSimulatedCluster(opts: SimulatedClusterOptions): SimulatedCluster {
   const { startDelayMs = 50, updateDelayMs = 50 } = opts;
-  const operators = opts.registry ? new SimulatedOperators(opts.registry, { primaryMs: startDelayMs, secondaryMs: opts.operatorDelayMs ?? startDelayMs * 2 }) : undefined;
+  const operators = opts.registry
+    ? new SimulatedOperators(opts.registry, {
+        primaryMs: startDelayMs,
+        secondaryMs: opts.operatorDelayMs ?? startDelayMs * 2,
+      })
+    : undefined;
   const objects = loadState(opts.stateFile);
   const attempts = new Map<string, number>();
-  const save = () => { if (opts.stateFile) saveState(opts.stateFile, objects); };
+  const save = () => {
+    if (opts.stateFile) saveState(opts.stateFile, objects);
+  };
 
   const driver = {
     clusterId: opts.clusterId,
@@ -73,10 +93,19 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
       const n = (attempts.get(key) ?? 0) + 1;
       attempts.set(key, n);
       const sim = simulateOf(desired);
-      if (sim.failure === 'permanent') throw new PermanentFailure(`values rejected by the chart (nvcfSimulate permanent failure, attempt ${n})`);
-      if (sim.failure === 'temporary' && n <= (sim.failTimes ?? 1)) throw new TemporaryFailure(`worker not ready yet (nvcfSimulate temporary failure ${n} of ${sim.failTimes ?? 1})`);
+      if (sim.failure === 'permanent')
+        throw new PermanentFailure(`values rejected by the chart (nvcfSimulate permanent failure, attempt ${n})`);
+      if (sim.failure === 'temporary' && n <= (sim.failTimes ?? 1))
+        throw new TemporaryFailure(
+          `worker not ready yet (nvcfSimulate temporary failure ${n} of ${sim.failTimes ?? 1})`,
+        );
       // the object exists from the first apply on; readiness follows after the delay
-      objects.set(desired.instanceId, { desired, readyRevisionId: cur?.readyRevisionId ?? null, reportedState: cur?.reportedState ?? null, lastClock: cur?.lastClock ?? 0 });
+      objects.set(desired.instanceId, {
+        desired,
+        readyRevisionId: cur?.readyRevisionId ?? null,
+        reportedState: cur?.reportedState ?? null,
+        lastClock: cur?.lastClock ?? 0,
+      });
       save();
       if (desired.workload.kind === 'operator') {
         if (!operators) throw new PermanentFailure('this cluster runs no operators');
@@ -89,11 +118,19 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
         }
       } else await wait(sim.delayMs ?? (cur ? updateDelayMs : startDelayMs), signal);
       const o = objects.get(desired.instanceId);
-      if (o) { o.desired = desired; o.readyRevisionId = desired.revisionId; save(); }
+      if (o) {
+        o.desired = desired;
+        o.readyRevisionId = desired.revisionId;
+        save();
+      }
     },
     async noteReported(instanceId: string, state: InstanceState, clock: number) {
       const o = objects.get(instanceId);
-      if (o) { o.reportedState = state; o.lastClock = clock; save(); }
+      if (o) {
+        o.reportedState = state;
+        o.lastClock = clock;
+        save();
+      }
     },
     async remove(instanceId: string) {
       objects.delete(instanceId);

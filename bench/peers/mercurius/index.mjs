@@ -6,7 +6,9 @@ import mercuriusGateway from '@mercuriusjs/gateway';
 const [base, port] = process.argv.slice(2);
 const app = Fastify({ logger: false });
 app.register(mercuriusGateway, {
-  gateway: { services: ['accounts', 'inventory', 'products', 'reviews'].map((name) => ({ name, url: `${base}/${name}` })) },
+  gateway: {
+    services: ['accounts', 'inventory', 'products', 'reviews'].map((name) => ({ name, url: `${base}/${name}` })),
+  },
 });
 await app.listen({ port: Number(port), host: '127.0.0.1' });
 console.log(`gateway ready http://127.0.0.1:${port}/graphql`);

@@ -30,15 +30,24 @@ const reviewOut = (r: Review) => ({ id: r.id, body: r.body, product: { upc: r.pr
 
 const resolvers = {
   accounts: {
-    Query: { me: () => users[0], user: (_: unknown, { id }: { id: string }) => users.find((u) => u.id === id), users: () => users },
+    Query: {
+      me: () => users[0],
+      user: (_: unknown, { id }: { id: string }) => users.find((u) => u.id === id),
+      users: () => users,
+    },
     User: { __resolveReference: (ref: { id: string }) => users.find((u) => u.id === ref.id) },
   },
   inventory: {
     // as in the benchmark's inventory: its own records carry no price or weight (the required ones
     // are not read), so every estimate is null, which is what its TestQuery expects
     Product: {
-      __resolveReference: (ref: { upc: string }) => ({ ...inventory.find((p) => p.upc === ref.upc), price: null, weight: null }),
-      shippingEstimate: (p: { price: number | null; weight: number | null }) => (p.price == null ? null : p.price > 1000 ? 0 : p.weight == null ? null : Math.floor(p.weight / 2)),
+      __resolveReference: (ref: { upc: string }) => ({
+        ...inventory.find((p) => p.upc === ref.upc),
+        price: null,
+        weight: null,
+      }),
+      shippingEstimate: (p: { price: number | null; weight: number | null }) =>
+        p.price == null ? null : p.price > 1000 ? 0 : p.weight == null ? null : Math.floor(p.weight / 2),
     },
   },
   products: {
@@ -47,12 +56,22 @@ const resolvers = {
   },
   reviews: {
     Review: {
-      __resolveReference: (ref: { id: string }) => { const r = reviews.find((x) => x.id === ref.id); return r && reviewOut(r); },
+      __resolveReference: (ref: { id: string }) => {
+        const r = reviews.find((x) => x.id === ref.id);
+        return r && reviewOut(r);
+      },
       author: () => ({ id: '1', username: 'urigo', reviews: firstTwo().map(reviewOut) }),
     },
-    User: { __resolveReference: (ref: { id: string }) => ({ id: ref.id, username: 'user', reviews: firstTwo().map(reviewOut) }) },
+    User: {
+      __resolveReference: (ref: { id: string }) => ({
+        id: ref.id,
+        username: 'user',
+        reviews: firstTwo().map(reviewOut),
+      }),
+    },
     Product: { reviews: (p: { upc: string }) => reviews.filter((r) => r.productUpc === p.upc).map(reviewOut) },
   },
 };
 
-export const benchSchema = (name: BenchSubgraph): GraphQLSchema => buildSubgraphSchema({ typeDefs: parse(sdl[name]), resolvers: resolvers[name] as any });
+export const benchSchema = (name: BenchSubgraph): GraphQLSchema =>
+  buildSubgraphSchema({ typeDefs: parse(sdl[name]), resolvers: resolvers[name] as any });

@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { parse, execute, validate, type DocumentNode } from 'graphql';
 import { benchSchema, benchSubgraphs, type BenchSubgraph } from './schemas.js';
 
-export interface BenchSubgraphs extends AsyncDisposable { base: string; dispose(): Promise<void> }
+export interface BenchSubgraphs extends AsyncDisposable {
+  base: string;
+  dispose(): Promise<void>;
+}
 
 /** The four benchmark subgraphs on one port: `${base}/accounts`, `/inventory`, `/products`, `/reviews`. */
 export async function startBenchSubgraphs(port = 0): Promise<BenchSubgraphs> {
@@ -33,16 +36,33 @@ export async function startBenchSubgraphs(port = 0): Promise<BenchSubgraphs> {
 
   const server = createServer((req, res) => {
     const name = (req.url ?? '').split('?')[0]!.slice(1) as BenchSubgraph;
-    if (!schemas.has(name) || req.method !== 'POST') { res.writeHead(404).end(); return; }
+    if (!schemas.has(name) || req.method !== 'POST') {
+      res.writeHead(404).end();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      answer(name, Buffer.concat(chunks).toString()).then((out) => {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) }).end(out);
-      }, (err) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ message: String(err) }] })));
+      answer(name, Buffer.concat(chunks).toString()).then(
+        (out) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) }).end(out);
+        },
+        (err) =>
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ errors: [{ message: String(err) }] })),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const dispose = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, dispose, [Symbol.asyncDispose]: dispose };
+  const dispose = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    dispose,
+    [Symbol.asyncDispose]: dispose,
+  };
 }

@@ -18,7 +18,13 @@ describe('query benchmark (graphql-gateways-benchmark)', () => {
   it('a wrong answer is told apart: the expected body is the full nested response, not a shape', () => {
     const expected = JSON.parse(expectedBody());
     expect(expected.data.users).toHaveLength(6);
-    expect(expected.data.topProducts.map((p: { name: string }) => p.name)).toEqual(['Table', 'Couch', 'Glass', 'Chair', 'TV']);
+    expect(expected.data.topProducts.map((p: { name: string }) => p.name)).toEqual([
+      'Table',
+      'Couch',
+      'Glass',
+      'Chair',
+      'TV',
+    ]);
     expect(expected.data.topProducts[3].reviews.map((r: { id: string }) => r.id)).toEqual(['10', '11']);
     // the check every benchmark response goes through
     expect(isExpectedAnswer(expectedBody())).toBe(true);

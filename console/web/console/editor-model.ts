@@ -4,11 +4,13 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, stringify, 
 export type EditorKind = 'helm' | 'operator';
 
 /** A problem with the editor's text, at a line (1-based) when one can be named. */
-export interface LineError { line: number | null; message: string }
+export interface LineError {
+  line: number | null;
+  message: string;
+}
 
 export type Parsed =
-  | { ok: true; value: unknown; doc: Document.Parsed; lines: LineCounter }
-  | { ok: false; errors: LineError[] };
+  { ok: true; value: unknown; doc: Document.Parsed; lines: LineCounter } | { ok: false; errors: LineError[] };
 
 /** The editor's initial text: the revision's configuration (or patches) as YAML. */
 export function toEditorText(value: unknown): string {
@@ -16,7 +18,8 @@ export function toEditorText(value: unknown): string {
   return stringify(value, { indent: 2, lineWidth: 0 });
 }
 
-const plainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const plainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Parses YAML (JSON is YAML too), keeping where every node is, so that the server's errors can
@@ -26,20 +29,47 @@ export function parseEditor(text: string, kind: EditorKind): Parsed {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length) {
-    return { ok: false, errors: doc.errors.map((e) => ({ line: e.linePos?.[0]?.line ?? null, message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') })) };
+    return {
+      ok: false,
+      errors: doc.errors.map((e) => ({
+        line: e.linePos?.[0]?.line ?? null,
+        message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
+      })),
+    };
   }
   let value: unknown;
-  try { value = doc.toJS({ maxAliasCount: 100 }); } catch (err) { return { ok: false, errors: [{ line: null, message: (err as Error).message }] }; }
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    return { ok: false, errors: [{ line: null, message: (err as Error).message }] };
+  }
   const first = doc.contents ? lineAt(lines, doc.contents.range?.[0] ?? 0) : 1;
   if (kind === 'helm' && !plainObject(value)) {
-    return { ok: false, errors: [{ line: first, message: `the configuration must be a mapping of Helm values (got ${describe(value)})` }] };
+    return {
+      ok: false,
+      errors: [{ line: first, message: `the configuration must be a mapping of Helm values (got ${describe(value)})` }],
+    };
   }
   if (kind === 'operator') {
-    if (!Array.isArray(value) || value.length === 0) return { ok: false, errors: [{ line: first, message: `the merge patches must be a list of at least one mapping (got ${describe(value)})` }] };
+    if (!Array.isArray(value) || value.length === 0)
+      return {
+        ok: false,
+        errors: [
+          { line: first, message: `the merge patches must be a list of at least one mapping (got ${describe(value)})` },
+        ],
+      };
     const bad = value.findIndex((p) => !plainObject(p));
     if (bad >= 0) {
-      const item = isSeq(doc.contents) ? doc.contents.items[bad] as Node | undefined : undefined;
-      return { ok: false, errors: [{ line: item?.range ? lineAt(lines, item.range[0]) : first, message: `patch ${bad} must be a mapping (an RFC 7396 merge patch)` }] };
+      const item = isSeq(doc.contents) ? (doc.contents.items[bad] as Node | undefined) : undefined;
+      return {
+        ok: false,
+        errors: [
+          {
+            line: item?.range ? lineAt(lines, item.range[0]) : first,
+            message: `patch ${bad} must be a mapping (an RFC 7396 merge patch)`,
+          },
+        ],
+      };
     }
   }
   return { ok: true, value, doc, lines };
@@ -62,7 +92,7 @@ export function lineOfError(parsed: Parsed, extensions: Record<string, unknown> 
   if (!parsed.ok || !extensions) return null;
   const { doc, lines } = parsed;
   if (typeof extensions.index === 'number') {
-    const item = isSeq(doc.contents) ? doc.contents.items[extensions.index] as Node | undefined : undefined;
+    const item = isSeq(doc.contents) ? (doc.contents.items[extensions.index] as Node | undefined) : undefined;
     return item?.range ? lineAt(lines, item.range[0]) : null;
   }
   if (typeof extensions.field !== 'string') return null;

@@ -16,7 +16,19 @@ export interface Tile {
 }
 
 export type LogEntry =
-  | { kind: 'transition'; key: string; cursor: string; at: string; instanceId: string; cluster: string; state: InstanceState; previousState: InstanceState | null; revisionId: string | null; targetRevisionId: string | null; message: string | null }
+  | {
+      kind: 'transition';
+      key: string;
+      cursor: string;
+      at: string;
+      instanceId: string;
+      cluster: string;
+      state: InstanceState;
+      previousState: InstanceState | null;
+      revisionId: string | null;
+      targetRevisionId: string | null;
+      message: string | null;
+    }
   | { kind: 'note'; key: string; at: string; tone: 'info' | 'warn'; text: string };
 
 export type Connection =
@@ -35,20 +47,32 @@ export interface RolloutState {
 }
 
 export type RolloutAction =
-  | { type: 'spec'; spec: Spec }
-  | { type: 'watch'; item: WatchItem }
-  | { type: 'ended'; reason: string };
+  { type: 'spec'; spec: Spec } | { type: 'watch'; item: WatchItem } | { type: 'ended'; reason: string };
 
 export const initialRollout: RolloutState = { spec: null, tiles: [], log: [], connection: { status: 'connecting' } };
 
 const MAX_LOG = 1000;
 let noteSeq = 0;
-const note = (tone: 'info' | 'warn', text: string): LogEntry => ({ kind: 'note', key: `note-${++noteSeq}`, at: new Date().toISOString(), tone, text });
+const note = (tone: 'info' | 'warn', text: string): LogEntry => ({
+  kind: 'note',
+  key: `note-${++noteSeq}`,
+  at: new Date().toISOString(),
+  tone,
+  text,
+});
 const push = (log: LogEntry[], entry: LogEntry) => [entry, ...log].slice(0, MAX_LOG);
 const byId = (a: Tile, b: Tile) => a.cluster.name.localeCompare(b.cluster.name) || a.id.localeCompare(b.id);
 
 function fromEvent(e: StatusEvent): Tile {
-  return { id: e.instance.id, state: e.state, revisionId: e.revisionId, targetRevisionId: e.targetRevisionId, cluster: e.instance.cluster, message: e.message, at: Date.parse(e.at) };
+  return {
+    id: e.instance.id,
+    state: e.state,
+    revisionId: e.revisionId,
+    targetRevisionId: e.targetRevisionId,
+    cluster: e.instance.cluster,
+    message: e.message,
+    at: Date.parse(e.at),
+  };
 }
 
 export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState {
@@ -60,8 +84,19 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
         const at = Date.parse(i.updatedAt);
         const t = known.get(i.id);
         known.delete(i.id);
-        if (t && t.at >= at) { tiles.push(t); continue; }
-        tiles.push({ id: i.id, state: i.state, revisionId: i.revisionId, targetRevisionId: i.targetRevisionId, cluster: i.cluster, message: t && t.state === i.state ? t.message : null, at });
+        if (t && t.at >= at) {
+          tiles.push(t);
+          continue;
+        }
+        tiles.push({
+          id: i.id,
+          state: i.state,
+          revisionId: i.revisionId,
+          targetRevisionId: i.targetRevisionId,
+          cluster: i.cluster,
+          message: t && t.state === i.state ? t.message : null,
+          at,
+        });
       }
       // an instance the query no longer lists but an event told about (terminated) stays until the page is left
       for (const t of known.values()) if (t.state === 'TERMINATED') tiles.push(t);
@@ -73,33 +108,73 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
         case 'connected': {
           const resumed = item.attempt > 0 || s.connection.status === 'reconnecting';
           return {
-            ...s, connection: { status: 'live' },
-            log: resumed ? push(s.log, note('info', item.after ? 'reconnected: resumed after the last event received' : 'reconnected: starting from the current state')) : s.log,
+            ...s,
+            connection: { status: 'live' },
+            log: resumed
+              ? push(
+                  s.log,
+                  note(
+                    'info',
+                    item.after
+                      ? 'reconnected: resumed after the last event received'
+                      : 'reconnected: starting from the current state',
+                  ),
+                )
+              : s.log,
           };
         }
         case 'reconnecting': {
           const first = s.connection.status !== 'reconnecting';
           const reason = `${item.error.code}: ${item.error.message}`;
           return {
-            ...s, connection: { status: 'reconnecting', attempt: item.attempt, reason },
+            ...s,
+            connection: { status: 'reconnecting', attempt: item.attempt, reason },
             log: first ? push(s.log, note('warn', `connection lost (${item.error.code}); reconnecting`)) : s.log,
           };
         }
         case 'expired':
-          return { ...s, log: push(s.log, note('warn', 'the resume point expired: starting again from the current state (events in between are not shown)')) };
+          return {
+            ...s,
+            log: push(
+              s.log,
+              note(
+                'warn',
+                'the resume point expired: starting again from the current state (events in between are not shown)',
+              ),
+            ),
+          };
         case 'lag':
-          return { ...s, log: push(s.log, note('warn', `${item.skippedEvents} transitions of instance ${item.instanceId} were conflated (the page fell behind)`)) };
+          return {
+            ...s,
+            log: push(
+              s.log,
+              note(
+                'warn',
+                `${item.skippedEvents} transitions of instance ${item.instanceId} were conflated (the page fell behind)`,
+              ),
+            ),
+          };
         case 'event': {
           const e = item.event;
           const next = fromEvent(e);
           const idx = s.tiles.findIndex((t) => t.id === next.id);
           let tiles = s.tiles;
           if (idx < 0) tiles = [...s.tiles, next].sort(byId);
-          else if (e.kind === 'TRANSITION' || next.at >= s.tiles[idx]!.at) tiles = s.tiles.map((t, i) => (i === idx ? next : t));
+          else if (e.kind === 'TRANSITION' || next.at >= s.tiles[idx]!.at)
+            tiles = s.tiles.map((t, i) => (i === idx ? next : t));
           if (e.kind !== 'TRANSITION') return { ...s, tiles };
           const entry: LogEntry = {
-            kind: 'transition', key: e.cursor, cursor: e.cursor, at: e.at, instanceId: e.instance.id, cluster: e.instance.cluster.name,
-            state: e.state, previousState: e.previousState, revisionId: e.revisionId, targetRevisionId: e.targetRevisionId, message: e.message,
+            kind: 'transition',
+            key: e.cursor,
+            cursor: e.cursor,
+            at: e.at,
+            instanceId: e.instance.id,
+            cluster: e.instance.cluster.name,
+            state: e.state,
+            previousState: e.previousState,
+            revisionId: e.revisionId,
+            targetRevisionId: e.targetRevisionId,
+            message: e.message,
           };
           return { ...s, tiles, log: push(s.log, entry) };
         }
@@ -107,6 +182,10 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
       return s;
     }
     case 'ended':
-      return { ...s, connection: { status: 'ended', reason: a.reason }, log: push(s.log, note('warn', `live updates stopped: ${a.reason}`)) };
+      return {
+        ...s,
+        connection: { status: 'ended', reason: a.reason },
+        log: push(s.log, note('warn', `live updates stopped: ${a.reason}`)),
+      };
   }
 }

@@ -1,7 +1,14 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { GpuSpecificationDocument, NvcfError } from '@nvcf/client';
 import { href } from './router.js';
-import { initialRollout, rolloutReducer, type Connection, type LogEntry, type Spec, type Tile } from './rollout-model.js';
+import {
+  initialRollout,
+  rolloutReducer,
+  type Connection,
+  type LogEntry,
+  type Spec,
+  type Tile,
+} from './rollout-model.js';
 import { Badge, Breadcrumbs, ErrorNote, Id, errorText, useSession, useTitle, when } from './ui.js';
 import { UpdatePanel } from './update.js';
 
@@ -32,7 +39,10 @@ export function SpecPage({ id }: { id: string }) {
   const refetch = useCallback(async () => {
     try {
       const r = await client.query(GpuSpecificationDocument, { id });
-      if (!r.gpuSpecification) { setMissing(true); return; }
+      if (!r.gpuSpecification) {
+        setMissing(true);
+        return;
+      }
       dispatch({ type: 'spec', spec: r.gpuSpecification });
       setLoadError(null);
     } catch (e) {
@@ -52,9 +62,17 @@ export function SpecPage({ id }: { id: string }) {
     const stop = new AbortController();
     void (async () => {
       try {
-        for await (const item of client.watch({ gpuSpecificationId: id }, { snapshot: true, signal: stop.signal, onExpired: 'snapshot', maxDelayMs: 5000 })) {
+        for await (const item of client.watch(
+          { gpuSpecificationId: id },
+          { snapshot: true, signal: stop.signal, onExpired: 'snapshot', maxDelayMs: 5000 },
+        )) {
           dispatch({ type: 'watch', item });
-          if ((item.type === 'event' && item.event.kind === 'TRANSITION') || (item.type === 'connected' && item.attempt > 0) || item.type === 'expired') refetchSoon();
+          if (
+            (item.type === 'event' && item.event.kind === 'TRANSITION') ||
+            (item.type === 'connected' && item.attempt > 0) ||
+            item.type === 'expired'
+          )
+            refetchSoon();
         }
         if (!stop.signal.aborted) dispatch({ type: 'ended', reason: 'the gateway ended the stream' });
       } catch (e) {
@@ -63,7 +81,10 @@ export function SpecPage({ id }: { id: string }) {
         dispatch({ type: 'ended', reason: errorText(e) });
       }
     })();
-    return () => { stop.abort(); clearTimeout(timer.current); };
+    return () => {
+      stop.abort();
+      clearTimeout(timer.current);
+    };
   }, [client, id, refetch, refetchSoon, expired]);
 
   const latest = spec?.latestRevision ?? null;
@@ -77,16 +98,51 @@ export function SpecPage({ id }: { id: string }) {
 
   const fnName = spec?.deployment.functionVersion.function.name;
   useTitle(spec ? `${fnName} ${spec.gpu} rollout` : 'Rollout');
-  if (missing) return <><Breadcrumbs items={[{ label: id }]} /><h1>GPU specification</h1><p role="alert">No GPU specification <code>{id}</code> for this tenant.</p></>;
+  if (missing)
+    return (
+      <>
+        <Breadcrumbs items={[{ label: id }]} />
+        <h1>GPU specification</h1>
+        <p role="alert">
+          No GPU specification <code>{id}</code> for this tenant.
+        </p>
+      </>
+    );
   return (
     <>
-      <Breadcrumbs items={spec ? [{ label: fnName!, to: href.fn(spec.deployment.functionVersion.function.id) }, { label: `${spec.gpu} ${spec.instanceType}` }] : [{ label: id }]} />
+      <Breadcrumbs
+        items={
+          spec
+            ? [
+                { label: fnName!, to: href.fn(spec.deployment.functionVersion.function.id) },
+                { label: `${spec.gpu} ${spec.instanceType}` },
+              ]
+            : [{ label: id }]
+        }
+      />
       <div className="title-row">
-        <h1>{spec ? <>{fnName} · {spec.gpu} <code>{spec.instanceType}</code></> : 'GPU specification'}</h1>
+        <h1>
+          {spec ? (
+            <>
+              {fnName} · {spec.gpu} <code>{spec.instanceType}</code>
+            </>
+          ) : (
+            'GPU specification'
+          )}
+        </h1>
         <ConnectionStatus connection={state.connection} />
       </div>
-      {spec ? <p className="muted">GPU specification <code>{spec.id}</code> · version <code>{spec.deployment.functionVersion.id.slice(0, 8)}</code> · {spec.minInstances}–{spec.maxInstances} instances · clusters {spec.clusters.join(', ') || 'any'}</p> : null}
-      <ErrorNote error={loadError} what={spec ? 'refresh the specification (showing the last known state)' : 'load the specification'} />
+      {spec ? (
+        <p className="muted">
+          GPU specification <code>{spec.id}</code> · version{' '}
+          <code>{spec.deployment.functionVersion.id.slice(0, 8)}</code> · {spec.minInstances}–{spec.maxInstances}{' '}
+          instances · clusters {spec.clusters.join(', ') || 'any'}
+        </p>
+      ) : null}
+      <ErrorNote
+        error={loadError}
+        what={spec ? 'refresh the specification (showing the last known state)' : 'load the specification'}
+      />
       {!spec && !loadError ? <p aria-live="polite">Loading…</p> : null}
       {spec ? (
         <div className="rollout-layout">
@@ -94,10 +150,14 @@ export function SpecPage({ id }: { id: string }) {
             <h2 id="rollout-h">Rollout</h2>
             <Revisions latest={latest} applied={spec.lastAppliedRevision ?? null} />
             {latest ? <Progress revision={latest} /> : <p>No revision yet.</p>}
-            <h3 id="tiles-h">Instances <span className="muted">({state.tiles.length})</span></h3>
+            <h3 id="tiles-h">
+              Instances <span className="muted">({state.tiles.length})</span>
+            </h3>
             {state.tiles.length === 0 ? <p className="muted">No instances.</p> : null}
             <ul className="tiles" aria-labelledby="tiles-h">
-              {state.tiles.map((t) => <InstanceTile key={t.id} tile={t} latestId={latest?.id ?? null} />)}
+              {state.tiles.map((t) => (
+                <InstanceTile key={t.id} tile={t} latestId={latest?.id ?? null} />
+              ))}
             </ul>
           </section>
           <EventLog log={state.log} />
@@ -111,15 +171,32 @@ export function SpecPage({ id }: { id: string }) {
 function ConnectionStatus({ connection }: { connection: Connection }) {
   const [text, cls] = (() => {
     switch (connection.status) {
-      case 'connecting': return ['Connecting…', 'conn-wait'];
-      case 'live': return ['Live', 'conn-live'];
-      case 'reconnecting': return [`Reconnecting… (attempt ${connection.attempt})`, 'conn-wait'];
-      case 'ended': return ['Live updates stopped', 'conn-down'];
+      case 'connecting':
+        return ['Connecting…', 'conn-wait'];
+      case 'live':
+        return ['Live', 'conn-live'];
+      case 'reconnecting':
+        return [`Reconnecting… (attempt ${connection.attempt})`, 'conn-wait'];
+      case 'ended':
+        return ['Live updates stopped', 'conn-down'];
     }
   })();
   return (
-    <p id="connection" role="status" aria-live="polite" className={`conn ${cls}`} title={connection.status === 'reconnecting' ? connection.reason : connection.status === 'ended' ? connection.reason : undefined}>
-      <span className="dot" aria-hidden="true" />{text}
+    <p
+      id="connection"
+      role="status"
+      aria-live="polite"
+      className={`conn ${cls}`}
+      title={
+        connection.status === 'reconnecting'
+          ? connection.reason
+          : connection.status === 'ended'
+            ? connection.reason
+            : undefined
+      }
+    >
+      <span className="dot" aria-hidden="true" />
+      {text}
     </p>
   );
 }
@@ -127,8 +204,37 @@ function ConnectionStatus({ connection }: { connection: Connection }) {
 function Revisions({ latest, applied }: { latest: Revision | null; applied: Revision | null }) {
   return (
     <dl className="facts revisions">
-      <div><dt>Latest revision</dt><dd>{latest ? <><Id id={latest.id} /> <Badge value={latest.status} /> <span className="muted">created {when(latest.createdAt)}</span>{latest.supersedes ? <span className="muted"> · supersedes <Id id={latest.supersedes} /></span> : null}</> : '—'}</dd></div>
-      <div><dt>Last applied revision</dt><dd>{applied ? <><Id id={applied.id} /> <span className="muted">applied {when(applied.appliedAt)}</span></> : '—'}</dd></div>
+      <div>
+        <dt>Latest revision</dt>
+        <dd>
+          {latest ? (
+            <>
+              <Id id={latest.id} /> <Badge value={latest.status} />{' '}
+              <span className="muted">created {when(latest.createdAt)}</span>
+              {latest.supersedes ? (
+                <span className="muted">
+                  {' '}
+                  · supersedes <Id id={latest.supersedes} />
+                </span>
+              ) : null}
+            </>
+          ) : (
+            '—'
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Last applied revision</dt>
+        <dd>
+          {applied ? (
+            <>
+              <Id id={applied.id} /> <span className="muted">applied {when(applied.appliedAt)}</span>
+            </>
+          ) : (
+            '—'
+          )}
+        </dd>
+      </div>
     </dl>
   );
 }
@@ -157,19 +263,37 @@ function Progress({ revision }: { revision: Revision }) {
   return (
     <div className="progress-block">
       <div className="progress-head">
-        <span id="progress-label">Progress of revision <Id id={revision.id} /></span>
-        <span className="clock" id="time-left">{clock}</span>
+        <span id="progress-label">
+          Progress of revision <Id id={revision.id} />
+        </span>
+        <span className="clock" id="time-left">
+          {clock}
+        </span>
       </div>
-      <div className="progress" role="progressbar" aria-labelledby="progress-label" aria-valuemin={0} aria-valuemax={Math.max(p.total, 1)} aria-valuenow={p.applied}
-        aria-valuetext={`${p.applied} of ${p.total} instances applied (${percent} %)`}>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-labelledby="progress-label"
+        aria-valuemin={0}
+        aria-valuemax={Math.max(p.total, 1)}
+        aria-valuenow={p.applied}
+        aria-valuetext={`${p.applied} of ${p.total} instances applied (${percent} %)`}
+      >
         <div className="seg seg-applied" style={{ width: `${pct(p.applied)}%` }} />
         <div className="seg seg-updating" style={{ width: `${pct(p.updating)}%` }} />
         <div className="seg seg-failed" style={{ width: `${pct(p.failed)}%` }} />
       </div>
       <p className="progress-text" id="progress-text">
-        <strong>{p.applied}/{p.total} applied ({percent} %)</strong> · {p.updating} updating · {p.failed} failed · {p.pending} pending
+        <strong>
+          {p.applied}/{p.total} applied ({percent} %)
+        </strong>{' '}
+        · {p.updating} updating · {p.failed} failed · {p.pending} pending
       </p>
-      {revision.status === 'FAILED' ? <p className="error" role="alert"><strong>Rollout failed.</strong> {revision.failureReason ?? 'no reason given'}</p> : null}
+      {revision.status === 'FAILED' ? (
+        <p className="error" role="alert">
+          <strong>Rollout failed.</strong> {revision.failureReason ?? 'no reason given'}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -180,11 +304,31 @@ function InstanceTile({ tile, latestId }: { tile: Tile; latestId: string | null 
   const moving = tile.state === 'UPDATING' && tile.targetRevisionId;
   const onLatest = tile.revisionId !== null && tile.revisionId === latestId;
   return (
-    <li className={`tile s-${tile.state.toLowerCase()}`} data-instance={tile.id} data-state={tile.state} aria-label={`Instance ${tile.id.slice(0, 8)}: ${tile.state}`}>
-      <div className="tile-state"><span aria-hidden="true">{ICON[tile.state] ?? '?'}</span> {tile.state}</div>
-      <div className="tile-row"><span className="k">Instance</span> <Id id={tile.id} /></div>
-      <div className="tile-row"><span className="k">Cluster</span> {tile.cluster.name}</div>
-      <div className="tile-row"><span className="k">Revision</span> <Id id={tile.revisionId} />{moving ? <> <span aria-label="moving to">→</span> <Id id={tile.targetRevisionId} /></> : null}{onLatest && !moving ? <span className="muted"> (latest)</span> : null}</div>
+    <li
+      className={`tile s-${tile.state.toLowerCase()}`}
+      data-instance={tile.id}
+      data-state={tile.state}
+      aria-label={`Instance ${tile.id.slice(0, 8)}: ${tile.state}`}
+    >
+      <div className="tile-state">
+        <span aria-hidden="true">{ICON[tile.state] ?? '?'}</span> {tile.state}
+      </div>
+      <div className="tile-row">
+        <span className="k">Instance</span> <Id id={tile.id} />
+      </div>
+      <div className="tile-row">
+        <span className="k">Cluster</span> {tile.cluster.name}
+      </div>
+      <div className="tile-row">
+        <span className="k">Revision</span> <Id id={tile.revisionId} />
+        {moving ? (
+          <>
+            {' '}
+            <span aria-label="moving to">→</span> <Id id={tile.targetRevisionId} />
+          </>
+        ) : null}
+        {onLatest && !moving ? <span className="muted"> (latest)</span> : null}
+      </div>
       {tile.message ? <p className="tile-msg">{tile.message}</p> : null}
     </li>
   );
@@ -195,20 +339,42 @@ const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour
 function EventLog({ log }: { log: LogEntry[] }) {
   return (
     <section className="panel log-panel" aria-labelledby="log-h">
-      <h2 id="log-h">Event log <span className="muted">(newest first)</span></h2>
+      <h2 id="log-h">
+        Event log <span className="muted">(newest first)</span>
+      </h2>
       {log.length === 0 ? <p className="muted">No transitions since the page opened.</p> : null}
-      <div className="log" role="log" aria-labelledby="log-h" tabIndex={0}><ol>
-        {log.map((e) => e.kind === 'note' ? (
-          <li key={e.key} className={`note note-${e.tone}`}><time dateTime={e.at}>{time(e.at)}</time> {e.text}</li>
-        ) : (
-          <li key={e.key} className="entry" data-instance={e.instanceId} data-state={e.state} data-revision={e.revisionId ?? ''} data-target={e.targetRevisionId ?? ''} data-cursor={e.cursor}>
-            <time dateTime={e.at}>{time(e.at)}</time> <Id id={e.instanceId} /> <span className="muted">{e.cluster}</span>{' '}
-            {e.previousState ? <>{e.previousState} → </> : null}<Badge value={e.state} />{' '}
-            <span className="muted">rev</span> <Id id={e.revisionId} />{e.targetRevisionId ? <> → <Id id={e.targetRevisionId} /></> : null}
-            {e.message ? <div className="entry-msg">{e.message}</div> : null}
-          </li>
-        ))}
-      </ol></div>
+      <div className="log" role="log" aria-labelledby="log-h" tabIndex={0}>
+        <ol>
+          {log.map((e) =>
+            e.kind === 'note' ? (
+              <li key={e.key} className={`note note-${e.tone}`}>
+                <time dateTime={e.at}>{time(e.at)}</time> {e.text}
+              </li>
+            ) : (
+              <li
+                key={e.key}
+                className="entry"
+                data-instance={e.instanceId}
+                data-state={e.state}
+                data-revision={e.revisionId ?? ''}
+                data-target={e.targetRevisionId ?? ''}
+                data-cursor={e.cursor}
+              >
+                <time dateTime={e.at}>{time(e.at)}</time> <Id id={e.instanceId} />{' '}
+                <span className="muted">{e.cluster}</span> {e.previousState ? <>{e.previousState} → </> : null}
+                <Badge value={e.state} /> <span className="muted">rev</span> <Id id={e.revisionId} />
+                {e.targetRevisionId ? (
+                  <>
+                    {' '}
+                    → <Id id={e.targetRevisionId} />
+                  </>
+                ) : null}
+                {e.message ? <div className="entry-msg">{e.message}</div> : null}
+              </li>
+            ),
+          )}
+        </ol>
+      </div>
     </section>
   );
 }

@@ -17,7 +17,16 @@ export const href = {
 
 export function parseRoute(pathname: string): Route {
   const rel = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname.replace(/^\/console\/?/, '');
-  const parts = rel.split('/').filter(Boolean).map((p) => { try { return decodeURIComponent(p); } catch { return p; } });
+  const parts = rel
+    .split('/')
+    .filter(Boolean)
+    .map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return p;
+      }
+    });
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'functions')) return { name: 'functions' };
   if (parts.length === 2 && parts[0] === 'functions') return { name: 'function', id: parts[1]! };
   if (parts.length === 2 && parts[0] === 'specs') return { name: 'spec', id: parts[1]! };
@@ -25,7 +34,9 @@ export function parseRoute(pathname: string): Route {
 }
 
 const listeners = new Set<() => void>();
-window.addEventListener('popstate', () => { for (const l of listeners) l(); });
+window.addEventListener('popstate', () => {
+  for (const l of listeners) l();
+});
 
 export function navigate(to: string): void {
   if (to === location.pathname) return;
@@ -39,7 +50,9 @@ export function useRoute(): Route {
   useEffect(() => {
     const update = () => setRoute(parseRoute(location.pathname));
     listeners.add(update);
-    return () => { listeners.delete(update); };
+    return () => {
+      listeners.delete(update);
+    };
   }, []);
   return route;
 }

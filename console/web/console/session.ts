@@ -8,15 +8,27 @@ import type { PageConfig } from '../page-config.js';
 const KEY = 'nvcf-console:token';
 
 export function savedToken(): string | null {
-  try { return sessionStorage.getItem(KEY); } catch { return null; }
+  try {
+    return sessionStorage.getItem(KEY);
+  } catch {
+    return null;
+  }
 }
 
 export function saveToken(token: string): void {
-  try { sessionStorage.setItem(KEY, token); } catch { /* storage disabled: the session lasts as long as the page */ }
+  try {
+    sessionStorage.setItem(KEY, token);
+  } catch {
+    /* storage disabled: the session lasts as long as the page */
+  }
 }
 
 export function clearToken(): void {
-  try { sessionStorage.removeItem(KEY); } catch { /* nothing stored */ }
+  try {
+    sessionStorage.removeItem(KEY);
+  } catch {
+    /* nothing stored */
+  }
 }
 
 /** The typed client on the gateway's own origin, sending `token` as the bearer. */
@@ -25,4 +37,5 @@ export function clientFor(config: PageConfig, token: string): NvcfClient {
 }
 
 /** The tenant of a published development token, when it is one. */
-export const tenantOf = (config: PageConfig, token: string): string | undefined => config.devTokens.find((t) => t.token === token)?.tenant;
+export const tenantOf = (config: PageConfig, token: string): string | undefined =>
+  config.devTokens.find((t) => t.token === token)?.tenant;

@@ -18,14 +18,23 @@ export function useSession(): Session {
 }
 
 /** `CODE: message`, the registry code first (docs/errors.md) */
-export const errorText = (e: unknown): string => (e instanceof NvcfError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
+export const errorText = (e: unknown): string =>
+  e instanceof NvcfError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
 
-export interface Loaded<T> { data: T | undefined; error: unknown; loading: boolean; reload(): Promise<void> }
+export interface Loaded<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload(): Promise<void>;
+}
 
 /** Runs `load` when `key` changes; `reload` runs it again (keeping the data shown meanwhile). */
 export function useLoad<T>(key: string, load: (client: NvcfClient) => Promise<T>): Loaded<T> {
   const session = useSession();
-  const [state, setState] = useState<{ key: string; data?: T; error?: unknown; loading: boolean }>({ key, loading: true });
+  const [state, setState] = useState<{ key: string; data?: T; error?: unknown; loading: boolean }>({
+    key,
+    loading: true,
+  });
   const loadRef = useRef(load);
   loadRef.current = load;
   const seq = useRef(0);
@@ -37,26 +46,38 @@ export function useLoad<T>(key: string, load: (client: NvcfClient) => Promise<T>
       if (mine === seq.current) setState({ key, data, loading: false });
     } catch (error) {
       if (error instanceof NvcfError && error.code === 'UNAUTHENTICATED') return session.expired(errorText(error));
-      if (mine === seq.current) setState((s) => ({ key, data: s.key === key ? s.data : undefined, error, loading: false }));
+      if (mine === seq.current)
+        setState((s) => ({ key, data: s.key === key ? s.data : undefined, error, loading: false }));
     }
   }, [key, session]);
-  useEffect(() => { void run(); }, [run]);
+  useEffect(() => {
+    void run();
+  }, [run]);
   return { data: state.key === key ? state.data : undefined, error: state.error, loading: state.loading, reload: run };
 }
 
 export function ErrorNote({ error, what }: { error: unknown; what: string }) {
   if (!error) return null;
-  return <p className="error" role="alert"><strong>Could not {what}.</strong> {errorText(error)}</p>;
+  return (
+    <p className="error" role="alert">
+      <strong>Could not {what}.</strong> {errorText(error)}
+    </p>
+  );
 }
 
 export const short = (id: string | null | undefined): string => (id ? id.slice(0, 8) : '—');
 
 export function Id({ id }: { id: string | null | undefined }) {
   if (!id) return <span className="muted">—</span>;
-  return <code title={id} className="id">{short(id)}</code>;
+  return (
+    <code title={id} className="id">
+      {short(id)}
+    </code>
+  );
 }
 
-export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '—');
+export const when = (iso: string | null | undefined): string =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '—';
 
 /** A status as text with its colour class: never colour alone. */
 export function Badge({ value, label }: { value: string; label?: string }) {
@@ -64,20 +85,30 @@ export function Badge({ value, label }: { value: string; label?: string }) {
 }
 
 export function Link({ to, children, className }: { to: string; children: ReactNode; className?: string }) {
-  return <a href={to} onClick={onLinkClick} className={className}>{children}</a>;
+  return (
+    <a href={to} onClick={onLinkClick} className={className}>
+      {children}
+    </a>
+  );
 }
 
 export function Breadcrumbs({ items }: { items: { label: string; to?: string }[] }) {
   return (
     <nav aria-label="Breadcrumb" className="breadcrumbs">
       <ol>
-        <li><Link to={href.functions()}>Functions</Link></li>
-        {items.map((i, n) => <li key={n}>{i.to ? <Link to={i.to}>{i.label}</Link> : <span aria-current="page">{i.label}</span>}</li>)}
+        <li>
+          <Link to={href.functions()}>Functions</Link>
+        </li>
+        {items.map((i, n) => (
+          <li key={n}>{i.to ? <Link to={i.to}>{i.label}</Link> : <span aria-current="page">{i.label}</span>}</li>
+        ))}
       </ol>
     </nav>
   );
 }
 
 export function useTitle(title: string) {
-  useEffect(() => { document.title = `${title} · NVCF console`; }, [title]);
+  useEffect(() => {
+    document.title = `${title} · NVCF console`;
+  }, [title]);
 }

@@ -4,7 +4,11 @@ import { lineOfError, parseEditor, toEditorText, type EditorKind, type LineError
 import type { Spec } from './rollout-model.js';
 import { errorText, short, useSession } from './ui.js';
 
-interface ServerError { code: string; message: string; line: number | null }
+interface ServerError {
+  code: string;
+  message: string;
+  line: number | null;
+}
 
 /**
  * A new configuration revision (Helm values, or an operator's merge patches) in a YAML/JSON
@@ -27,12 +31,21 @@ export function UpdatePanel({ spec, onChanged }: { spec: Spec; onChanged: () => 
   const editorId = useId();
 
   const clientErrors: LineError[] = parsed.ok ? [] : parsed.errors;
-  const marks = new Set<number>([...clientErrors.map((e) => e.line), serverError?.line ?? null].filter((l): l is number => l !== null));
+  const marks = new Set<number>(
+    [...clientErrors.map((e) => e.line), serverError?.line ?? null].filter((l): l is number => l !== null),
+  );
   const canRollback = !!applied && !!latest && latest.id !== applied.id;
   const instances = spec.instances.length;
 
-  const edit = (v: string) => { setText(v); setServerError(null); setOutcome(null); };
-  const reset = () => { edit(toEditorText(source)); setBasedOn(latest?.id ?? null); };
+  const edit = (v: string) => {
+    setText(v);
+    setServerError(null);
+    setOutcome(null);
+  };
+  const reset = () => {
+    edit(toEditorText(source));
+    setBasedOn(latest?.id ?? null);
+  };
 
   const run = async (what: 'update' | 'rollback') => {
     setConfirm(null);
@@ -42,22 +55,35 @@ export function UpdatePanel({ spec, onChanged }: { spec: Spec; onChanged: () => 
     try {
       if (what === 'update') {
         if (!parsed.ok) return;
-        const revision = kind === 'helm' ? { configuration: parsed.value } : { manifestMergePatches: parsed.value as unknown[] };
+        const revision =
+          kind === 'helm' ? { configuration: parsed.value } : { manifestMergePatches: parsed.value as unknown[] };
         // a read-modify-write: stored only if the revision the text was edited from is still the latest (else CONFLICT)
-        const r = await client.mutate(UpdateGpuSpecificationDocument, { id: spec.id, input: { revision, ...(basedOn ? { expectedRevisionId: basedOn } : {}) } });
+        const r = await client.mutate(UpdateGpuSpecificationDocument, {
+          id: spec.id,
+          input: { revision, ...(basedOn ? { expectedRevisionId: basedOn } : {}) },
+        });
         const rev = r.updateGpuSpecification.latestRevision;
         setOutcome(`Revision ${short(rev?.id)} submitted (${rev?.status ?? 'unknown'}): the rollout view follows it.`);
         setBasedOn(rev?.id ?? null);
       } else {
         const r = await client.mutate(RollbackGpuSpecificationDocument, { id: spec.id });
         const rev = r.rollbackGpuSpecification.latestRevision;
-        setOutcome(`Rolling back: revision ${short(rev?.id)} (${rev?.status ?? 'unknown'}) has the configuration of ${short(applied?.id)}.`);
-        if (rev) { setText(toEditorText(kind === 'operator' ? rev.manifestMergePatches : rev.configuration)); setBasedOn(rev.id); }
+        setOutcome(
+          `Rolling back: revision ${short(rev?.id)} (${rev?.status ?? 'unknown'}) has the configuration of ${short(applied?.id)}.`,
+        );
+        if (rev) {
+          setText(toEditorText(kind === 'operator' ? rev.manifestMergePatches : rev.configuration));
+          setBasedOn(rev.id);
+        }
       }
       await onChanged();
     } catch (e) {
       const err = e instanceof NvcfError ? e : null;
-      setServerError({ code: err?.code ?? 'ERROR', message: err?.message ?? errorText(e), line: what === 'update' && err ? lineOfError(parsed, err.errors[0]?.extensions) : null });
+      setServerError({
+        code: err?.code ?? 'ERROR',
+        message: err?.message ?? errorText(e),
+        line: what === 'update' && err ? lineOfError(parsed, err.errors[0]?.extensions) : null,
+      });
     } finally {
       setBusy(false);
     }
@@ -68,59 +94,174 @@ export function UpdatePanel({ spec, onChanged }: { spec: Spec; onChanged: () => 
     <section className="panel update" aria-labelledby="update-h">
       <h2 id="update-h">Update the configuration</h2>
       <p className="muted">
-        Send the whole {kind === 'helm' ? 'configuration: it replaces the previous one (nothing is merged)' : 'list of patches'}.
-        {' '}Edited from revision <code>{short(basedOn)}</code>{latest && basedOn !== latest.id ? <> — the latest is now <code>{short(latest.id)}</code> (<button type="button" className="link" onClick={reset}>load it</button>)</> : null}.
+        Send the whole{' '}
+        {kind === 'helm' ? 'configuration: it replaces the previous one (nothing is merged)' : 'list of patches'}.{' '}
+        Edited from revision <code>{short(basedOn)}</code>
+        {latest && basedOn !== latest.id ? (
+          <>
+            {' '}
+            — the latest is now <code>{short(latest.id)}</code> (
+            <button type="button" className="link" onClick={reset}>
+              load it
+            </button>
+            )
+          </>
+        ) : null}
+        .
       </p>
-      <label htmlFor={editorId} className="field-label">{label}</label>
+      <label htmlFor={editorId} className="field-label">
+        {label}
+      </label>
       <CodeEditor id={editorId} value={text} onChange={edit} marks={marks} describedBy="editor-errors" />
       <div id="editor-errors" aria-live="polite">
         {clientErrors.length || serverError ? (
           <ul className="editor-errors">
-            {clientErrors.map((e, i) => <li key={i} data-line={e.line ?? ''}>{e.line ? <strong>Line {e.line}: </strong> : null}{e.message}</li>)}
-            {serverError ? <li className="server-error" data-line={serverError.line ?? ''} data-code={serverError.code}>{serverError.line ? <strong>Line {serverError.line}: </strong> : null}<code>{serverError.code}</code> {serverError.message}</li> : null}
+            {clientErrors.map((e, i) => (
+              <li key={i} data-line={e.line ?? ''}>
+                {e.line ? <strong>Line {e.line}: </strong> : null}
+                {e.message}
+              </li>
+            ))}
+            {serverError ? (
+              <li className="server-error" data-line={serverError.line ?? ''} data-code={serverError.code}>
+                {serverError.line ? <strong>Line {serverError.line}: </strong> : null}
+                <code>{serverError.code}</code> {serverError.message}
+              </li>
+            ) : null}
           </ul>
         ) : null}
       </div>
       <div className="actions">
-        <button type="button" className="primary" disabled={!parsed.ok} aria-busy={busy} onClick={() => { if (!busy) setConfirm('update'); }}>Submit update…</button>
-        <button type="button" onClick={reset}>Reset editor</button>
-        <button type="button" disabled={!canRollback} onClick={() => { if (!busy) setConfirm('rollback'); }}
-          title={canRollback ? undefined : 'nothing to roll back to: the latest revision is the last applied one, or none was applied'}>Roll back…</button>
+        <button
+          type="button"
+          className="primary"
+          disabled={!parsed.ok}
+          aria-busy={busy}
+          onClick={() => {
+            if (!busy) setConfirm('update');
+          }}
+        >
+          Submit update…
+        </button>
+        <button type="button" onClick={reset}>
+          Reset editor
+        </button>
+        <button
+          type="button"
+          disabled={!canRollback}
+          onClick={() => {
+            if (!busy) setConfirm('rollback');
+          }}
+          title={
+            canRollback
+              ? undefined
+              : 'nothing to roll back to: the latest revision is the last applied one, or none was applied'
+          }
+        >
+          Roll back…
+        </button>
       </div>
-      <p role="status" aria-live="polite" className="outcome">{outcome}</p>
+      <p role="status" aria-live="polite" className="outcome">
+        {outcome}
+      </p>
       <ConfirmDialog
-        open={confirm === 'update'} title="Submit this configuration?" confirmLabel="Submit update" onConfirm={() => void run('update')} onCancel={() => setConfirm(null)}>
-        <p>A new revision of this GPU specification rolls out to its {instances} instance{instances === 1 ? '' : 's'}, in place.{latest?.status === 'ROLLING_OUT' ? ' The rollout under way is superseded.' : ''}</p>
+        open={confirm === 'update'}
+        title="Submit this configuration?"
+        confirmLabel="Submit update"
+        onConfirm={() => void run('update')}
+        onCancel={() => setConfirm(null)}
+      >
+        <p>
+          A new revision of this GPU specification rolls out to its {instances} instance{instances === 1 ? '' : 's'}, in
+          place.{latest?.status === 'ROLLING_OUT' ? ' The rollout under way is superseded.' : ''}
+        </p>
       </ConfirmDialog>
       <ConfirmDialog
-        open={confirm === 'rollback'} title="Roll back?" confirmLabel="Roll back" onConfirm={() => void run('rollback')} onCancel={() => setConfirm(null)}>
-        <p>A new revision with the configuration of the last applied revision <code>{short(applied?.id)}</code> rolls out to {instances} instance{instances === 1 ? '' : 's'}, replacing <code>{short(latest?.id)}</code> ({latest?.status}).</p>
+        open={confirm === 'rollback'}
+        title="Roll back?"
+        confirmLabel="Roll back"
+        onConfirm={() => void run('rollback')}
+        onCancel={() => setConfirm(null)}
+      >
+        <p>
+          A new revision with the configuration of the last applied revision <code>{short(applied?.id)}</code> rolls out
+          to {instances} instance{instances === 1 ? '' : 's'}, replacing <code>{short(latest?.id)}</code> (
+          {latest?.status}).
+        </p>
       </ConfirmDialog>
     </section>
   );
 }
 
 /** A textarea with line numbers; lines with an error are marked in the gutter (and listed under it). */
-function CodeEditor({ id, value, onChange, marks, describedBy }: { id: string; value: string; onChange(v: string): void; marks: Set<number>; describedBy: string }) {
+function CodeEditor({
+  id,
+  value,
+  onChange,
+  marks,
+  describedBy,
+}: {
+  id: string;
+  value: string;
+  onChange(v: string): void;
+  marks: Set<number>;
+  describedBy: string;
+}) {
   const gutter = useRef<HTMLDivElement>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   const count = value.split('\n').length;
-  const sync = () => { if (gutter.current && area.current) gutter.current.scrollTop = area.current.scrollTop; };
+  const sync = () => {
+    if (gutter.current && area.current) gutter.current.scrollTop = area.current.scrollTop;
+  };
   useEffect(sync);
   return (
     <div className="editor">
       <div className="gutter" ref={gutter} aria-hidden="true">
-        {Array.from({ length: count }, (_, i) => <div key={i} className={marks.has(i + 1) ? 'mark' : undefined} data-error-line={marks.has(i + 1) ? i + 1 : undefined}>{i + 1}</div>)}
+        {Array.from({ length: count }, (_, i) => (
+          <div
+            key={i}
+            className={marks.has(i + 1) ? 'mark' : undefined}
+            data-error-line={marks.has(i + 1) ? i + 1 : undefined}
+          >
+            {i + 1}
+          </div>
+        ))}
         <div className="gutter-pad" />
       </div>
-      <textarea id={id} ref={area} value={value} onChange={(e) => onChange(e.target.value)} onScroll={sync} spellCheck={false} autoCapitalize="off" autoComplete="off"
-        wrap="off" rows={Math.min(Math.max(count + 1, 8), 22)} aria-invalid={marks.size > 0} aria-describedby={describedBy} />
+      <textarea
+        id={id}
+        ref={area}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        onScroll={sync}
+        spellCheck={false}
+        autoCapitalize="off"
+        autoComplete="off"
+        wrap="off"
+        rows={Math.min(Math.max(count + 1, 8), 22)}
+        aria-invalid={marks.size > 0}
+        aria-describedby={describedBy}
+      />
     </div>
   );
 }
 
 /** A modal <dialog>: focus moves into it, Escape cancels, and focus returns to what opened it. */
-function ConfirmDialog({ open, title, confirmLabel, onConfirm, onCancel, children }: { open: boolean; title: string; confirmLabel: string; onConfirm(): void; onCancel(): void; children: ReactNode }) {
+function ConfirmDialog({
+  open,
+  title,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  onConfirm(): void;
+  onCancel(): void;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
@@ -136,12 +277,23 @@ function ConfirmDialog({ open, title, confirmLabel, onConfirm, onCancel, childre
     }
   }, [open]);
   return (
-    <dialog ref={ref} aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); onCancel(); }}>
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
       <h2 id={titleId}>{title}</h2>
       {children}
       <div className="actions">
-        <button type="button" onClick={onCancel}>Cancel</button>
-        <button type="button" className="primary" onClick={onConfirm}>{confirmLabel}</button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="primary" onClick={onConfirm}>
+          {confirmLabel}
+        </button>
       </div>
     </dialog>
   );

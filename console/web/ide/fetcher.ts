@@ -23,7 +23,11 @@ function requestHeaders(edited: Record<string, unknown> | undefined): Record<str
 function isSubscription(params: Params, documentAST: DocumentNode | undefined): boolean {
   let doc = documentAST;
   if (!doc) {
-    try { doc = parse(params.query); } catch { return false; }
+    try {
+      doc = parse(params.query);
+    } catch {
+      return false;
+    }
   }
   return getOperationAST(doc, params.operationName ?? undefined)?.operation === 'subscription';
 }
@@ -31,7 +35,9 @@ function isSubscription(params: Params, documentAST: DocumentNode | undefined): 
 /** A body that is not a GraphQL response (a proxy's page, a 502) as an error the response pane can show. */
 async function asResult(res: Response): Promise<ExecutionResult> {
   const text = await res.text();
-  try { return JSON.parse(text) as ExecutionResult; } catch {
+  try {
+    return JSON.parse(text) as ExecutionResult;
+  } catch {
     return failure(`HTTP ${res.status} ${res.statusText}: ${text.slice(0, 300)}`);
   }
 }
@@ -39,7 +45,11 @@ async function asResult(res: Response): Promise<ExecutionResult> {
 const failure = (message: string): ExecutionResult => ({ errors: [new GraphQLError(message)] });
 
 function parseEvent(data: string): ExecutionResult {
-  try { return JSON.parse(data) as ExecutionResult; } catch { return failure(`not JSON: ${data.slice(0, 300)}`); }
+  try {
+    return JSON.parse(data) as ExecutionResult;
+  } catch {
+    return failure(`not JSON: ${data.slice(0, 300)}`);
+  }
 }
 
 /**
@@ -53,18 +63,32 @@ export function gatewayFetcher(endpoint: string, initialHeaders: Record<string, 
     // GraphiQL reads the schema as it mounts, before its header editor exists, and then sends no
     // headers at all (not even an empty set): that one request carries the page's own
     const headers = opts && 'headers' in opts ? requestHeaders(opts.headers) : { ...initialHeaders };
-    const body = JSON.stringify({ query: params.query, variables: params.variables ?? undefined, operationName: params.operationName ?? undefined });
+    const body = JSON.stringify({
+      query: params.query,
+      variables: params.variables ?? undefined,
+      operationName: params.operationName ?? undefined,
+    });
     if (!isSubscription(params, opts?.documentAST)) {
       return fetch(endpoint, {
-        method: 'POST', body,
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json, application/json',
+          ...headers,
+        },
       }).then(asResult);
     }
     return {
       // GraphiQL stops an Observable at once; an async generator would wait for its next event
       subscribe(first?: Next | PartialObserver, error?: ((e: unknown) => void) | null, complete?: () => void) {
-        const given: PartialObserver = typeof first === 'function' ? { next: first, error: error ?? undefined, complete } : first ?? {};
-        const observer: Observer = { next: (r) => given.next?.(r), error: (e) => given.error?.(e), complete: () => given.complete?.() };
+        const given: PartialObserver =
+          typeof first === 'function' ? { next: first, error: error ?? undefined, complete } : (first ?? {});
+        const observer: Observer = {
+          next: (r) => given.next?.(r),
+          error: (e) => given.error?.(e),
+          complete: () => given.complete?.(),
+        };
         const abort = new AbortController();
         void stream(endpoint, body, headers, abort.signal, observer);
         return { unsubscribe: () => abort.abort() };
@@ -73,7 +97,13 @@ export function gatewayFetcher(endpoint: string, initialHeaders: Record<string, 
   };
 }
 
-async function stream(endpoint: string, body: string, headers: Record<string, string>, signal: AbortSignal, observer: Observer) {
+async function stream(
+  endpoint: string,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  observer: Observer,
+) {
   let lastEventId: string | undefined;
   let retries = 0;
   try {
@@ -81,8 +111,15 @@ async function stream(endpoint: string, body: string, headers: Record<string, st
       let res: Response | undefined;
       try {
         res = await fetch(endpoint, {
-          method: 'POST', body, signal,
-          headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+          method: 'POST',
+          body,
+          signal,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            ...headers,
+            ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+          },
         });
       } catch (err) {
         if (signal.aborted) return;
@@ -111,7 +148,8 @@ async function stream(endpoint: string, body: string, headers: Record<string, st
         }
       }
       if (signal.aborted) return;
-      if (retries >= MAX_RETRIES) return observer.error(new Error(`the subscription stream ended ${retries} times in a row; run it again`));
+      if (retries >= MAX_RETRIES)
+        return observer.error(new Error(`the subscription stream ended ${retries} times in a row; run it again`));
       await wait(RETRY_MS[Math.min(retries, RETRY_MS.length - 1)]!, signal);
       retries++;
     }
@@ -123,6 +161,13 @@ async function stream(endpoint: string, body: string, headers: Record<string, st
 function wait(ms: number, signal: AbortSignal) {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

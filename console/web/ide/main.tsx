@@ -26,7 +26,11 @@ createRoot(document.getElementById('root')!).render(
     >
       <GraphiQL.Logo>
         <span className="nvcf-logo">NVCF</span>
-        {config.pages.console ? <a className="nvcf-link" href="/console/">console</a> : null}
+        {config.pages.console ? (
+          <a className="nvcf-link" href="/console/">
+            console
+          </a>
+        ) : null}
       </GraphiQL.Logo>
     </GraphiQL>
   </StrictMode>,

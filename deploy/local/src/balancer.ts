@@ -16,7 +16,12 @@ export interface Balancer extends AsyncDisposable {
  * round-robin to the backends whose `/ready` answers 200, checked every `checkMs`. A backend
  * that starts draining answers 503 there and gets no new connections from the next check on.
  */
-export async function startBalancer(opts: { backends: string[]; port?: number; host?: string; checkMs?: number }): Promise<Balancer> {
+export async function startBalancer(opts: {
+  backends: string[];
+  port?: number;
+  host?: string;
+  checkMs?: number;
+}): Promise<Balancer> {
   let backends = [...opts.backends];
   let live: string[] = [];
   let next = 0;
@@ -27,15 +32,26 @@ export async function startBalancer(opts: { backends: string[]; port?: number; h
   const slow = new Map<string, number>();
   const check = async () => {
     const checked = [...backends];
-    const results = await Promise.all(checked.map(async (b): Promise<'ready' | 'not-ready' | 'slow'> => {
-      try { return (await fetch(`${b}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200 ? 'ready' : 'not-ready'; } catch (err) {
-        // refused: the process is gone; anything else (a timeout, a reset on a busy host) is only slow
-        return ((err as Error).cause as { code?: string } | undefined)?.code === 'ECONNREFUSED' ? 'not-ready' : 'slow';
-      }
-    }));
+    const results = await Promise.all(
+      checked.map(async (b): Promise<'ready' | 'not-ready' | 'slow'> => {
+        try {
+          return (await fetch(`${b}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200
+            ? 'ready'
+            : 'not-ready';
+        } catch (err) {
+          // refused: the process is gone; anything else (a timeout, a reset on a busy host) is only slow
+          return ((err as Error).cause as { code?: string } | undefined)?.code === 'ECONNREFUSED'
+            ? 'not-ready'
+            : 'slow';
+        }
+      }),
+    );
     live = checked.filter((b, i) => {
       const r = results[i];
-      if (r !== 'slow') { slow.delete(b); return r === 'ready' && backends.includes(b); }
+      if (r !== 'slow') {
+        slow.delete(b);
+        return r === 'ready' && backends.includes(b);
+      }
       const n = (slow.get(b) ?? 0) + 1;
       slow.set(b, n);
       return n < 3 && live.includes(b) && backends.includes(b);
@@ -43,17 +59,34 @@ export async function startBalancer(opts: { backends: string[]; port?: number; h
   };
   await check();
   let checking = false;
-  const timer = setInterval(() => { if (checking) return; checking = true; void check().finally(() => { checking = false; }); }, opts.checkMs ?? 200);
+  const timer = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    void check().finally(() => {
+      checking = false;
+    });
+  }, opts.checkMs ?? 200);
 
   const server: Server = createServer((req, res) => {
     const target = pick();
-    if (!target) { res.writeHead(503, { 'content-type': 'application/json' }); return res.end('{"errors":[{"message":"no ready backend","extensions":{"code":"UNAVAILABLE"}}]}'); }
+    if (!target) {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      return res.end('{"errors":[{"message":"no ready backend","extensions":{"code":"UNAVAILABLE"}}]}');
+    }
     const u = new URL(target);
-    const upstream = request({ host: u.hostname, port: u.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
+    const upstream = request(
+      { host: u.hostname, port: u.port, method: req.method, path: req.url, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) {
+        res.writeHead(502);
+      }
+      res.end();
     });
-    upstream.on('error', () => { if (!res.headersSent) { res.writeHead(502); } res.end(); });
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
@@ -62,13 +95,21 @@ export async function startBalancer(opts: { backends: string[]; port?: number; h
     if (!target) return socket.destroy();
     const u = new URL(target);
     const up = connect(Number(u.port), u.hostname, () => {
-      const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`, ...Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${v}`]))];
+      const lines = [
+        `${req.method} ${req.url} HTTP/${req.httpVersion}`,
+        ...Object.entries(req.headers).flatMap(([k, v]) =>
+          Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${v}`],
+        ),
+      ];
       up.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (head.length) up.write(head);
       up.pipe(socket);
       socket.pipe(up);
     });
-    const end = () => { up.destroy(); socket.destroy(); };
+    const end = () => {
+      up.destroy();
+      socket.destroy();
+    };
     up.on('error', end);
     socket.on('error', end);
     up.on('close', end);
@@ -76,11 +117,19 @@ export async function startBalancer(opts: { backends: string[]; port?: number; h
   });
   const url = await listen(server, opts.port ?? 0, opts.host);
   let disposed: Promise<void> | undefined;
-  const dispose = () => (disposed ??= (async () => { clearInterval(timer); await closeServer(server); })());
+  const dispose = () =>
+    (disposed ??= (async () => {
+      clearInterval(timer);
+      await closeServer(server);
+    })());
   return {
     url,
     // a removed backend gets no new request from now on (an endpoint removed before its pod drains)
-    setBackends: (urls) => { backends = [...urls]; live = live.filter((u) => urls.includes(u)); void check(); },
+    setBackends: (urls) => {
+      backends = [...urls];
+      live = live.filter((u) => urls.includes(u));
+      void check();
+    },
     ready: () => [...live],
     dispose,
     [Symbol.asyncDispose]: dispose,

@@ -23,7 +23,12 @@ export function readConfig(env: Env) {
     // TRUSTED_DOCUMENTS (allow: the IDE runs any document), TRUSTED_DOCUMENTS_FILE
     ...readTrustedDocuments(env),
     // production restricts introspection to tokens that carry the claim
-    introspection: oneOf(env, 'INTROSPECTION', ['authenticated', 'claim'] as const, env.AUTH_MODE === 'jwt' ? 'claim' : 'authenticated'),
+    introspection: oneOf(
+      env,
+      'INTROSPECTION',
+      ['authenticated', 'claim'] as const,
+      env.AUTH_MODE === 'jwt' ? 'claim' : 'authenticated',
+    ),
     // GRAPHIQL (off with jwt), CONSOLE
     ...readWebPages(env, env.AUTH_MODE === 'jwt' ? 'jwt' : 'dev'),
   };
@@ -34,7 +39,9 @@ export function readRealConfig(env: Env) {
   const hint = 'start local ones with `npm run services:up` (it writes .services/env) or point to yours';
   return {
     natsUrl: required(env, 'NATS_URL', hint),
-    contactPoints: required(env, 'CASSANDRA_CONTACT_POINTS', hint).split(',').map((s) => s.trim()),
+    contactPoints: required(env, 'CASSANDRA_CONTACT_POINTS', hint)
+      .split(',')
+      .map((s) => s.trim()),
     localDataCenter: str(env, 'CASSANDRA_LOCAL_DC', 'datacenter1'),
   };
 }

@@ -21,26 +21,56 @@ async function main() {
     const web = await ensureWebBuild({ log: (text) => process.stdout.write(text) });
     if (web.built) process.stdout.write(` done in ${(web.ms / 1000).toFixed(1)} s\n`);
   }
-  const driver = config.clusterDriver === 'kubernetes'
-    ? await kubernetesDrivers(readKubernetesConfig({ ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname), ...process.env }).kubeconfig, loadRegistry(defaultRegistryPath()))
-    : undefined;
-  const backends = config.backend === 'real'
-    ? await realBackends({ ...readRealConfig({ ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname), ...process.env }), log: (l) => console.log(`  migrate: ${l}`) })
-    : undefined;
+  const driver =
+    config.clusterDriver === 'kubernetes'
+      ? await kubernetesDrivers(
+          readKubernetesConfig({
+            ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname),
+            ...process.env,
+          }).kubeconfig,
+          loadRegistry(defaultRegistryPath()),
+        )
+      : undefined;
+  const backends =
+    config.backend === 'real'
+      ? await realBackends({
+          ...readRealConfig({
+            ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname),
+            ...process.env,
+          }),
+          log: (l) => console.log(`  migrate: ${l}`),
+        })
+      : undefined;
   const system = await startSystem({
-    backends, driver, statusPath: config.statusPath,
-    port: config.port, host: config.host, verify: config.authMode === 'jwt' ? jwtTokens(readJwtConfig(process.env)) : staticTokens(config.tokens), secret: config.secret,
-    graphiql: config.graphiql, console: config.console, pageAuth: { mode: config.authMode, devTokens: config.authMode === 'dev' ? config.tokens : undefined },
-    metricsPort: config.metricsPort, introspection: config.introspection, gatewayLimits: config.gatewayLimits,
-    trustedDocuments: config.trustedDocuments, trustedDocumentsFile: config.trustedDocumentsFile, trustedManifest: config.trustedManifest,
-    sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs }, revisionDeadlineMs: config.revisionDeadlineMs,
+    backends,
+    driver,
+    statusPath: config.statusPath,
+    port: config.port,
+    host: config.host,
+    verify: config.authMode === 'jwt' ? jwtTokens(readJwtConfig(process.env)) : staticTokens(config.tokens),
+    secret: config.secret,
+    graphiql: config.graphiql,
+    console: config.console,
+    pageAuth: { mode: config.authMode, devTokens: config.authMode === 'dev' ? config.tokens : undefined },
+    metricsPort: config.metricsPort,
+    introspection: config.introspection,
+    gatewayLimits: config.gatewayLimits,
+    trustedDocuments: config.trustedDocuments,
+    trustedDocumentsFile: config.trustedDocumentsFile,
+    trustedManifest: config.trustedManifest,
+    sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs },
+    revisionDeadlineMs: config.revisionDeadlineMs,
   });
-  console.log(`NVCF control plane (${config.backend === 'real' ? 'NATS JetStream and Cassandra' : 'embedded backends'}) at ${system.url}`);
+  console.log(
+    `NVCF control plane (${config.backend === 'real' ? 'NATS JetStream and Cassandra' : 'embedded backends'}) at ${system.url}`,
+  );
   if (config.graphiql) console.log(`  GraphQL IDE: open ${system.url} in a browser`);
   if (config.console) console.log(`  console: ${system.gateway.url}/console/`);
   console.log(`  WebSocket subscriptions: ${system.gateway.wsUrl}`);
   console.log(`  metrics (loopback only): ${system.gateway.metricsUrl}/metrics`);
-  if (config.authMode === 'dev') for (const [token, tenant] of Object.entries(config.tokens)) console.log(`  token for tenant ${tenant}: Authorization: Bearer ${token}`);
+  if (config.authMode === 'dev')
+    for (const [token, tenant] of Object.entries(config.tokens))
+      console.log(`  token for tenant ${tenant}: Authorization: Bearer ${token}`);
   console.log('Press Ctrl-C to stop.');
   let stopping = false;
   const stop = async (signal: string) => {

@@ -8,14 +8,22 @@ export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export type ServiceKind = 'gateway' | 'nvcf' | 'icms' | 'nvca-status' | 'agent';
 /** Where a service's entrypoint lives, relative to the repository (or image) root. */
-export const packageDir: Record<ServiceKind, string> = { gateway: 'gateway', nvcf: 'subgraphs/nvcf', icms: 'subgraphs/icms', 'nvca-status': 'subgraphs/nvca-status', agent: 'agent' };
+export const packageDir: Record<ServiceKind, string> = {
+  gateway: 'gateway',
+  nvcf: 'subgraphs/nvcf',
+  icms: 'subgraphs/icms',
+  'nvca-status': 'subgraphs/nvca-status',
+  agent: 'agent',
+};
 
 /** `dist`: the built JavaScript, as production runs it. `source`: the TypeScript through tsx (development). */
 export type RunMode = 'dist' | 'source';
 
 export function serviceCommand(kind: ServiceKind, mode: RunMode, root = ROOT): string[] {
   const dir = path.join(root, packageDir[kind]);
-  return mode === 'dist' ? [path.join(dir, 'dist', 'main.js')] : ['--conditions=source', '--import', 'tsx', path.join(dir, 'src', 'main.ts')];
+  return mode === 'dist'
+    ? [path.join(dir, 'dist', 'main.js')]
+    : ['--conditions=source', '--import', 'tsx', path.join(dir, 'src', 'main.ts')];
 }
 
 export interface ServiceProcess {
@@ -48,10 +56,26 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts one service as its own OS process on `port`, with exactly the environment given (plus PATH). */
-export function spawnService(o: { name: string; kind: ServiceKind; port: number; metricsPort?: number; env: Record<string, string>; mode: RunMode; root?: string; echo?: boolean }): ServiceProcess {
+export function spawnService(o: {
+  name: string;
+  kind: ServiceKind;
+  port: number;
+  metricsPort?: number;
+  env: Record<string, string>;
+  mode: RunMode;
+  root?: string;
+  echo?: boolean;
+}): ServiceProcess {
   const child: ChildProcess = spawn(process.execPath, serviceCommand(o.kind, o.mode, o.root), {
     cwd: o.root ?? ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', ...o.env, PORT: String(o.port), ...(o.metricsPort ? { METRICS_PORT: String(o.metricsPort) } : {}) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      HOST: '127.0.0.1',
+      ...o.env,
+      PORT: String(o.port),
+      ...(o.metricsPort ? { METRICS_PORT: String(o.metricsPort) } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -61,18 +85,32 @@ export function spawnService(o: { name: string; kind: ServiceKind; port: number;
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, sig) => resolve([code, sig])));
+  const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once('exit', (code, sig) => resolve([code, sig])),
+  );
   const exited = ended.then(([code]) => code);
   let done = false;
-  void exited.then(() => { done = true; });
+  void exited.then(() => {
+    done = true;
+  });
   const url = `http://127.0.0.1:${o.port}`;
   return {
-    name: o.name, kind: o.kind, url, metricsUrl: o.metricsPort ? `http://127.0.0.1:${o.metricsPort}` : url, pid: child.pid!, exited, output: () => out,
+    name: o.name,
+    kind: o.kind,
+    url,
+    metricsUrl: o.metricsPort ? `http://127.0.0.1:${o.metricsPort}` : url,
+    pid: child.pid!,
+    exited,
+    output: () => out,
     async ready(timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
         if (done) throw new Error(`${o.name} exited before it was ready:\n${out.slice(-4000)}`);
-        try { if ((await fetch(`${url}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200) return; } catch { /* not listening yet */ }
+        try {
+          if ((await fetch(`${url}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200) return;
+        } catch {
+          /* not listening yet */
+        }
         if (Date.now() > until) throw new Error(`${o.name} not ready after ${timeoutMs} ms:\n${out.slice(-4000)}`);
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -86,6 +124,8 @@ export function spawnService(o: { name: string; kind: ServiceKind; port: number;
       const [code, sig] = await ended;
       return { code, signal: sig, ms: Math.round(performance.now() - t) };
     },
-    signal(signal) { if (!done) child.kill(signal); },
+    signal(signal) {
+      if (!done) child.kill(signal);
+    },
   };
 }

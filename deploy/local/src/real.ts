@@ -41,7 +41,9 @@ export async function realBackends(o: RealBackendOptions): Promise<Backends> {
         await bus.dispose();
         if (o.dropKeyspaces && suffix) {
           for (const k of KEYSPACES) await client.execute(`DROP KEYSPACE IF EXISTS ${ks(k)}`);
-          await client.execute('DELETE FROM schema_migrations.ledger WHERE keyspace_name IN ?', [KEYSPACES.map(ks)], { prepare: true });
+          await client.execute('DELETE FROM schema_migrations.ledger WHERE keyspace_name IN ?', [KEYSPACES.map(ks)], {
+            prepare: true,
+          });
         }
       } finally {
         await client.shutdown();

@@ -3,13 +3,24 @@ import type { ClusterRecord } from '@nvcf/subgraph-icms';
 /** The demo seed: two clusters, two tenants (API.md's dev tokens). A suffix keeps test systems apart. */
 export const demoClusters = (suffix = ''): ClusterRecord[] => [
   {
-    id: `cluster-a${suffix}`, name: `us-west-l40s${suffix}`, ncaId: 'nca-platform', authorizedNcaIds: ['nca-a', 'nca-b'],
-    attributes: [], regions: ['us-west-2'],
+    id: `cluster-a${suffix}`,
+    name: `us-west-l40s${suffix}`,
+    ncaId: 'nca-platform',
+    authorizedNcaIds: ['nca-a', 'nca-b'],
+    attributes: [],
+    regions: ['us-west-2'],
     gpus: [{ name: 'L40S', instanceTypes: ['gl40s_1.br25_2xlarge', 'gl40s_2.br25_4xlarge'] }],
   },
   {
-    id: `cluster-b${suffix}`, name: `us-east-h100${suffix}`, ncaId: 'nca-platform', authorizedNcaIds: ['nca-a', 'nca-b'],
-    attributes: ['DynamoOperatorSupport', 'NIMOperatorSupport'], regions: ['us-east-1'],
-    gpus: [{ name: 'H100', instanceTypes: ['gh100_1.br20_2xlarge', 'gh100_8.br20_16xlarge'] }, { name: 'L40S', instanceTypes: ['gl40s_1.br25_2xlarge'] }],
+    id: `cluster-b${suffix}`,
+    name: `us-east-h100${suffix}`,
+    ncaId: 'nca-platform',
+    authorizedNcaIds: ['nca-a', 'nca-b'],
+    attributes: ['DynamoOperatorSupport', 'NIMOperatorSupport'],
+    regions: ['us-east-1'],
+    gpus: [
+      { name: 'H100', instanceTypes: ['gh100_1.br20_2xlarge', 'gh100_8.br20_16xlarge'] },
+      { name: 'L40S', instanceTypes: ['gl40s_1.br25_2xlarge'] },
+    ],
   },
 ];

@@ -86,12 +86,22 @@ export interface System extends AsyncDisposable {
 
 export function memoryBackends(): Backends {
   const bus = createMemoryBus();
-  return { bus, nvcfStore: createMemoryNvcfStore(), icmsStore: createMemoryIcmsStore(), statusStore: createMemoryStatusStore(), dispose: () => bus.dispose() };
+  return {
+    bus,
+    nvcfStore: createMemoryNvcfStore(),
+    icmsStore: createMemoryIcmsStore(),
+    statusStore: createMemoryStatusStore(),
+    dispose: () => bus.dispose(),
+  };
 }
 
 /** The whole control plane in one process: three subgraphs, the gateway, one agent per cluster. */
 /** The names each service's durable on the status stream is taken from; replicas of one deployment share them. */
-export const statusConsumers = (deploymentSuffix = '') => ({ icms: `icms${deploymentSuffix}`, status: `nvca-status${deploymentSuffix}`, nvcf: `nvcf${deploymentSuffix}` });
+export const statusConsumers = (deploymentSuffix = '') => ({
+  icms: `icms${deploymentSuffix}`,
+  status: `nvca-status${deploymentSuffix}`,
+  nvcf: `nvcf${deploymentSuffix}`,
+});
 
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const stack = new DisposalStack();
@@ -99,46 +109,122 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     const secret = opts.secret ?? randomBytes(32).toString('base64url');
     const backends = opts.backends ?? memoryBackends();
     const { bus } = backends;
-    await bus.ensureStreams(allStreams.map((st) => (st.name === Streams.status.name && opts.statusRetention ? { ...st, ...opts.statusRetention } : st)));
+    await bus.ensureStreams(
+      allStreams.map((st) =>
+        st.name === Streams.status.name && opts.statusRetention ? { ...st, ...opts.statusRetention } : st,
+      ),
+    );
     const clusters = opts.clusters ?? demoClusters();
     const host = opts.host ?? '127.0.0.1';
 
-    const icms = stack.use(await createIcmsServer({ store: backends.icmsStore, bus, secret, clusters, host, consumerName: statusConsumers(opts.deploymentSuffix).icms }));
-    const status = stack.use(await createStatusServer({ store: backends.statusStore, bus, secret, cursorSecret: secret, host, consumerName: statusConsumers(opts.deploymentSuffix).status }));
+    const icms = stack.use(
+      await createIcmsServer({
+        store: backends.icmsStore,
+        bus,
+        secret,
+        clusters,
+        host,
+        consumerName: statusConsumers(opts.deploymentSuffix).icms,
+      }),
+    );
+    const status = stack.use(
+      await createStatusServer({
+        store: backends.statusStore,
+        bus,
+        secret,
+        cursorSecret: secret,
+        host,
+        consumerName: statusConsumers(opts.deploymentSuffix).status,
+      }),
+    );
     const registry = loadRegistry(opts.registryPath ?? defaultRegistryPath());
-    const nvcf = stack.use(await createNvcfServer({
-      store: backends.nvcfStore, bus, secret, host, registry, consumerName: statusConsumers(opts.deploymentSuffix).nvcf,
-      icms: httpIcmsClient(() => icms.url, secret), revisionDeadlineMs: opts.revisionDeadlineMs, deadlineSweepMs: opts.deadlineSweepMs,
-    }));
+    const nvcf = stack.use(
+      await createNvcfServer({
+        store: backends.nvcfStore,
+        bus,
+        secret,
+        host,
+        registry,
+        consumerName: statusConsumers(opts.deploymentSuffix).nvcf,
+        icms: httpIcmsClient(() => icms.url, secret),
+        revisionDeadlineMs: opts.revisionDeadlineMs,
+        deadlineSweepMs: opts.deadlineSweepMs,
+      }),
+    );
 
     const drivers = new Map<string, ClusterDriver>();
     const agents = new Map<string, Agent>();
-    const makeDriver = opts.driver ?? ((clusterId: string) => createSimulatedCluster({ clusterId, registry, ...opts.sim }));
+    const makeDriver =
+      opts.driver ?? ((clusterId: string) => createSimulatedCluster({ clusterId, registry, ...opts.sim }));
     const launchAgent = async (clusterId: string) => {
       let driver = drivers.get(clusterId);
       if (!driver) drivers.set(clusterId, (driver = makeDriver(clusterId)));
-      const agent = await startAgent({ bus, driver, backoff: opts.agentBackoff, ackWaitMs: opts.agentAckWaitMs, operatorCheckMs: opts.agentOperatorCheckMs });
+      const agent = await startAgent({
+        bus,
+        driver,
+        backoff: opts.agentBackoff,
+        ackWaitMs: opts.agentAckWaitMs,
+        operatorCheckMs: opts.agentOperatorCheckMs,
+      });
       agents.set(clusterId, agent);
       return agent;
     };
     for (const c of clusters) await launchAgent(c.id);
-    stack.defer(async () => { for (const a of agents.values()) await a.stop(); for (const d of drivers.values()) await d.dispose(); });
+    stack.defer(async () => {
+      for (const a of agents.values()) await a.stop();
+      for (const d of drivers.values()) await d.dispose();
+    });
 
     const subgraphs = { nvcf: nvcf.graphqlUrl, icms: icms.graphqlUrl, 'nvca-status': status.graphqlUrl };
-    const gateway = await startGateway({ subgraphs, verify: opts.verify ?? staticTokens(DEV_TOKENS), secret, cursorSecret: secret, bus, port: opts.port ?? 0, host, graphiql: opts.graphiql, console: opts.console, webDir: opts.webDir,
-      pageAuth: opts.pageAuth ?? (opts.verify ? { mode: 'jwt' } : { mode: 'dev', devTokens: { ...DEV_TOKENS } }), statusLimits: opts.statusLimits, statusPath: opts.statusPath,
-      limits: opts.gatewayLimits, metricsPort: opts.metricsPort, introspection: opts.introspection,
-      trustedDocuments: opts.trustedDocuments, trustedDocumentsFile: opts.trustedDocumentsFile, trustedManifest: opts.trustedManifest });
+    const gateway = await startGateway({
+      subgraphs,
+      verify: opts.verify ?? staticTokens(DEV_TOKENS),
+      secret,
+      cursorSecret: secret,
+      bus,
+      port: opts.port ?? 0,
+      host,
+      graphiql: opts.graphiql,
+      console: opts.console,
+      webDir: opts.webDir,
+      pageAuth: opts.pageAuth ?? (opts.verify ? { mode: 'jwt' } : { mode: 'dev', devTokens: { ...DEV_TOKENS } }),
+      statusLimits: opts.statusLimits,
+      statusPath: opts.statusPath,
+      limits: opts.gatewayLimits,
+      metricsPort: opts.metricsPort,
+      introspection: opts.introspection,
+      trustedDocuments: opts.trustedDocuments,
+      trustedDocumentsFile: opts.trustedDocumentsFile,
+      trustedManifest: opts.trustedManifest,
+    });
     stack.use(gateway);
     // the gateway goes first on dispose (stack order), the bus last
     const moved = stack.move();
     // the backends close even when a service fails to stop: a leaked connection would keep reconnecting forever
-    const dispose = async () => { try { await moved.disposeAsync(); } finally { await backends.dispose(); } };
+    const dispose = async () => {
+      try {
+        await moved.disposeAsync();
+      } finally {
+        await backends.dispose();
+      }
+    };
     return {
-      gateway, clusters, url: gateway.graphqlUrl, backends, agents, drivers, subgraphs, secret, services: { nvcf: nvcf.url, icms: icms.url, 'nvca-status': status.url },
-      stopAgent: async (id) => { await agents.get(id)?.stop(); agents.delete(id); },
+      gateway,
+      clusters,
+      url: gateway.graphqlUrl,
+      backends,
+      agents,
+      drivers,
+      subgraphs,
+      secret,
+      services: { nvcf: nvcf.url, icms: icms.url, 'nvca-status': status.url },
+      stopAgent: async (id) => {
+        await agents.get(id)?.stop();
+        agents.delete(id);
+      },
       startAgent: launchAgent,
-      dispose, [Symbol.asyncDispose]: dispose,
+      dispose,
+      [Symbol.asyncDispose]: dispose,
     };
   } catch (err) {
     await stack.disposeAsync();

@@ -37,7 +37,14 @@ export interface Topology extends AsyncDisposable {
    * one starts and becomes ready, then the old one gets SIGTERM. Agents are replaced like a
    * Recreate strategy (one agent per cluster): SIGTERM first, then the new one.
    */
-  replace(name: string, onReady?: (next: ServiceProcess, old: ServiceProcess) => void): Promise<{ old: ServiceProcess; next: ServiceProcess; exit: { code: number | null; signal: NodeJS.Signals | null; ms: number } }>;
+  replace(
+    name: string,
+    onReady?: (next: ServiceProcess, old: ServiceProcess) => void,
+  ): Promise<{
+    old: ServiceProcess;
+    next: ServiceProcess;
+    exit: { code: number | null; signal: NodeJS.Signals | null; ms: number };
+  }>;
   kill(name: string): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -58,13 +65,28 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
     const envOf = new Map<string, { kind: ServiceKind; env: Record<string, string>; port: () => Promise<number> }>();
     const start = async (name: string) => {
       const spec = envOf.get(name)!;
-      const p = spawnService({ name, kind: spec.kind, port: await spec.port(), metricsPort: spec.kind === 'gateway' ? await freePort() : undefined, env: { ...o.env, ...spec.env }, mode: o.mode, echo: o.echo });
+      const p = spawnService({
+        name,
+        kind: spec.kind,
+        port: await spec.port(),
+        metricsPort: spec.kind === 'gateway' ? await freePort() : undefined,
+        env: { ...o.env, ...spec.env },
+        mode: o.mode,
+        echo: o.echo,
+      });
       live.set(name, p);
       await p.ready();
       return p;
     };
-    stack.defer(async () => { await Promise.all([...live.values()].map((p) => p.stop('SIGTERM'))); });
-    const define = (name: string, kind: ServiceKind, env: Record<string, string>, port: () => Promise<number> = freePort) => envOf.set(name, { kind, env, port });
+    stack.defer(async () => {
+      await Promise.all([...live.values()].map((p) => p.stop('SIGTERM')));
+    });
+    const define = (
+      name: string,
+      kind: ServiceKind,
+      env: Record<string, string>,
+      port: () => Promise<number> = freePort,
+    ) => envOf.set(name, { kind, env, port });
 
     const consumer = statusConsumers(o.deploymentSuffix);
     define('icms', 'icms', { ICMS_CLUSTERS_FILE: clustersFile, STATUS_CONSUMER_NAME: consumer.icms });
@@ -79,15 +101,32 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
     define('nvcf-2', 'nvcf', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvcf });
     const nvcf = await Promise.all([start('nvcf-1'), start('nvcf-2')]);
     services.nvcf = stack.use(await startBalancer({ backends: nvcf.map((p) => p.url) }));
-    for (const c of clusters) define(`agent-${c.id}`, 'agent', { CLUSTER_ID: c.id, CLUSTER_DRIVER: 'simulated', SIM_STATE_FILE: path.join(o.stateDir, `${c.id}.json`) });
+    for (const c of clusters)
+      define(`agent-${c.id}`, 'agent', {
+        CLUSTER_ID: c.id,
+        CLUSTER_DRIVER: 'simulated',
+        SIM_STATE_FILE: path.join(o.stateDir, `${c.id}.json`),
+      });
     await Promise.all(clusters.map((c) => start(`agent-${c.id}`)));
-    const gwEnv = { NVCF_URL: services.nvcf.url, ICMS_URL: services.icms.url, NVCA_STATUS_URL: services['nvca-status'].url, ...o.gatewayEnv };
+    const gwEnv = {
+      NVCF_URL: services.nvcf.url,
+      ICMS_URL: services.icms.url,
+      NVCA_STATUS_URL: services['nvca-status'].url,
+      ...o.gatewayEnv,
+    };
     const [p1, p2] = o.gatewayPorts ?? [0, 0];
     define('gateway-1', 'gateway', gwEnv, async () => p1 || freePort());
     define('gateway-2', 'gateway', gwEnv, async () => p2 || freePort());
     const gateways = await Promise.all([start('gateway-1'), start('gateway-2')]);
 
-    const balancerOf = (name: string) => (name.startsWith('nvcf') ? services.nvcf : name === 'icms' ? services.icms : name === 'nvca-status' ? services['nvca-status'] : undefined);
+    const balancerOf = (name: string) =>
+      name.startsWith('nvcf')
+        ? services.nvcf
+        : name === 'icms'
+          ? services.icms
+          : name === 'nvca-status'
+            ? services['nvca-status']
+            : undefined;
     const backendsOf = (kind: ServiceKind) => [...live.values()].filter((p) => p.kind === kind).map((p) => p.url);
 
     const replace: Topology['replace'] = async (name, onReady) => {
@@ -101,7 +140,15 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
       }
       // a gateway keeps its port (clients and the test's balancer know it); others get a new one
       const port = spec.kind === 'gateway' ? await freePort() : await spec.port();
-      const next = spawnService({ name, kind: spec.kind, port, metricsPort: spec.kind === 'gateway' ? await freePort() : undefined, env: { ...o.env, ...spec.env }, mode: o.mode, echo: o.echo });
+      const next = spawnService({
+        name,
+        kind: spec.kind,
+        port,
+        metricsPort: spec.kind === 'gateway' ? await freePort() : undefined,
+        env: { ...o.env, ...spec.env },
+        mode: o.mode,
+        echo: o.echo,
+      });
       await next.ready();
       live.set(name, next);
       // as Kubernetes does: the old endpoint leaves the Service, requests already sent to it
@@ -124,7 +171,16 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
     const moved = stack.move();
     let disposed: Promise<void> | undefined;
     const dispose = () => (disposed ??= moved.disposeAsync());
-    return { gateways, services, processes: () => [...live.values()], clusters: clusters.map((c) => c.id), replace, kill, dispose, [Symbol.asyncDispose]: dispose };
+    return {
+      gateways,
+      services,
+      processes: () => [...live.values()],
+      clusters: clusters.map((c) => c.id),
+      replace,
+      kill,
+      dispose,
+      [Symbol.asyncDispose]: dispose,
+    };
   } catch (err) {
     await stack.disposeAsync();
     throw err;

@@ -31,7 +31,11 @@ function multiplier(field: FieldNode, variables: Record<string, unknown>): numbe
  * whose spreads double at every level costs linear time here, where a naive expansion is
  * exponential), and a fragment that spreads itself is refused rather than followed.
  */
-export function summarize(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, variables: Record<string, unknown>): Summary {
+export function summarize(
+  set: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+): Summary {
   const memo = new Map<string, Summary>();
   const visiting: string[] = [];
   const walk = (s: SelectionSetNode): Summary => {
@@ -64,7 +68,10 @@ export function summarize(set: SelectionSetNode, fragments: ReadonlyMap<string, 
           const def = fragments.get(name);
           if (!def) continue; // validation names the unknown fragment
           if (visiting.includes(name)) {
-            throw fail('GRAPHQL_VALIDATION_FAILED', `fragment "${name}" spreads itself (${[...visiting.slice(visiting.indexOf(name)), name].join(' → ')}); fragments must not form cycles`);
+            throw fail(
+              'GRAPHQL_VALIDATION_FAILED',
+              `fragment "${name}" spreads itself (${[...visiting.slice(visiting.indexOf(name)), name].join(' → ')}); fragments must not form cycles`,
+            );
           }
           visiting.push(name);
           child = walk(def.selectionSet);

@@ -19,16 +19,21 @@ const caller = { introspection: true };
 describe('deprecated fields at the guard', () => {
   it('lists the deprecated fields, arguments, input fields and enum values an operation uses, through fragments', () => {
     const guard = new OperationGuard(schema, defaultLimits);
-    const op = guard.check({
-      query: 'query Q($f: Filter) { old a { ...F } list(limit: 2, order: OLDEST, filter: { legacy: "x" }) { id } again: list(filter: $f) { id } } fragment F on A { a { name } }',
-    }, caller);
+    const op = guard.check(
+      {
+        query:
+          'query Q($f: Filter) { old a { ...F } list(limit: 2, order: OLDEST, filter: { legacy: "x" }) { id } again: list(filter: $f) { id } } fragment F on A { a { name } }',
+      },
+      caller,
+    );
     expect(op.deprecated).toEqual(['A.name', 'Filter.legacy', 'Order.OLDEST', 'Query.list(limit:)', 'Query.old']);
     expect(guard.check({ query: '{ a { id } list(first: 1, order: ASC) { id } }' }, caller).deprecated).toEqual([]);
   });
 
   it('counts only what the operation run reaches, not the other operations and fragments of the document', () => {
     const guard = new OperationGuard(schema, defaultLimits);
-    const query = 'query Old { a { ...Other } } query New { a { ...Used } } fragment Used on A { id } fragment Other on A { name }';
+    const query =
+      'query Old { a { ...Other } } query New { a { ...Used } } fragment Used on A { id } fragment Other on A { name }';
     expect(guard.check({ query, operationName: 'New' }, caller).deprecated).toEqual([]);
     expect(guard.check({ query, operationName: 'Old' }, caller).deprecated).toEqual(['A.name']);
   });
@@ -65,7 +70,10 @@ describe('deprecated field metric', () => {
   it('bounds its series: operation names are the client\'s, so past the limit they share "(other)"', () => {
     const m = new DeprecationMetrics(3);
     for (let i = 0; i < 100; i++) m.count(['Query.old'], `Op${i}`);
-    const lines = m.render().split('\n').filter((l) => l.startsWith('nvcf_'));
+    const lines = m
+      .render()
+      .split('\n')
+      .filter((l) => l.startsWith('nvcf_'));
     expect(lines).toEqual([
       'nvcf_gateway_deprecated_field_uses_total{field="Query.old",operation="Op0"} 1',
       'nvcf_gateway_deprecated_field_uses_total{field="Query.old",operation="Op1"} 1',

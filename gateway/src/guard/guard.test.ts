@@ -12,7 +12,14 @@ const schema = buildSchema(`
 const guard = new OperationGuard(schema, defaultLimits);
 const caller = { introspection: true };
 const refusal = (f: () => unknown) => {
-  try { f(); } catch (err) { return { code: err instanceof ValidationErrors ? codeOf(err.errors[0]) : codeOf(err), message: (err as Error).message }; }
+  try {
+    f();
+  } catch (err) {
+    return {
+      code: err instanceof ValidationErrors ? codeOf(err.errors[0]) : codeOf(err),
+      message: (err as Error).message,
+    };
+  }
   throw new Error('expected a refusal');
 };
 
@@ -26,14 +33,23 @@ describe('operation guard', () => {
   });
 
   it('refuses fragment cycles, direct and indirect, naming them', () => {
-    expect(refusal(() => guard.check({ query: '{ a { ...X } } fragment X on A { ...X }' }, caller))).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', message: expect.stringContaining('X → X') });
-    expect(refusal(() => guard.check({ query: '{ a { ...X } } fragment X on A { a { ...Y } } fragment Y on A { b { ...X } }' }, caller)).message).toContain('X → Y → X');
+    expect(refusal(() => guard.check({ query: '{ a { ...X } } fragment X on A { ...X }' }, caller))).toEqual({
+      code: 'GRAPHQL_VALIDATION_FAILED',
+      message: expect.stringContaining('X → X'),
+    });
+    expect(
+      refusal(() =>
+        guard.check({ query: '{ a { ...X } } fragment X on A { a { ...Y } } fragment Y on A { b { ...X } }' }, caller),
+      ).message,
+    ).toContain('X → Y → X');
   });
 
   it('counts depth and aliases through fragments and inline fragments', () => {
     const deep = `{ ${'a { '.repeat(12)}id${' }'.repeat(12)} }`;
     expect(refusal(() => guard.check({ query: deep }, caller)).message).toContain('13 levels deep');
-    expect(guard.check({ query: `{ ${'a { '.repeat(11)}id${' }'.repeat(11)} }` }, caller).operation.operation).toBe('query');
+    expect(guard.check({ query: `{ ${'a { '.repeat(11)}id${' }'.repeat(11)} }` }, caller).operation.operation).toBe(
+      'query',
+    );
     const viaFragments = '{ a { ...F } } fragment F on A { ... on A { a { ...G } } } fragment G on A { x1: id x2: id }';
     expect(guard.check({ query: viaFragments }, caller).fragments.size).toBe(2);
     const many = `{ ${Array.from({ length: 6 }, (_, i) => `q${i}: a { ...G }`).join(' ')} } fragment G on A { ${Array.from({ length: 5 }, (_, i) => `x${i}: id`).join(' ')} }`;
@@ -43,14 +59,28 @@ describe('operation guard', () => {
   it('prices list arguments per item, from literals and from variables', () => {
     const tight = new OperationGuard(schema, { ...defaultLimits, maxCost: 200 });
     const ids = Array.from({ length: 100 }, (_, i) => `i${i}`);
-    expect(refusal(() => tight.check({ query: 'query($ids: [ID!]!) { list(ids: $ids) { id a { id } } }', variables: { ids } }, caller)).message).toContain('301 fields');
-    expect(refusal(() => tight.check({ query: `{ list(ids: [${ids.map((i) => `"${i}"`).join(',')}]) { id a { id } } }` }, caller)).message).toContain('301 fields');
-    expect(tight.check({ query: 'query($ids: [ID!]!) { list(ids: $ids) { id } }', variables: { ids } }, caller).variables).toEqual({ ids });
+    expect(
+      refusal(() =>
+        tight.check({ query: 'query($ids: [ID!]!) { list(ids: $ids) { id a { id } } }', variables: { ids } }, caller),
+      ).message,
+    ).toContain('301 fields');
+    expect(
+      refusal(() =>
+        tight.check({ query: `{ list(ids: [${ids.map((i) => `"${i}"`).join(',')}]) { id a { id } } }` }, caller),
+      ).message,
+    ).toContain('301 fields');
+    expect(
+      tight.check({ query: 'query($ids: [ID!]!) { list(ids: $ids) { id } }', variables: { ids } }, caller).variables,
+    ).toEqual({ ids });
   });
 
   it('stops the parser at the token limit and refuses long documents before parsing', () => {
-    expect(refusal(() => guard.check({ query: `{ ${'s '.repeat(1200)}}` }, caller)).message).toContain('more than 1000 tokens');
-    expect(refusal(() => guard.check({ query: `{ s } #${'x'.repeat(40_000)}` }, caller)).message).toContain('characters');
+    expect(refusal(() => guard.check({ query: `{ ${'s '.repeat(1200)}}` }, caller)).message).toContain(
+      'more than 1000 tokens',
+    );
+    expect(refusal(() => guard.check({ query: `{ s } #${'x'.repeat(40_000)}` }, caller)).message).toContain(
+      'characters',
+    );
   });
 
   it('gives syntax, validation and variable errors their own codes, all of them', () => {
@@ -62,14 +92,24 @@ describe('operation guard', () => {
     } catch (err) {
       expect((err as ValidationErrors).errors.map((e) => e.message)).toHaveLength(2);
     }
-    expect(refusal(() => guard.check({ query: 'query($x: String) { s(x: $x) }', variables: { x: { no: 1 } } }, caller))).toEqual({ code: 'BAD_USER_INPUT', message: expect.stringContaining('$x') });
+    expect(
+      refusal(() => guard.check({ query: 'query($x: String) { s(x: $x) }', variables: { x: { no: 1 } } }, caller)),
+    ).toEqual({ code: 'BAD_USER_INPUT', message: expect.stringContaining('$x') });
   });
 
   it('keeps schema hints from callers who may not introspect, and introspection itself', () => {
     expect(refusal(() => guard.check({ query: '{ ss }' }, caller)).message).toContain('Did you mean');
-    expect(refusal(() => guard.check({ query: '{ ss }' }, { introspection: false })).message).not.toContain('Did you mean');
-    expect(refusal(() => guard.check({ query: '{ __schema { types { name } } }' }, { introspection: false })).code).toBe('FORBIDDEN');
-    expect(refusal(() => guard.check({ query: '{ a { ... on A { id } } x: __type(name: "A") { name } }' }, { introspection: false })).code).toBe('FORBIDDEN');
+    expect(refusal(() => guard.check({ query: '{ ss }' }, { introspection: false })).message).not.toContain(
+      'Did you mean',
+    );
+    expect(
+      refusal(() => guard.check({ query: '{ __schema { types { name } } }' }, { introspection: false })).code,
+    ).toBe('FORBIDDEN');
+    expect(
+      refusal(() =>
+        guard.check({ query: '{ a { ... on A { id } } x: __type(name: "A") { name } }' }, { introspection: false }),
+      ).code,
+    ).toBe('FORBIDDEN');
     expect(guard.check({ query: '{ __typename }' }, { introspection: false }).operation.operation).toBe('query');
   });
 
@@ -87,7 +127,13 @@ describe('tenant rate', () => {
     const rate = new TenantRate(2, 3, 'operations');
     const t0 = 1_000_000;
     for (let i = 0; i < 3; i++) rate.take('a', t0);
-    const err = (() => { try { rate.take('a', t0); } catch (e) { return e as { extensions: Record<string, unknown> }; } })();
+    const err = (() => {
+      try {
+        rate.take('a', t0);
+      } catch (e) {
+        return e as { extensions: Record<string, unknown> };
+      }
+    })();
     expect(err?.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 1 });
     expect(() => rate.take('b', t0)).not.toThrow();
     expect(() => rate.take('a', t0 + 500)).not.toThrow();

@@ -1,4 +1,14 @@
-import { GraphQLError, Kind, getOperationAST, parse, validate, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  getOperationAST,
+  parse,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
 import { fail } from '@nvcf/errors';
 import { checkOperationInputs } from '@nvcf/subgraph-kit';
@@ -36,7 +46,8 @@ export interface GuardedOperation {
   deprecated: readonly string[];
 }
 
-const withLocations = (err: GraphQLError, code: string, message = err.message) => new GraphQLError(message, { nodes: err.nodes, source: err.source, positions: err.positions, extensions: { code } });
+const withLocations = (err: GraphQLError, code: string, message = err.message) =>
+  new GraphQLError(message, { nodes: err.nodes, source: err.source, positions: err.positions, extensions: { code } });
 
 // "Did you mean …?" hints describe the schema: only callers who may introspect get them
 const withoutHints = (message: string) => message.replace(/ Did you mean .*\?$/, '');
@@ -53,12 +64,18 @@ export class OperationGuard {
   // the deprecated fields each validated document uses, per operation: computed once, bounded like `validated`
   private readonly deprecations = new Map<string, Map<string, readonly string[]>>();
   private readonly anyDeprecated: boolean;
-  constructor(private readonly schema: GraphQLSchema, private readonly limits: GatewayLimits) {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly limits: GatewayLimits,
+  ) {
     this.anyDeprecated = hasDeprecations(schema);
   }
 
   // documents that passed the structural checks once, parsed: small ones only, so the cache stays a few MB
-  private readonly documents = new Map<string, { document: DocumentNode; fragments: Map<string, FragmentDefinitionNode> }>();
+  private readonly documents = new Map<
+    string,
+    { document: DocumentNode; fragments: Map<string, FragmentDefinitionNode> }
+  >();
 
   /** Parses within the token limit and checks directives and literal nesting; reuses the result for small documents. */
   private parsed(query: string) {
@@ -71,7 +88,11 @@ export class OperationGuard {
     } catch (err) {
       if (!(err instanceof GraphQLError)) throw err;
       if (/Document contains more th\w+ \d+ tokens/.test(err.message)) {
-        throw fail('LIMIT_EXCEEDED', `the document has more than ${limits.maxTokens} tokens, the limit; split the operation or use fragments less`, { limit: limits.maxTokens, field: 'query' });
+        throw fail(
+          'LIMIT_EXCEEDED',
+          `the document has more than ${limits.maxTokens} tokens, the limit; split the operation or use fragments less`,
+          { limit: limits.maxTokens, field: 'query' },
+        );
       }
       throw withLocations(err, 'GRAPHQL_PARSE_FAILED');
     }
@@ -79,10 +100,18 @@ export class OperationGuard {
     for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
     const { directives, valueDepth } = scan(document);
     if (directives > limits.maxDirectives) {
-      throw fail('LIMIT_EXCEEDED', `the document uses ${directives} directives; at most ${limits.maxDirectives} are accepted`, { limit: limits.maxDirectives });
+      throw fail(
+        'LIMIT_EXCEEDED',
+        `the document uses ${directives} directives; at most ${limits.maxDirectives} are accepted`,
+        { limit: limits.maxDirectives },
+      );
     }
     if (valueDepth > limits.maxVariableDepth) {
-      throw fail('LIMIT_EXCEEDED', `an argument value in the document is nested ${valueDepth} levels deep; at most ${limits.maxVariableDepth} are accepted`, { limit: limits.maxVariableDepth });
+      throw fail(
+        'LIMIT_EXCEEDED',
+        `an argument value in the document is nested ${valueDepth} levels deep; at most ${limits.maxVariableDepth} are accepted`,
+        { limit: limits.maxVariableDepth },
+      );
     }
     const entry = { document, fragments };
     if (query.length <= 2048) {
@@ -95,33 +124,63 @@ export class OperationGuard {
   check(params: GraphQLParams, caller: { introspection: boolean }): GuardedOperation {
     const { limits } = this;
     const { query, operationName } = params;
-    if (typeof query !== 'string' || !query.trim()) throw fail('BAD_USER_INPUT', 'send the GraphQL document as a non-empty string in `query`', { field: 'query' });
-    if (operationName != null && typeof operationName !== 'string') throw fail('BAD_USER_INPUT', '`operationName` must be a string or null', { field: 'operationName' });
+    if (typeof query !== 'string' || !query.trim())
+      throw fail('BAD_USER_INPUT', 'send the GraphQL document as a non-empty string in `query`', { field: 'query' });
+    if (operationName != null && typeof operationName !== 'string')
+      throw fail('BAD_USER_INPUT', '`operationName` must be a string or null', { field: 'operationName' });
     if (params.variables != null && (typeof params.variables !== 'object' || Array.isArray(params.variables))) {
       throw fail('BAD_USER_INPUT', '`variables` must be a JSON object (or null)', { field: 'variables' });
     }
     const variables = (params.variables ?? {}) as Record<string, unknown>;
     if (query.length > limits.maxDocumentChars) {
-      throw fail('LIMIT_EXCEEDED', `the document has ${query.length} characters; at most ${limits.maxDocumentChars} are accepted`, { limit: limits.maxDocumentChars, field: 'query' });
+      throw fail(
+        'LIMIT_EXCEEDED',
+        `the document has ${query.length} characters; at most ${limits.maxDocumentChars} are accepted`,
+        { limit: limits.maxDocumentChars, field: 'query' },
+      );
     }
     const { document, fragments } = this.parsed(query);
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) {
-      throw fail('GRAPHQL_VALIDATION_FAILED', operationName ? `the document has no operation named "${operationName}"` : 'the document has several operations: name the one to run in `operationName`', { field: 'operationName' });
+      throw fail(
+        'GRAPHQL_VALIDATION_FAILED',
+        operationName
+          ? `the document has no operation named "${operationName}"`
+          : 'the document has several operations: name the one to run in `operationName`',
+        { field: 'operationName' },
+      );
     }
     const s = summarize(operation.selectionSet, fragments, variables);
-    if (s.depth > limits.maxDepth) throw fail('LIMIT_EXCEEDED', `the operation is ${s.depth} levels deep; at most ${limits.maxDepth} are accepted`, { limit: limits.maxDepth });
-    if (s.aliases > limits.maxAliases) throw fail('LIMIT_EXCEEDED', `the operation has ${s.aliases} aliased fields (after fragment expansion); at most ${limits.maxAliases} are accepted`, { limit: limits.maxAliases });
+    if (s.depth > limits.maxDepth)
+      throw fail('LIMIT_EXCEEDED', `the operation is ${s.depth} levels deep; at most ${limits.maxDepth} are accepted`, {
+        limit: limits.maxDepth,
+      });
+    if (s.aliases > limits.maxAliases)
+      throw fail(
+        'LIMIT_EXCEEDED',
+        `the operation has ${s.aliases} aliased fields (after fragment expansion); at most ${limits.maxAliases} are accepted`,
+        { limit: limits.maxAliases },
+      );
     if (s.cost > limits.maxCost) {
-      throw fail('LIMIT_EXCEEDED', `the operation selects ${Number.isFinite(s.cost) ? s.cost : 'too many'} fields after fragment expansion (its cost); at most ${limits.maxCost} are accepted — select fewer fields or ids per request`, { limit: limits.maxCost });
+      throw fail(
+        'LIMIT_EXCEEDED',
+        `the operation selects ${Number.isFinite(s.cost) ? s.cost : 'too many'} fields after fragment expansion (its cost); at most ${limits.maxCost} are accepted — select fewer fields or ids per request`,
+        { limit: limits.maxCost },
+      );
     }
     if (s.introspection && !caller.introspection) {
-      throw fail('FORBIDDEN', 'introspection is disabled for this caller; the schema is published in the API documentation', { field: '__schema' });
+      throw fail(
+        'FORBIDDEN',
+        'introspection is disabled for this caller; the schema is published in the API documentation',
+        { field: '__schema' },
+      );
     }
     if (!this.validated.has(query)) {
       const errors = validate(this.schema, document, undefined, { maxErrors: 20 });
       if (errors.length) {
-        const [first, ...rest] = errors.map((e) => withLocations(e, 'GRAPHQL_VALIDATION_FAILED', caller.introspection ? e.message : withoutHints(e.message)));
+        const [first, ...rest] = errors.map((e) =>
+          withLocations(e, 'GRAPHQL_VALIDATION_FAILED', caller.introspection ? e.message : withoutHints(e.message)),
+        );
         throw rest.length ? new ValidationErrors([first!, ...rest]) : first!;
       }
       if (this.validated.size >= 1000) this.validated.clear();
@@ -134,14 +193,30 @@ export class OperationGuard {
     if (oversize) throw oversize;
     const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], variables, { maxErrors: 10 });
     if (coerced.errors) {
-      const [first, ...rest] = coerced.errors.map((e) => withLocations(e, 'BAD_USER_INPUT', caller.introspection ? e.message : withoutHints(e.message)));
+      const [first, ...rest] = coerced.errors.map((e) =>
+        withLocations(e, 'BAD_USER_INPUT', caller.introspection ? e.message : withoutHints(e.message)),
+      );
       throw rest.length ? new ValidationErrors([first!, ...rest]) : first!;
     }
-    return { document, operation, fragments, operationName: operationName ?? undefined, variables, coerced: coerced.coerced, query, params, deprecated };
+    return {
+      document,
+      operation,
+      fragments,
+      operationName: operationName ?? undefined,
+      variables,
+      coerced: coerced.coerced,
+      query,
+      params,
+      deprecated,
+    };
   }
 
   /** The deprecated fields a validated operation uses (docs/schema.md): walked once per document and operation. */
-  private deprecatedIn(query: string, operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): readonly string[] {
+  private deprecatedIn(
+    query: string,
+    operation: OperationDefinitionNode,
+    fragments: Map<string, FragmentDefinitionNode>,
+  ): readonly string[] {
     if (!this.anyDeprecated) return none;
     const name = operation.name?.value ?? '';
     let byOperation = this.deprecations.get(query);
@@ -170,7 +245,10 @@ function scan(document: DocumentNode): { directives: number; valueDepth: number 
   const todo: [unknown, number][] = [[document.definitions, 0]];
   while (todo.length) {
     const [n, depth] = todo.pop()!;
-    if (Array.isArray(n)) { for (const x of n) todo.push([x, depth]); continue; }
+    if (Array.isArray(n)) {
+      for (const x of n) todo.push([x, depth]);
+      continue;
+    }
     if (!n || typeof n !== 'object') continue;
     const node = n as { kind?: string } & Record<string, unknown>;
     if (node.kind === Kind.DIRECTIVE) directives++;
@@ -184,7 +262,9 @@ function scan(document: DocumentNode): { directives: number; valueDepth: number 
 /** More than one error about the same request: all of them reach the client. */
 export class ValidationErrors extends Error {
   override name = 'ValidationErrors';
-  constructor(readonly errors: GraphQLError[]) { super(errors[0]!.message); }
+  constructor(readonly errors: GraphQLError[]) {
+    super(errors[0]!.message);
+  }
 }
 
 /** The errors a refused operation answers with. */

@@ -6,7 +6,11 @@ import { fail } from '@nvcf/errors';
  */
 export class TenantRate {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(private readonly rate: number, private readonly burst: number, private readonly what: string) {}
+  constructor(
+    private readonly rate: number,
+    private readonly burst: number,
+    private readonly what: string,
+  ) {}
 
   /** Takes a token or throws RATE_LIMITED with the seconds until the next one. */
   take(tenant: string, now = Date.now()) {
@@ -18,10 +22,19 @@ export class TenantRate {
     }
     b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.rate);
     b.at = now;
-    if (b.tokens >= 1) { b.tokens -= 1; return; }
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return;
+    }
     const retryAfterSeconds = Math.max(1, Math.ceil((1 - b.tokens) / this.rate));
-    throw fail('RATE_LIMITED', `tenant ${tenant} sent more than ${this.rate} ${this.what} per second (burst ${this.burst}) to this gateway; retry in ${retryAfterSeconds} s`, {
-      retryAfterSeconds, limit: this.rate, http: { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
-    });
+    throw fail(
+      'RATE_LIMITED',
+      `tenant ${tenant} sent more than ${this.rate} ${this.what} per second (burst ${this.burst}) to this gateway; retry in ${retryAfterSeconds} s`,
+      {
+        retryAfterSeconds,
+        limit: this.rate,
+        http: { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
+      },
+    );
   }
 }

@@ -9,7 +9,14 @@ import { TrustedDocuments, loadTrustedDocuments, TrustedDocumentsInvalid } from 
 const doc = 'query Clusters { clusters { id } }';
 const hex = createHash('sha256').update(doc).digest('hex');
 const docs = new Map([[hex, doc]]);
-const code = (f: () => unknown) => { try { f(); } catch (err) { return codeOf(err); } throw new Error('expected a refusal'); };
+const code = (f: () => unknown) => {
+  try {
+    f();
+  } catch (err) {
+    return codeOf(err);
+  }
+  throw new Error('expected a refusal');
+};
 
 describe('trusted documents', () => {
   it('loads the generated manifest, every document hashing to its id', () => {
@@ -34,7 +41,12 @@ describe('trusted documents', () => {
 
   it('resolves an id (documentId or APQ sha256Hash), with or without its document, to the manifest text', () => {
     const t = new TrustedDocuments('allow', docs);
-    for (const params of [{ documentId: `sha256:${hex}` }, { documentId: hex }, { extensions: { persistedQuery: { version: 1, sha256Hash: hex }, other: 1 } }, { query: doc, documentId: `sha256:${hex}` }]) {
+    for (const params of [
+      { documentId: `sha256:${hex}` },
+      { documentId: hex },
+      { extensions: { persistedQuery: { version: 1, sha256Hash: hex }, other: 1 } },
+      { query: doc, documentId: `sha256:${hex}` },
+    ]) {
       const r = t.resolve({ ...params, variables: { a: 1 } });
       expect(r.documentId).toBe(`sha256:${hex}`);
       expect(r.params.query).toBe(doc);
@@ -47,13 +59,20 @@ describe('trusted documents', () => {
   });
 
   it('refuses a known id sent with another document', () => {
-    expect(code(() => new TrustedDocuments('allow', docs).resolve({ query: '{ clusters { id name } }', documentId: hex }))).toBe('BAD_USER_INPUT');
+    expect(
+      code(() => new TrustedDocuments('allow', docs).resolve({ query: '{ clusters { id name } }', documentId: hex })),
+    ).toBe('BAD_USER_INPUT');
   });
 
-  it('allow: an unknown id alone is PERSISTED_QUERY_NOT_FOUND, with a document it runs ad hoc (APQ\'s retry)', () => {
+  it("allow: an unknown id alone is PERSISTED_QUERY_NOT_FOUND, with a document it runs ad hoc (APQ's retry)", () => {
     const t = new TrustedDocuments('allow', docs);
-    expect(code(() => t.resolve({ extensions: { persistedQuery: { version: 1, sha256Hash: 'f'.repeat(64) } } }))).toBe('PERSISTED_QUERY_NOT_FOUND');
-    const r = t.resolve({ query: '{ functions { id } }', extensions: { persistedQuery: { version: 1, sha256Hash: 'f'.repeat(64) } } });
+    expect(code(() => t.resolve({ extensions: { persistedQuery: { version: 1, sha256Hash: 'f'.repeat(64) } } }))).toBe(
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
+    const r = t.resolve({
+      query: '{ functions { id } }',
+      extensions: { persistedQuery: { version: 1, sha256Hash: 'f'.repeat(64) } },
+    });
     expect(r).toEqual({ params: { query: '{ functions { id } }' } });
   });
 
@@ -61,7 +80,9 @@ describe('trusted documents', () => {
     const t = new TrustedDocuments('require', docs);
     expect(code(() => t.resolve({ query: '{ functions { id } }' }))).toBe('PERSISTED_QUERY_REQUIRED');
     expect(code(() => t.resolve({}))).toBe('PERSISTED_QUERY_REQUIRED');
-    expect(code(() => t.resolve({ query: '{ functions { id } }', documentId: `sha256:${'0'.repeat(64)}` }))).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(code(() => t.resolve({ query: '{ functions { id } }', documentId: `sha256:${'0'.repeat(64)}` }))).toBe(
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
     expect(code(() => t.resolve({ documentId: 'not-a-hash' }))).toBe('PERSISTED_QUERY_NOT_FOUND');
     expect(code(() => t.resolve({ documentId: 42 }))).toBe('BAD_USER_INPUT');
     expect(t.resolve({ documentId: `sha256:${hex}` }).params.query).toBe(doc);

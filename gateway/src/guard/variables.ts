@@ -11,7 +11,11 @@ export function checkVariableDepth(variables: Record<string, unknown>, maxDepth:
     const [value, depth, path] = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
     if (depth > maxDepth) {
-      throw fail('LIMIT_EXCEEDED', `variable ${path.split(/[.[]/)[0]} is nested more than ${maxDepth} levels deep (at ${path}); flatten the value`, { limit: maxDepth, field: path });
+      throw fail(
+        'LIMIT_EXCEEDED',
+        `variable ${path.split(/[.[]/)[0]} is nested more than ${maxDepth} levels deep (at ${path}); flatten the value`,
+        { limit: maxDepth, field: path },
+      );
     }
     if (Array.isArray(value)) value.forEach((v, i) => stack.push([v, depth + 1, `${path}[${i}]`]));
     else for (const [k, v] of Object.entries(value)) stack.push([v, depth + 1, `${path}.${k}`]);

@@ -17,7 +17,13 @@ export function corkForBurst(raw: Socket | undefined) {
   if (!p) {
     pending.set(raw, (p = { frames: 0 }));
     raw.cork();
-    setImmediate(() => { pending.delete(raw); raw.uncork(); });
+    setImmediate(() => {
+      pending.delete(raw);
+      raw.uncork();
+    });
   }
-  if (++p.frames % FRAMES_PER_WRITE === 0) { raw.uncork(); raw.cork(); }
+  if (++p.frames % FRAMES_PER_WRITE === 0) {
+    raw.uncork();
+    raw.cork();
+  }
 }

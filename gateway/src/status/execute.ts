@@ -1,4 +1,11 @@
-import { buildSchema, execute, GraphQLError, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  execute,
+  GraphQLError,
+  type ExecutionResult,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+} from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { readPublicSchema } from '@nvcf/schema';
 import { maskError } from '@nvcf/errors';
@@ -77,12 +84,20 @@ export interface RunOptions {
 export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | ExecutionResult> {
   const s = publicSchema();
   const root = fieldsOf(o.op.operation.selectionSet, o.op.fragments)[0]!;
-  const args = getArgumentValues(s.getSubscriptionType()!.getFields().instanceStatusChanged!, root, o.variables) as StatusArgs;
+  const args = getArgumentValues(
+    s.getSubscriptionType()!.getFields().instanceStatusChanged!,
+    root,
+    o.variables,
+  ) as StatusArgs;
   let feed: Feed;
   try {
     feed = await o.stream.open(o.tenant, args, { after: o.lastEventId || args.after, snapshot: args.snapshot });
   } catch (err) {
-    return { errors: [maskError(err instanceof GraphQLError ? err : new GraphQLError('failed', { originalError: err as Error }))] };
+    return {
+      errors: [
+        maskError(err instanceof GraphQLError ? err : new GraphQLError('failed', { originalError: err as Error })),
+      ],
+    };
   }
   // the hot path runs per event and subscriber: everything that depends only on the subscription is done here, once
   const remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, o.variables) : null;
@@ -90,25 +105,68 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
     const e = fe.event;
     // events of agents older than targetRevisionId have none: null, as on every other transition
     const targetRevisionId = e.targetRevisionId ?? null;
-    let instance: unknown = { id: e.instanceId, state: e.state, revisionId: e.revisionId, targetRevisionId, updatedAt: e.at, cluster: { id: e.clusterId }, gpuSpecification: { id: e.gpuSpecificationId } };
+    let instance: unknown = {
+      id: e.instanceId,
+      state: e.state,
+      revisionId: e.revisionId,
+      targetRevisionId,
+      updatedAt: e.at,
+      cluster: { id: e.clusterId },
+      gpuSpecification: { id: e.gpuSpecificationId },
+    };
     if (remote) {
-      try { instance = (await o.instances.load(remote, e.instanceId)) ?? null; } catch (err) { instance = err; }
+      try {
+        instance = (await o.instances.load(remote, e.instanceId)) ?? null;
+      } catch (err) {
+        instance = err;
+      }
     }
-    const payload = { cursor: fe.cursor, instance, state: e.state, previousState: e.previousState, revisionId: e.revisionId, targetRevisionId, at: e.at, message: e.message ?? null, kind: fe.kind, lag: fe.lag };
-    const result = await execute({ schema: s, document: o.op.document, operationName: o.op.operation.name?.value, rootValue: { instanceStatusChanged: payload }, variableValues: o.variables, fieldResolver: byResponseKey });
+    const payload = {
+      cursor: fe.cursor,
+      instance,
+      state: e.state,
+      previousState: e.previousState,
+      revisionId: e.revisionId,
+      targetRevisionId,
+      at: e.at,
+      message: e.message ?? null,
+      kind: fe.kind,
+      lag: fe.lag,
+    };
+    const result = await execute({
+      schema: s,
+      document: o.op.document,
+      operationName: o.op.operation.name?.value,
+      rootValue: { instanceStatusChanged: payload },
+      variableValues: o.variables,
+      fieldResolver: byResponseKey,
+    });
     return result.errors ? { ...result, errors: result.errors.map((x) => maskError(x)) } : result;
   };
   // cursors are per tenant, so a tenant's identical subscriptions see identical results (lag markers aside)
-  const opKey = o.query && o.cache ? o.cache.operationId(`${o.tenant}\u0000${o.query}\u0000${o.op.operation.name?.value ?? ''}\u0000${JSON.stringify(o.variables)}`) : null;
-  const resultOf = (fe: FeedEvent) => (opKey !== null && !fe.lag && o.cache ? o.cache.get(`${fe.seq}\u0000${fe.kind}\u0000${opKey}`, () => toResult(fe)) : toResult(fe));
+  const opKey =
+    o.query && o.cache
+      ? o.cache.operationId(
+          `${o.tenant}\u0000${o.query}\u0000${o.op.operation.name?.value ?? ''}\u0000${JSON.stringify(o.variables)}`,
+        )
+      : null;
+  const resultOf = (fe: FeedEvent) =>
+    opKey !== null && !fe.lag && o.cache
+      ? o.cache.get(`${fe.seq}\u0000${fe.kind}\u0000${opKey}`, () => toResult(fe))
+      : toResult(fe);
   const events: StatusRun['events'] = {
     async next() {
       const r = await feed.next();
       if (r.done) return r;
       return { done: false, value: { result: await resultOf(r.value), cursor: r.value.cursor } };
     },
-    async return() { await feed.return!(); return { done: true, value: undefined }; },
-    [Symbol.asyncIterator]() { return events; },
+    async return() {
+      await feed.return!();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return events;
+    },
   };
   return { events, feed };
 }

@@ -10,7 +10,12 @@ function drained(tcp: Socket): Promise<void> {
   let p = draining.get(tcp);
   if (!p) {
     p = new Promise<void>((resolve) => {
-      const done = () => { tcp.off('drain', done); tcp.off('close', done); draining.delete(tcp); resolve(); };
+      const done = () => {
+        tcp.off('drain', done);
+        tcp.off('close', done);
+        draining.delete(tcp);
+        resolve();
+      };
       tcp.on('drain', done);
       tcp.on('close', done);
     });
@@ -28,7 +33,13 @@ function drained(tcp: Socket): Promise<void> {
  * connection under the WebSocket: the upgrade request's socket (graphql-ws's `extra.request.socket`),
  * which ws writes to, so its backpressure is the WebSocket's.
  */
-export function sendFramesDirectly(events: AsyncIterator<{ result: ExecutionResult }>, socket: WebSocket, tcp: Socket | undefined, id: string, release: () => void): AsyncIterableIterator<never> {
+export function sendFramesDirectly(
+  events: AsyncIterator<{ result: ExecutionResult }>,
+  socket: WebSocket,
+  tcp: Socket | undefined,
+  id: string,
+  release: () => void,
+): AsyncIterableIterator<never> {
   const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
   const pump = (async () => {
     for (;;) {
@@ -44,8 +55,19 @@ export function sendFramesDirectly(events: AsyncIterator<{ result: ExecutionResu
   pump.catch(() => {}); // surfaced through next()
   const done = { done: true as const, value: undefined as never };
   const it: AsyncIterableIterator<never> = {
-    next: async () => { try { await pump; return done; } finally { release(); } },
-    return: async () => { release(); await events.return?.(); return done; },
+    next: async () => {
+      try {
+        await pump;
+        return done;
+      } finally {
+        release();
+      }
+    },
+    return: async () => {
+      release();
+      await events.return?.();
+      return done;
+    },
     [Symbol.asyncIterator]: () => it,
   };
   return it;

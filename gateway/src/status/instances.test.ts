@@ -26,7 +26,10 @@ describe('InstanceFetcher', () => {
     INSTANCE_RETRY.missingForMs = 300;
     try {
       let calls = 0;
-      const f = new InstanceFetcher(async () => { calls++; return { data: { __instances: [null] } }; });
+      const f = new InstanceFetcher(async () => {
+        calls++;
+        return { data: { __instances: [null] } };
+      });
       const started = Date.now();
       expect(await f.load(prepared, 'gone')).toBeNull();
       expect(calls).toBeGreaterThan(1);

@@ -2,11 +2,22 @@ import DataLoader from 'dataloader';
 import { print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import type { StatusOperation } from './operation.js';
 
-export interface PreparedInstances { tenant: string; key: string; query: string; variables: Record<string, unknown> }
+export interface PreparedInstances {
+  tenant: string;
+  key: string;
+  query: string;
+  variables: Record<string, unknown>;
+}
 
 /** The answer to remoteQuery: the instance subtrees, each under its response keys. */
-export interface InstancesData { __instances?: (Record<string, unknown> | null)[] | null }
-export type Execute = (tenant: string, query: string, variables: Record<string, unknown>) => Promise<{ data?: InstancesData | null; errors?: readonly { message: string; extensions?: { code?: unknown } }[] }>;
+export interface InstancesData {
+  __instances?: (Record<string, unknown> | null)[] | null;
+}
+export type Execute = (
+  tenant: string,
+  query: string,
+  variables: Record<string, unknown>,
+) => Promise<{ data?: InstancesData | null; errors?: readonly { message: string; extensions?: { code?: unknown } }[] }>;
 
 const ID_KEY = '__nvcfInstanceId';
 
@@ -21,16 +32,29 @@ const unavailable = (res: Result) => !!res.errors?.some((e) => e.extensions?.cod
 export const INSTANCE_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000, missingForMs: 5000 };
 
 /** The query that fetches a subscription's Instance selection for many ids at once. */
-export function remoteQuery(op: StatusOperation, variables: Record<string, unknown>): { query: string; variables: Record<string, unknown> } {
+export function remoteQuery(
+  op: StatusOperation,
+  variables: Record<string, unknown>,
+): { query: string; variables: Record<string, unknown> } {
   const usedFragments = new Set<string>();
   const usedVars = new Set<string>();
-  const collect = (node: unknown) => visit(node as FieldNode, {
-    FragmentSpread(n) { if (!usedFragments.has(n.name.value)) { usedFragments.add(n.name.value); collect(op.fragments.get(n.name.value)); } },
-    Variable(n) { usedVars.add(n.name.value); },
-  });
+  const collect = (node: unknown) =>
+    visit(node as FieldNode, {
+      FragmentSpread(n) {
+        if (!usedFragments.has(n.name.value)) {
+          usedFragments.add(n.name.value);
+          collect(op.fragments.get(n.name.value));
+        }
+      },
+      Variable(n) {
+        usedVars.add(n.name.value);
+      },
+    });
   const selections = op.instanceFields.flatMap((f) => f.selectionSet?.selections ?? []);
   for (const s of selections) collect(s);
-  const defs = (op.operation.variableDefinitions ?? []).filter((d: VariableDefinitionNode) => usedVars.has(d.variable.name.value));
+  const defs = (op.operation.variableDefinitions ?? []).filter((d: VariableDefinitionNode) =>
+    usedVars.has(d.variable.name.value),
+  );
   const frags = [...usedFragments].map((n) => op.fragments.get(n)).filter((f): f is FragmentDefinitionNode => !!f);
   const body = selections.map((s) => print(s)).join('\n');
   const varDefs = ['$__ids: [ID!]!', ...defs.map((d) => print(d))].join(', ');
@@ -44,7 +68,10 @@ export function remoteQuery(op: StatusOperation, variables: Record<string, unkno
  */
 export class InstanceFetcher {
   private readonly loaders = new Map<string, DataLoader<string, Record<string, unknown> | null>>();
-  constructor(private readonly execute: Execute, private readonly maxLoaders = 1000) {}
+  constructor(
+    private readonly execute: Execute,
+    private readonly maxLoaders = 1000,
+  ) {}
 
   /** Prints the remote query once per subscription; `load` then runs per event. */
   prepare(tenant: string, op: StatusOperation, variables: Record<string, unknown>): PreparedInstances {
@@ -58,14 +85,19 @@ export class InstanceFetcher {
     if (!loader) {
       if (this.loaders.size >= this.maxLoaders) this.loaders.delete(this.loaders.keys().next().value!);
       // no cache: an instance's fields change between events
-      loader = new DataLoader(async (ids) => {
-        const unique = [...new Set(ids)];
-        const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
-        const rows = res.data?.__instances ?? [];
-        if (!res.data && res.errors?.length) return ids.map(() => new Error(res.errors![0]!.message));
-        const byId = new Map(rows.filter((r): r is Record<string, unknown> => !!r).map((r) => [r[ID_KEY] as string, r]));
-        return ids.map((id) => byId.get(id) ?? null);
-      }, { cache: false });
+      loader = new DataLoader(
+        async (ids) => {
+          const unique = [...new Set(ids)];
+          const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
+          const rows = res.data?.__instances ?? [];
+          if (!res.data && res.errors?.length) return ids.map(() => new Error(res.errors![0]!.message));
+          const byId = new Map(
+            rows.filter((r): r is Record<string, unknown> => !!r).map((r) => [r[ID_KEY] as string, r]),
+          );
+          return ids.map((id) => byId.get(id) ?? null);
+        },
+        { cache: false },
+      );
       this.loaders.set(key, loader);
     }
     return this.untilStored(loader, id);
@@ -96,4 +128,3 @@ export class InstanceFetcher {
     }
   }
 }
-

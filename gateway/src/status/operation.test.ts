@@ -10,7 +10,11 @@ function admitted(query: string, operationName?: string) {
   const document = parse(query);
   const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const operation = (operationName ? ops.find((o) => o.name?.value === operationName) : ops[0])!;
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => [f.name.value, f]),
+  );
   return { document, operation, fragments };
 }
 const op = (query: string, operationName?: string) => statusOperation(admitted(query, operationName));
@@ -20,7 +24,8 @@ const must = (query: string, operationName?: string): StatusOperation => {
   return o;
 };
 /** The response names of the instance selections' fields, through fragments. */
-const instanceKeys = (o: StatusOperation) => o.instanceFields.flatMap((f) => fieldsOf(f.selectionSet, o.fragments).map((x) => x.alias?.value ?? x.name.value));
+const instanceKeys = (o: StatusOperation) =>
+  o.instanceFields.flatMap((f) => fieldsOf(f.selectionSet, o.fragments).map((x) => x.alias?.value ?? x.name.value));
 
 describe('statusOperation', () => {
   it('recognises instanceStatusChanged and finds its instance selection', () => {
@@ -34,7 +39,11 @@ describe('statusOperation', () => {
     expect(op('query { functions { id } }')).toBeNull();
     expect(op('mutation { rollbackGpuSpecification(id: "s") { id } }')).toBeNull();
     expect(op('subscription { somethingElse { id } }')).toBeNull();
-    expect(op('subscription { a: instanceStatusChanged(functionId: "f") { cursor } b: instanceStatusChanged(versionId: "v") { cursor } }')).toBeNull();
+    expect(
+      op(
+        'subscription { a: instanceStatusChanged(functionId: "f") { cursor } b: instanceStatusChanged(versionId: "v") { cursor } }',
+      ),
+    ).toBeNull();
     expect(op('subscription { instanceStatusChanged(functionId: "f") { cursor } other { id } }')).toBeNull();
   });
 
@@ -45,7 +54,9 @@ describe('statusOperation', () => {
   });
 
   it('looks through an alias on the root field and on event and instance fields', () => {
-    const o = must('subscription { watch: instanceStatusChanged(functionId: "f") { c: cursor i: instance { s: state where: cluster { id } } } }');
+    const o = must(
+      'subscription { watch: instanceStatusChanged(functionId: "f") { c: cursor i: instance { s: state where: cluster { id } } } }',
+    );
     expect(o.instanceFields.map((f) => f.alias?.value)).toEqual(['i']);
     expect(instanceKeys(o)).toEqual(['s', 'where']);
     expect(o.needsRemote).toBe(false);
@@ -65,7 +76,9 @@ describe('statusOperation', () => {
   });
 
   it('collects every instance selection of the event (two aliases of instance)', () => {
-    const o = must('subscription { instanceStatusChanged(functionId: "f") { a: instance { id } b: instance { gpuSpecification { instances { id } } } } }');
+    const o = must(
+      'subscription { instanceStatusChanged(functionId: "f") { a: instance { id } b: instance { gpuSpecification { instances { id } } } } }',
+    );
     expect(o.instanceFields.map((f) => f.alias?.value)).toEqual(['a', 'b']);
     expect(o.needsRemote).toBe(true);
   });
@@ -78,7 +91,9 @@ describe('statusOperation', () => {
     ['a GPU specification field beyond its key', '{ gpuSpecification { gpu } }', true],
     ['an alias does not hide a remote field', '{ n: cluster { label: name } }', true],
   ])('needsRemote: %s', (_label, selection, remote) => {
-    expect(must(`subscription { instanceStatusChanged(functionId: "f") { instance ${selection} } }`).needsRemote).toBe(remote);
+    expect(must(`subscription { instanceStatusChanged(functionId: "f") { instance ${selection} } }`).needsRemote).toBe(
+      remote,
+    );
   });
 
   it('needsRemote is false without any instance selection', () => {
@@ -88,12 +103,22 @@ describe('statusOperation', () => {
   });
 
   it('counts a remote field under @skip/@include as needed (the fetch is conservative; execution drops it)', () => {
-    expect(must('subscription { instanceStatusChanged(functionId: "f") { instance { id cluster @skip(if: true) { name } } } }').needsRemote).toBe(true);
-    expect(must('subscription($c: Boolean!) { instanceStatusChanged(functionId: "f") { instance { id cluster @include(if: $c) { name } } } }').needsRemote).toBe(true);
+    expect(
+      must(
+        'subscription { instanceStatusChanged(functionId: "f") { instance { id cluster @skip(if: true) { name } } } }',
+      ).needsRemote,
+    ).toBe(true);
+    expect(
+      must(
+        'subscription($c: Boolean!) { instanceStatusChanged(functionId: "f") { instance { id cluster @include(if: $c) { name } } } }',
+      ).needsRemote,
+    ).toBe(true);
   });
 
   it('does not follow a fragment cycle', () => {
-    const o = admitted('subscription { ...A } fragment A on Subscription { ...B } fragment B on Subscription { ...A instanceStatusChanged(functionId: "f") { cursor } }');
+    const o = admitted(
+      'subscription { ...A } fragment A on Subscription { ...B } fragment B on Subscription { ...A instanceStatusChanged(functionId: "f") { cursor } }',
+    );
     expect(fieldsOf(o.operation.selectionSet, o.fragments).map((f) => f.name.value)).toEqual(['instanceStatusChanged']);
   });
 });
@@ -111,7 +136,10 @@ describe('remoteQuery', () => {
     const q = remoteQuery(o, { f: 'fn', withCluster: true, unused: 'x' });
     expect(q.variables).toEqual({ withCluster: true });
     const doc = parse(q.query);
-    const defs = doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => f.name.value).sort();
+    const defs = doc.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => f.name.value)
+      .sort();
     expect(defs).toEqual(['Inst', 'Name']);
     const opDef = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
     expect(opDef.variableDefinitions!.map((v) => v.variable.name.value)).toEqual(['__ids', 'withCluster']);
@@ -123,10 +151,23 @@ describe('remoteQuery', () => {
 // --- execution of the event selection -------------------------------------------------------
 
 const event = (over: Partial<FeedEvent['event']> = {}): FeedEvent => ({
-  seq: 1, cursor: 'cur-1', kind: 'TRANSITION', lag: null,
+  seq: 1,
+  cursor: 'cur-1',
+  kind: 'TRANSITION',
+  lag: null,
   event: {
-    ncaId: 't', functionId: 'fn', versionId: 'v', gpuSpecificationId: 'spec-1', clusterId: 'cluster-1',
-    instanceId: 'i-1', state: 'ACTIVE', previousState: 'STARTING', revisionId: 'r-1', at: '2025-01-01T00:00:00.000Z', clock: 1, ...over,
+    ncaId: 't',
+    functionId: 'fn',
+    versionId: 'v',
+    gpuSpecificationId: 'spec-1',
+    clusterId: 'cluster-1',
+    instanceId: 'i-1',
+    state: 'ACTIVE',
+    previousState: 'STARTING',
+    revisionId: 'r-1',
+    at: '2025-01-01T00:00:00.000Z',
+    clock: 1,
+    ...over,
   },
 });
 
@@ -140,7 +181,8 @@ function fakeStream(events: FeedEvent[]) {
       const feed = {
         tenant,
         end() {},
-        next: async () => (queue.length ? { done: false as const, value: queue.shift()! } : { done: true as const, value: undefined }),
+        next: async () =>
+          queue.length ? { done: false as const, value: queue.shift()! } : { done: true as const, value: undefined },
         return: async () => ({ done: true as const, value: undefined }),
         [Symbol.asyncIterator]: () => feed,
       };
@@ -154,13 +196,24 @@ function fakeStream(events: FeedEvent[]) {
 function fakeInstances(rows: Record<string, Record<string, unknown> | null>) {
   const loads: { query: string; id: string }[] = [];
   const fetcher = {
-    prepare: (tenant: string, o: StatusOperation, variables: Record<string, unknown>): PreparedInstances => ({ tenant, key: 'k', ...remoteQuery(o, variables) }),
-    load: async (q: PreparedInstances, id: string) => { loads.push({ query: q.query, id }); return rows[id] ?? null; },
+    prepare: (tenant: string, o: StatusOperation, variables: Record<string, unknown>): PreparedInstances => ({
+      tenant,
+      key: 'k',
+      ...remoteQuery(o, variables),
+    }),
+    load: async (q: PreparedInstances, id: string) => {
+      loads.push({ query: q.query, id });
+      return rows[id] ?? null;
+    },
   };
   return { instances: fetcher as unknown as InstanceFetcher, loads };
 }
 
-async function firstResult(query: string, variables: Record<string, unknown> = {}, opts: { events?: FeedEvent[]; rows?: Record<string, Record<string, unknown> | null> } = {}) {
+async function firstResult(
+  query: string,
+  variables: Record<string, unknown> = {},
+  opts: { events?: FeedEvent[]; rows?: Record<string, Record<string, unknown> | null> } = {},
+) {
   const { stream, opened } = fakeStream(opts.events ?? [event()]);
   const { instances, loads } = fakeInstances(opts.rows ?? {});
   const run = await runStatusSubscription({ op: must(query), variables, tenant: 't', stream, instances });
@@ -172,22 +225,48 @@ async function firstResult(query: string, variables: Record<string, unknown> = {
 
 describe('status event execution', () => {
   it('answers local fields from the event itself, with no remote fetch', async () => {
-    const { result, cursor, loads } = await firstResult('subscription { instanceStatusChanged(functionId: "fn") { cursor state previousState instance { id state revisionId cluster { id } gpuSpecification { id } __typename } } }');
+    const { result, cursor, loads } = await firstResult(
+      'subscription { instanceStatusChanged(functionId: "fn") { cursor state previousState instance { id state revisionId cluster { id } gpuSpecification { id } __typename } } }',
+    );
     expect(cursor).toBe('cur-1');
     expect(loads).toEqual([]);
-    expect(result).toEqual({ data: { instanceStatusChanged: {
-      cursor: 'cur-1', state: 'ACTIVE', previousState: 'STARTING',
-      instance: { id: 'i-1', state: 'ACTIVE', revisionId: 'r-1', cluster: { id: 'cluster-1' }, gpuSpecification: { id: 'spec-1' }, __typename: 'Instance' },
-    } } });
+    expect(result).toEqual({
+      data: {
+        instanceStatusChanged: {
+          cursor: 'cur-1',
+          state: 'ACTIVE',
+          previousState: 'STARTING',
+          instance: {
+            id: 'i-1',
+            state: 'ACTIVE',
+            revisionId: 'r-1',
+            cluster: { id: 'cluster-1' },
+            gpuSpecification: { id: 'spec-1' },
+            __typename: 'Instance',
+          },
+        },
+      },
+    });
   });
 
   it('passes filters given as variables and literals to the stream, with the snapshot default', async () => {
-    const { opened } = await firstResult('subscription($v: ID, $after: String) { instanceStatusChanged(versionId: $v, instanceId: "i-1", after: $after) { cursor } }', { v: 'v-9', after: 'c-0' });
-    expect(opened).toEqual([{ tenant: 't', filter: { versionId: 'v-9', instanceId: 'i-1', after: 'c-0', snapshot: false }, opts: { after: 'c-0', snapshot: false } }]);
+    const { opened } = await firstResult(
+      'subscription($v: ID, $after: String) { instanceStatusChanged(versionId: $v, instanceId: "i-1", after: $after) { cursor } }',
+      { v: 'v-9', after: 'c-0' },
+    );
+    expect(opened).toEqual([
+      {
+        tenant: 't',
+        filter: { versionId: 'v-9', instanceId: 'i-1', after: 'c-0', snapshot: false },
+        opts: { after: 'c-0', snapshot: false },
+      },
+    ]);
   });
 
   it('keeps aliases on the root field and on event and instance fields', async () => {
-    const { result } = await firstResult('subscription { w: instanceStatusChanged(functionId: "fn") { c: cursor now: state i: instance { s: state where: cluster { key: id } } } }');
+    const { result } = await firstResult(
+      'subscription { w: instanceStatusChanged(functionId: "fn") { c: cursor now: state i: instance { s: state where: cluster { key: id } } } }',
+    );
     expect(result.data).toEqual({ w: { c: 'cur-1', now: 'ACTIVE', i: { s: 'ACTIVE', where: { key: 'cluster-1' } } } });
   });
 
@@ -198,28 +277,42 @@ describe('status event execution', () => {
       fragment Event on InstanceStatusEvent { cursor ... on InstanceStatusEvent { instance { ...Inst } } }
       fragment Inst on Instance { id ... { state } }
     `);
-    expect(result.data).toEqual({ instanceStatusChanged: { cursor: 'cur-1', instance: { id: 'i-1', state: 'ACTIVE' } } });
+    expect(result.data).toEqual({
+      instanceStatusChanged: { cursor: 'cur-1', instance: { id: 'i-1', state: 'ACTIVE' } },
+    });
   });
 
   it('honours @include and @skip, with literals and with variables', async () => {
-    const q = 'subscription($withState: Boolean!, $noCursor: Boolean!) { instanceStatusChanged(functionId: "fn") { cursor @skip(if: $noCursor) state @include(if: $withState) at @include(if: false) previousState @skip(if: false) } }';
-    expect((await firstResult(q, { withState: true, noCursor: false })).result.data).toEqual({ instanceStatusChanged: { cursor: 'cur-1', state: 'ACTIVE', previousState: 'STARTING' } });
-    expect((await firstResult(q, { withState: false, noCursor: true })).result.data).toEqual({ instanceStatusChanged: { previousState: 'STARTING' } });
+    const q =
+      'subscription($withState: Boolean!, $noCursor: Boolean!) { instanceStatusChanged(functionId: "fn") { cursor @skip(if: $noCursor) state @include(if: $withState) at @include(if: false) previousState @skip(if: false) } }';
+    expect((await firstResult(q, { withState: true, noCursor: false })).result.data).toEqual({
+      instanceStatusChanged: { cursor: 'cur-1', state: 'ACTIVE', previousState: 'STARTING' },
+    });
+    expect((await firstResult(q, { withState: false, noCursor: true })).result.data).toEqual({
+      instanceStatusChanged: { previousState: 'STARTING' },
+    });
   });
 
   it('fetches a remote selection by id and reads it by response key (aliases included)', async () => {
     const rows = { 'i-1': { __nvcfInstanceId: 'i-1', id: 'i-1', st: 'UPDATING', c: { name: 'Cluster A' } } };
-    const { result, loads } = await firstResult('subscription { instanceStatusChanged(functionId: "fn") { state instance { id st: state c: cluster { name } } } }', {}, { rows });
+    const { result, loads } = await firstResult(
+      'subscription { instanceStatusChanged(functionId: "fn") { state instance { id st: state c: cluster { name } } } }',
+      {},
+      { rows },
+    );
     expect(loads).toHaveLength(1);
     expect(loads[0]!.id).toBe('i-1');
     expect(loads[0]!.query).toContain('c: cluster');
     // the instance subtree is the supergraph's, the event's own fields the event's
-    expect(result.data).toEqual({ instanceStatusChanged: { state: 'ACTIVE', instance: { id: 'i-1', st: 'UPDATING', c: { name: 'Cluster A' } } } });
+    expect(result.data).toEqual({
+      instanceStatusChanged: { state: 'ACTIVE', instance: { id: 'i-1', st: 'UPDATING', c: { name: 'Cluster A' } } },
+    });
   });
 
   it('sends the remote query only the variables the instance selection uses', async () => {
     const rows = { 'i-1': { __nvcfInstanceId: 'i-1', cluster: { name: 'Cluster A' } } };
-    const q = 'subscription($f: ID!, $c: Boolean!) { instanceStatusChanged(functionId: $f) { instance { cluster @include(if: $c) { name } } } }';
+    const q =
+      'subscription($f: ID!, $c: Boolean!) { instanceStatusChanged(functionId: $f) { instance { cluster @include(if: $c) { name } } } }';
     const on = await firstResult(q, { f: 'fn', c: true }, { rows });
     expect(on.result.data).toEqual({ instanceStatusChanged: { instance: { cluster: { name: 'Cluster A' } } } });
     expect(on.loads[0]!.query).toContain('@include(if: $c)');
@@ -228,7 +321,11 @@ describe('status event execution', () => {
   });
 
   it('an instance the supergraph does not know fails that event with an error, not the stream', async () => {
-    const { result, cursor } = await firstResult('subscription { instanceStatusChanged(functionId: "fn") { cursor instance { cluster { name } } } }', {}, { rows: {} });
+    const { result, cursor } = await firstResult(
+      'subscription { instanceStatusChanged(functionId: "fn") { cursor instance { cluster { name } } } }',
+      {},
+      { rows: {} },
+    );
     expect(cursor).toBe('cur-1');
     expect(result.data).toBeNull();
     expect(result.errors?.length).toBeGreaterThan(0);

@@ -1,4 +1,11 @@
-import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 
 export const STATUS_FIELD = 'instanceStatusChanged';
 /** Instance fields every status event carries itself: no supergraph fetch needed for them. */
@@ -24,14 +31,20 @@ export interface StatusOperation {
  * Says whether an admitted operation (parsed, validated and within the cost limits by the
  * guard) is an instanceStatusChanged subscription, ours to serve.
  */
-export function statusOperation(admitted: { document: DocumentNode; operation: OperationDefinitionNode; fragments: Map<string, FragmentDefinitionNode> }): StatusOperation | null {
+export function statusOperation(admitted: {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  fragments: Map<string, FragmentDefinitionNode>;
+}): StatusOperation | null {
   const { document, operation, fragments } = admitted;
   if (operation.operation !== 'subscription') return null;
   const root = fieldsOf(operation.selectionSet, fragments);
   if (root.length !== 1 || root[0]!.name.value !== STATUS_FIELD) return null;
   const instanceFields = fieldsOf(root[0]!.selectionSet!, fragments).filter((f) => f.name.value === 'instance');
-  const local = (x: FieldNode) => LOCAL_INSTANCE_FIELDS.has(x.name.value)
-    || (KEYED_INSTANCE_FIELDS.has(x.name.value) && fieldsOf(x.selectionSet, fragments).every((k) => KEY_FIELDS.has(k.name.value)));
+  const local = (x: FieldNode) =>
+    LOCAL_INSTANCE_FIELDS.has(x.name.value) ||
+    (KEYED_INSTANCE_FIELDS.has(x.name.value) &&
+      fieldsOf(x.selectionSet, fragments).every((k) => KEY_FIELDS.has(k.name.value)));
   const needsRemote = instanceFields.some((f) => !fieldsOf(f.selectionSet!, fragments).every(local));
   return { document, operation, fragments, instanceFields, needsRemote };
 }
@@ -41,7 +54,11 @@ export function statusOperation(admitted: { document: DocumentNode; operation: O
  * guard has refused cycles and bounded the expansion; a fragment already on the path is
  * still not followed again, so this never recurses without end.
  */
-export function fieldsOf(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, path: ReadonlySet<string> = new Set()): FieldNode[] {
+export function fieldsOf(
+  set: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+  path: ReadonlySet<string> = new Set(),
+): FieldNode[] {
   const out: FieldNode[] = [];
   for (const s of set?.selections ?? []) {
     if (s.kind === Kind.FIELD) out.push(s);

@@ -27,15 +27,42 @@ export class StatusService {
     this.instances = new InstanceFetcher(opts.execute);
   }
 
-  start() { return this.stream.start(); }
-  stop() { return this.stream.stop(fail('UNAVAILABLE', 'the gateway is shutting down; reconnect and resume from your last cursor')); }
+  start() {
+    return this.stream.start();
+  }
+  stop() {
+    return this.stream.stop(
+      fail('UNAVAILABLE', 'the gateway is shutting down; reconnect and resume from your last cursor'),
+    );
+  }
 
-  run(op: StatusOperation, variables: Record<string, unknown>, tenant: string, lastEventId?: string | null, query?: string) {
-    return runStatusSubscription({ op, variables, tenant, stream: this.stream, instances: this.instances, lastEventId, cache: this.cache, query });
+  run(
+    op: StatusOperation,
+    variables: Record<string, unknown>,
+    tenant: string,
+    lastEventId?: string | null,
+    query?: string,
+  ) {
+    return runStatusSubscription({
+      op,
+      variables,
+      tenant,
+      stream: this.stream,
+      instances: this.instances,
+      lastEventId,
+      cache: this.cache,
+      query,
+    });
   }
 
   /** Serves an admitted status subscription over SSE. */
-  async serveSse(res: ServerResponse, op: StatusOperation, admitted: { coerced: Record<string, unknown>; query: string }, tenant: string, lastEventId: string | null) {
+  async serveSse(
+    res: ServerResponse,
+    op: StatusOperation,
+    admitted: { coerced: Record<string, unknown>; query: string },
+    tenant: string,
+    lastEventId: string | null,
+  ) {
     await serveSse(res, await this.run(op, admitted.coerced, tenant, lastEventId, admitted.query));
   }
 }

@@ -12,7 +12,10 @@ async function write(res: ServerResponse, chunk: string) {
   // a client that goes away while we wait ends the wait too (no drain ever comes then)
   if (!res.write(chunk) && !res.destroyed) {
     const done = new AbortController();
-    await Promise.race([once(res, 'drain', { signal: done.signal }), once(res, 'close', { signal: done.signal })]).catch(() => undefined);
+    await Promise.race([
+      once(res, 'drain', { signal: done.signal }),
+      once(res, 'close', { signal: done.signal }),
+    ]).catch(() => undefined);
     done.abort();
   }
 }
@@ -27,15 +30,25 @@ export async function serveSse(res: ServerResponse, run: StatusRun | ExecutionRe
     // refused before streaming (validation, cursor): a plain GraphQL error response
     return sendJson(res, 400, run);
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
   res.flushHeaders();
   let closed = false;
-  const stop = () => { closed = true; void run.events.return?.(); };
+  const stop = () => {
+    closed = true;
+    void run.events.return?.();
+  };
   // the response's close is the one that fires when the client goes: the request's fired
   // long ago, once its body was read, and listening there leaked every SSE subscription
   res.on('close', stop);
   if (res.destroyed) stop();
-  const keepalive = setInterval(() => { if (!closed) res.write(':\n\n'); }, KEEPALIVE_MS);
+  const keepalive = setInterval(() => {
+    if (!closed) res.write(':\n\n');
+  }, KEEPALIVE_MS);
   try {
     for (;;) {
       const r = await run.events.next();
@@ -46,7 +59,11 @@ export async function serveSse(res: ServerResponse, run: StatusRun | ExecutionRe
   } catch (err) {
     const e = err as { message?: string; extensions?: Record<string, unknown> };
     // UNAVAILABLE: this replica is going away; ending without `complete` makes the client resume elsewhere
-    if (!closed && e.extensions?.code && e.extensions.code !== 'UNAVAILABLE') await write(res, `event: next\ndata: ${JSON.stringify({ errors: [{ message: e.message, extensions: e.extensions }] })}\n\n`);
+    if (!closed && e.extensions?.code && e.extensions.code !== 'UNAVAILABLE')
+      await write(
+        res,
+        `event: next\ndata: ${JSON.stringify({ errors: [{ message: e.message, extensions: e.extensions }] })}\n\n`,
+      );
   } finally {
     clearInterval(keepalive);
     res.off('close', stop);

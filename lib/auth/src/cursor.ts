@@ -2,12 +2,16 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export class CursorError extends Error {
   override name = 'CursorError';
-  constructor(readonly code: 'CURSOR_INVALID', message: string) {
+  constructor(
+    readonly code: 'CURSOR_INVALID',
+    message: string,
+  ) {
     super(message);
   }
 }
 
-const mac = (secret: string, body: string) => createHmac('sha256', secret).update(`cursor:${body}`).digest('base64url').slice(0, 22);
+const mac = (secret: string, body: string) =>
+  createHmac('sha256', secret).update(`cursor:${body}`).digest('base64url').slice(0, 22);
 
 /** An opaque, signed status-stream position bound to one tenant: `v1.<seq>.<mac>`. */
 export function encodeCursor(secret: string, tenant: string, seq: number): string {
@@ -18,7 +22,11 @@ export function encodeCursor(secret: string, tenant: string, seq: number): strin
 /** The stream sequence of a cursor, if it was signed by us for this tenant. */
 export function decodeCursor(secret: string, tenant: string, cursor: string): number {
   const parts = cursor.split('.');
-  if (parts.length !== 3 || parts[0] !== 'v1') throw new CursorError('CURSOR_INVALID', 'the cursor is malformed; pass a cursor received from instanceStatusChanged');
+  if (parts.length !== 3 || parts[0] !== 'v1')
+    throw new CursorError(
+      'CURSOR_INVALID',
+      'the cursor is malformed; pass a cursor received from instanceStatusChanged',
+    );
   const body = `${parts[0]}.${parts[1]}`;
   const expected = Buffer.from(mac(secret, `${tenant}|${body}`));
   const given = Buffer.from(parts[2]!);

@@ -1,4 +1,12 @@
-import { signTenant, verifyTenant, staticTokens, bearer, TenantAssertionError, tenantSigner, rpcAudience } from './index.js';
+import {
+  signTenant,
+  verifyTenant,
+  staticTokens,
+  bearer,
+  TenantAssertionError,
+  tenantSigner,
+  rpcAudience,
+} from './index.js';
 
 describe('tenant assertion', () => {
   const secret = 'test-secret';
@@ -14,12 +22,23 @@ describe('tenant assertion', () => {
     expect(() => verifyTenant('other', good, { audience: 'nvcf' })).toThrow('does not verify');
     const old = signTenant(secret, 'nca-a', 'nvcf', Date.now() - 31_000);
     expect(() => verifyTenant(secret, old, { audience: 'nvcf' })).toThrow('expired');
-    expect(() => verifyTenant(secret, good.split('.').filter((_, i) => i !== 1).join('.'), { audience: 'nvcf' })).toThrow('malformed');
+    expect(() =>
+      verifyTenant(
+        secret,
+        good
+          .split('.')
+          .filter((_, i) => i !== 1)
+          .join('.'),
+        { audience: 'nvcf' },
+      ),
+    ).toThrow('malformed');
   });
   it('is bound to its audience: an assertion for one subgraph is refused by another and by internal RPCs', () => {
     const forNvcf = signTenant(secret, 'nca-a', 'nvcf');
     expect(() => verifyTenant(secret, forNvcf, { audience: 'icms' })).toThrow('minted for nvcf, not icms');
-    expect(() => verifyTenant(secret, signTenant(secret, 'nca-a', 'icms'), { audience: rpcAudience('icms') })).toThrow('not rpc:icms');
+    expect(() => verifyTenant(secret, signTenant(secret, 'nca-a', 'icms'), { audience: rpcAudience('icms') })).toThrow(
+      'not rpc:icms',
+    );
     const retargeted = forNvcf.split('.');
     retargeted[1] = Buffer.from('icms').toString('base64url');
     expect(() => verifyTenant(secret, retargeted.join('.'), { audience: 'icms' })).toThrow('does not verify');

@@ -29,7 +29,11 @@ export function signTenant(secret: string, tenant: string, audience: string, now
   return `${body}.${mac(secret, body)}`;
 }
 
-export function verifyTenant(secret: string, value: string | null | undefined, opts: { audience: string; maxAgeSeconds?: number; nowMs?: number }): string {
+export function verifyTenant(
+  secret: string,
+  value: string | null | undefined,
+  opts: { audience: string; maxAgeSeconds?: number; nowMs?: number },
+): string {
   const { maxAgeSeconds = ASSERTION_MAX_AGE_SECONDS, nowMs = Date.now() } = opts;
   if (!value) throw new TenantAssertionError('missing tenant assertion: requests must come through the gateway');
   const parts = value.split('.');
@@ -41,9 +45,11 @@ export function verifyTenant(secret: string, value: string | null | undefined, o
     throw new TenantAssertionError('tenant assertion signature does not verify');
   }
   const audience = Buffer.from(audienceB64, 'base64url').toString();
-  if (audience !== opts.audience) throw new TenantAssertionError(`tenant assertion was minted for ${audience}, not ${opts.audience}`);
+  if (audience !== opts.audience)
+    throw new TenantAssertionError(`tenant assertion was minted for ${audience}, not ${opts.audience}`);
   const age = nowMs / 1000 - Number(issued);
-  if (!Number.isFinite(age) || age > maxAgeSeconds || age < -maxAgeSeconds) throw new TenantAssertionError('tenant assertion expired');
+  if (!Number.isFinite(age) || age > maxAgeSeconds || age < -maxAgeSeconds)
+    throw new TenantAssertionError('tenant assertion expired');
   return Buffer.from(tenantB64, 'base64url').toString();
 }
 

@@ -2,7 +2,11 @@ import { Client, policies, types } from 'cassandra-driver';
 import { CassandraUnavailable, unavailableFrom } from './errors.js';
 import { SpanKind, histogram, inSpan, tracingOn } from '@nvcf/telemetry';
 
-const querySeconds = histogram('nvcf_store_query_duration_seconds', 'Cassandra statement latency, by operation, table and outcome.', ['operation', 'table', 'outcome']);
+const querySeconds = histogram(
+  'nvcf_store_query_duration_seconds',
+  'Cassandra statement latency, by operation, table and outcome.',
+  ['operation', 'table', 'outcome'],
+);
 
 export interface CassandraClientOptions {
   /** host or host:port */
@@ -35,14 +39,18 @@ export async function createCassandraClient(opts: CassandraClientOptions): Promi
     socketOptions: opts.requestTimeoutMs ? { readTimeout: opts.requestTimeoutMs } : undefined,
     // the driver's default backs off to 10 minutes: a node back after a 30 s outage would sit
     // unused for as long again, every request failing UNAVAILABLE meanwhile
-    policies: { reconnection: new policies.reconnection.ExponentialReconnectionPolicy(200, opts.reconnectMaxMs ?? 2000, false) },
+    policies: {
+      reconnection: new policies.reconnection.ExponentialReconnectionPolicy(200, opts.reconnectMaxMs ?? 2000, false),
+    },
   });
   try {
     await client.connect();
   } catch (err) {
     await client.shutdown().catch(() => {});
     const where = opts.contactPoints.join(',');
-    throw new CassandraUnavailable(`cannot connect to Cassandra at ${where} (dc ${opts.localDataCenter})`, { cause: err });
+    throw new CassandraUnavailable(`cannot connect to Cassandra at ${where} (dc ${opts.localDataCenter})`, {
+      cause: err,
+    });
   }
   let closing: Promise<void> | undefined;
   const dispose = () => (closing ??= client.shutdown());
@@ -52,14 +60,22 @@ export async function createCassandraClient(opts: CassandraClientOptions): Promi
   const translated = ((...args: unknown[]) => {
     if (args.some((a) => typeof a === 'function')) return execute(...args); // callback style: the driver's own
     const { operation, table } = describeCql(String(args[0]), opts.keyspace);
-    return observed(operation, table, () => (execute(...args) as Promise<types.ResultSet>).catch((err: unknown) => { throw unavailableFrom(err) ?? err; }));
+    return observed(operation, table, () =>
+      (execute(...args) as Promise<types.ResultSet>).catch((err: unknown) => {
+        throw unavailableFrom(err) ?? err;
+      }),
+    );
   }) as Client['execute'];
   const batched = ((...args: unknown[]) => {
     if (args.some((a) => typeof a === 'function')) return batch(...args);
     const queries = (args[0] as (string | { query: string })[]) ?? [];
     const first = queries[0];
-    const { table } = describeCql(typeof first === 'string' ? first : first?.query ?? '', opts.keyspace);
-    return observed('BATCH', table, () => (batch(...args) as Promise<types.ResultSet>).catch((err: unknown) => { throw unavailableFrom(err) ?? err; }));
+    const { table } = describeCql(typeof first === 'string' ? first : (first?.query ?? ''), opts.keyspace);
+    return observed('BATCH', table, () =>
+      (batch(...args) as Promise<types.ResultSet>).catch((err: unknown) => {
+        throw unavailableFrom(err) ?? err;
+      }),
+    );
   }) as Client['batch'];
   return Object.assign(client, { execute: translated, batch: batched, dispose, [Symbol.asyncDispose]: dispose });
 }
@@ -72,10 +88,19 @@ async function observed<T>(operation: string, table: string, run: () => Promise<
   const done = querySeconds.time({ operation, table });
   try {
     const out = tracingOn()
-      ? await inSpan(`${operation} ${table}`, {
-        kind: SpanKind.CLIENT,
-        attributes: { 'db.system.name': 'cassandra', 'db.operation.name': operation, 'db.collection.name': table.split('.').at(-1)!, ...(table.includes('.') ? { 'db.namespace': table.split('.')[0]! } : {}) },
-      }, run)
+      ? await inSpan(
+          `${operation} ${table}`,
+          {
+            kind: SpanKind.CLIENT,
+            attributes: {
+              'db.system.name': 'cassandra',
+              'db.operation.name': operation,
+              'db.collection.name': table.split('.').at(-1)!,
+              ...(table.includes('.') ? { 'db.namespace': table.split('.')[0]! } : {}),
+            },
+          },
+          run,
+        )
       : await run();
     done({ outcome: 'ok' });
     return out;

@@ -13,7 +13,10 @@ const UNAVAILABLE: Code = 'UNAVAILABLE';
 export class CassandraUnavailable extends GraphQLError {
   override name = 'CassandraUnavailable';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, { extensions: { code: UNAVAILABLE }, originalError: options?.cause instanceof Error ? options.cause : undefined });
+    super(message, {
+      extensions: { code: UNAVAILABLE },
+      originalError: options?.cause instanceof Error ? options.cause : undefined,
+    });
     this.cause = options?.cause;
   }
 }
@@ -24,7 +27,8 @@ const UNDECIDED = new Set<number>([R.readTimeout, R.writeTimeout, R.readFailure,
 
 // what the client reads: no addresses, no driver names; what to do next
 const UNREACHABLE = 'the database is unavailable right now; retry in a few seconds';
-const TIMED_OUT = 'the database did not answer in time, so a change may or may not have been stored; read the object again, then retry';
+const TIMED_OUT =
+  'the database did not answer in time, so a change may or may not have been stored; read the object again, then retry';
 
 /**
  * A driver error that means "the database is down, overloaded or too slow right now" as
@@ -32,10 +36,12 @@ const TIMED_OUT = 'the database did not answer in time, so a change may or may n
  */
 export function unavailableFrom(err: unknown): CassandraUnavailable | null {
   if (err instanceof CassandraUnavailable) return err;
-  if (err instanceof driverErrors.NoHostAvailableError || err instanceof driverErrors.BusyConnectionError) return new CassandraUnavailable(UNREACHABLE, { cause: err });
+  if (err instanceof driverErrors.NoHostAvailableError || err instanceof driverErrors.BusyConnectionError)
+    return new CassandraUnavailable(UNREACHABLE, { cause: err });
   if (err instanceof driverErrors.OperationTimedOutError) return new CassandraUnavailable(TIMED_OUT, { cause: err });
   // a connection lost with the request on it: it may have been executed
-  if (err instanceof driverErrors.DriverError && (err as { isSocketError?: boolean }).isSocketError) return new CassandraUnavailable(TIMED_OUT, { cause: err });
+  if (err instanceof driverErrors.DriverError && (err as { isSocketError?: boolean }).isSocketError)
+    return new CassandraUnavailable(TIMED_OUT, { cause: err });
   if (err instanceof driverErrors.ResponseError) {
     if (REFUSED.has(err.code)) return new CassandraUnavailable(UNREACHABLE, { cause: err });
     if (UNDECIDED.has(err.code)) return new CassandraUnavailable(TIMED_OUT, { cause: err });
@@ -59,7 +65,8 @@ export class MigrationFileError extends Error {
   }
 }
 
-export type RefusalReason = 'dirty' | 'unexpected-version' | 'backward' | 'unknown-target' | 'unknown-keyspace' | 'concurrent';
+export type RefusalReason =
+  'dirty' | 'unexpected-version' | 'backward' | 'unknown-target' | 'unknown-keyspace' | 'concurrent';
 
 /** The ledger is not in the state the operation requires; nothing was changed. */
 export class MigrationRefused extends Error {

@@ -10,7 +10,14 @@ export { loadMigrations, splitStatements } from './migrations/files.js';
 export type { Migration } from './migrations/files.js';
 export { LOCAL_REPLICATION, parseReplication, replicationCql } from './migrations/replication.js';
 export type { Replication } from './migrations/replication.js';
-export { CassandraUnavailable, unavailableFrom, LwtContention, MigrationFailed, MigrationFileError, MigrationRefused } from './errors.js';
+export {
+  CassandraUnavailable,
+  unavailableFrom,
+  LwtContention,
+  MigrationFailed,
+  MigrationFileError,
+  MigrationRefused,
+} from './errors.js';
 export type { RefusalReason } from './errors.js';
 export { types } from 'cassandra-driver';
 export type { Client } from 'cassandra-driver';

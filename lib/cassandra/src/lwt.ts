@@ -27,7 +27,13 @@ function storedClock(rs: types.ResultSet): number | null {
  * that already exists, so the common case costs one Paxos round; the insert covers the
  * first observation. A lost insert race loops back to the update against the winner's clock.
  */
-export async function writeIfNewer(client: Client, clock: number, update: Statement, insert: Statement, rounds = 5): Promise<boolean> {
+export async function writeIfNewer(
+  client: Client,
+  clock: number,
+  update: Statement,
+  insert: Statement,
+  rounds = 5,
+): Promise<boolean> {
   for (let i = 0; i < rounds; i++) {
     const u = await client.execute(update.query, update.params, PREPARED);
     if (u.wasApplied()) return true;

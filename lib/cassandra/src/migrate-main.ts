@@ -22,7 +22,8 @@ import { readEnvFile } from '@nvcf/config';
 
 // the repository (or image) root, from src/ and from dist/ alike
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const USAGE = 'usage: migrate status | up [--keyspace K] | goto V --expect V0 --keyspace K  [--dir D] [--replication R]';
+const USAGE =
+  'usage: migrate status | up [--keyspace K] | goto V --expect V0 --keyspace K  [--dir D] [--replication R]';
 
 class UsageError extends Error {
   override name = 'UsageError';
@@ -38,41 +39,57 @@ function usage<T>(fn: () => T): T {
 }
 
 const version = (flag: string, v: string | undefined) => {
-  if (v === undefined || !/^\d+$/.test(v)) throw new UsageError(`${flag} needs a version number (got ${v ?? 'nothing'})`);
+  if (v === undefined || !/^\d+$/.test(v))
+    throw new UsageError(`${flag} needs a version number (got ${v ?? 'nothing'})`);
   return Number(v);
 };
 
 // progress goes to stderr as it happens (the runner's log); stdout gets the outcome
 const print = (done: AppliedMigration[]) =>
-  console.log(done.length === 0 ? 'nothing to apply' : `applied ${done.map((d) => `${d.keyspace}/${d.file}`).join(', ')}`);
+  console.log(
+    done.length === 0 ? 'nothing to apply' : `applied ${done.map((d) => `${d.keyspace}/${d.file}`).join(', ')}`,
+  );
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = usage(() =>
     parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { keyspace: { type: 'string' }, expect: { type: 'string' }, dir: { type: 'string' }, replication: { type: 'string' } },
+      options: {
+        keyspace: { type: 'string' },
+        expect: { type: 'string' },
+        dir: { type: 'string' },
+        replication: { type: 'string' },
+      },
     }),
   );
   const [cmd, target] = positionals;
   if (cmd !== 'status' && cmd !== 'up' && cmd !== 'goto') throw new UsageError(`unknown command '${cmd ?? ''}'`);
   if (cmd === 'goto' && !values.keyspace) throw new UsageError('goto needs --keyspace');
-  const move = cmd === 'goto' ? { target: version('goto', target), expect: version('--expect', values.expect) } : undefined;
+  const move =
+    cmd === 'goto' ? { target: version('goto', target), expect: version('--expect', values.expect) } : undefined;
 
   // the environment wins over the file, so a deploy job's settings are never shadowed by a dev leftover
   const env = { ...readEnvFile(path.join(ROOT, '.services', 'env')), ...process.env };
   const points = env.CASSANDRA_CONTACT_POINTS;
-  if (!points) throw new UsageError('CASSANDRA_CONTACT_POINTS is not set (and .services/env has none: run `npm run services:up -- cassandra`)');
+  if (!points)
+    throw new UsageError(
+      'CASSANDRA_CONTACT_POINTS is not set (and .services/env has none: run `npm run services:up -- cassandra`)',
+    );
   const replication = values.replication ?? env.CASSANDRA_REPLICATION;
   const suffix = env.CASSANDRA_KEYSPACE_SUFFIX ?? '';
-  if (!/^[a-z0-9_]*$/.test(suffix)) throw new UsageError(`CASSANDRA_KEYSPACE_SUFFIX may hold only a-z, 0-9 and _ (got '${suffix}')`);
+  if (!/^[a-z0-9_]*$/.test(suffix))
+    throw new UsageError(`CASSANDRA_KEYSPACE_SUFFIX may hold only a-z, 0-9 and _ (got '${suffix}')`);
   const parsed = usage(() => ({
     replication: replication ? parseReplication(replication) : undefined,
     keyspace: values.keyspace && keyspaceName(`${values.keyspace}${suffix}`),
   }));
 
   await using migrator = await createMigrator({
-    contactPoints: points.split(',').map((p) => p.trim()).filter(Boolean),
+    contactPoints: points
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
     localDataCenter: env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
     dir: values.dir ?? path.join(ROOT, 'deploy', 'migrations'),
     keyspaceSuffix: suffix,
@@ -82,8 +99,14 @@ async function main(argv: string[]): Promise<number> {
 
   if (cmd === 'status') {
     for (const s of await migrator.status()) {
-      const pending = s.dirty ? `version ${s.version} failed or is running` : s.pending.length ? `pending ${s.pending.join(', ')}` : 'up to date';
-      console.log(`${s.keyspace.padEnd(16)} version ${s.version}${s.dirty ? ' DIRTY' : ''}  latest ${s.latest}  ${pending}`);
+      const pending = s.dirty
+        ? `version ${s.version} failed or is running`
+        : s.pending.length
+          ? `pending ${s.pending.join(', ')}`
+          : 'up to date';
+      console.log(
+        `${s.keyspace.padEnd(16)} version ${s.version}${s.dirty ? ' DIRTY' : ''}  latest ${s.latest}  ${pending}`,
+      );
     }
   } else if (cmd === 'up') {
     print(await migrator.up(parsed.keyspace));

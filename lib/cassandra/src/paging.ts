@@ -9,7 +9,12 @@ const DEFAULT_FETCH = 500;
 const MAX_IN = 200;
 
 /** Every row of a query, one page at a time, so large partitions never land in one response. */
-export async function* eachRow(client: Client, query: string, params: Params, fetchSize = DEFAULT_FETCH): AsyncGenerator<Row> {
+export async function* eachRow(
+  client: Client,
+  query: string,
+  params: Params,
+  fetchSize = DEFAULT_FETCH,
+): AsyncGenerator<Row> {
   let pageState: string | undefined;
   do {
     const rs = await client.execute(query, params, { ...PREPARED, fetchSize, pageState });
@@ -18,7 +23,12 @@ export async function* eachRow(client: Client, query: string, params: Params, fe
   } while (pageState);
 }
 
-export async function selectAll(client: Client, query: string, params: Params = [], fetchSize?: number): Promise<Row[]> {
+export async function selectAll(
+  client: Client,
+  query: string,
+  params: Params = [],
+  fetchSize?: number,
+): Promise<Row[]> {
   const out: Row[] = [];
   for await (const row of eachRow(client, query, params, fetchSize)) out.push(row);
   return out;

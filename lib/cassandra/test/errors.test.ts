@@ -9,10 +9,26 @@ const socketClosed = Object.assign(new DriverError('Socket was closed'), { isSoc
 
 describe('driver errors as UNAVAILABLE', () => {
   it.each([
-    ['no host reachable', new errors.NoHostAvailableError({ '127.0.0.1:9042': new Error('ECONNREFUSED') }), /unavailable right now; retry/],
-    ['a node refusing (unavailable, overloaded, bootstrapping)', new errors.ResponseError(R.overloaded, 'Overloaded'), /unavailable right now; retry/],
-    ['a client-side timeout', new errors.OperationTimedOutError('timed out', '127.0.0.1:9042'), /may or may not have been stored/],
-    ['a coordinator write timeout', new errors.ResponseError(R.writeTimeout, 'Operation timed out'), /may or may not have been stored/],
+    [
+      'no host reachable',
+      new errors.NoHostAvailableError({ '127.0.0.1:9042': new Error('ECONNREFUSED') }),
+      /unavailable right now; retry/,
+    ],
+    [
+      'a node refusing (unavailable, overloaded, bootstrapping)',
+      new errors.ResponseError(R.overloaded, 'Overloaded'),
+      /unavailable right now; retry/,
+    ],
+    [
+      'a client-side timeout',
+      new errors.OperationTimedOutError('timed out', '127.0.0.1:9042'),
+      /may or may not have been stored/,
+    ],
+    [
+      'a coordinator write timeout',
+      new errors.ResponseError(R.writeTimeout, 'Operation timed out'),
+      /may or may not have been stored/,
+    ],
     ['a connection lost with the request on it', socketClosed, /may or may not have been stored/],
   ])('%s: a registry error that says what to do, without addresses or driver names', (_what, err, message) => {
     const e = unavailableFrom(err)!;

@@ -5,8 +5,13 @@ import { loadMigrations, MigrationFileError, parseReplication, replicationCql, s
 
 describe('migration files', () => {
   it('splits statements at line-ending semicolons and drops comment lines', () => {
-    const text = "-- header;\nCREATE TABLE t (\n  k text PRIMARY KEY\n);\n\nINSERT INTO t (k) VALUES ('a;b')\n;\n// done\nSELECT * FROM t";
-    expect(splitStatements(text)).toEqual(['CREATE TABLE t (\n  k text PRIMARY KEY\n)', "INSERT INTO t (k) VALUES ('a;b')", 'SELECT * FROM t']);
+    const text =
+      "-- header;\nCREATE TABLE t (\n  k text PRIMARY KEY\n);\n\nINSERT INTO t (k) VALUES ('a;b')\n;\n// done\nSELECT * FROM t";
+    expect(splitStatements(text)).toEqual([
+      'CREATE TABLE t (\n  k text PRIMARY KEY\n)',
+      "INSERT INTO t (k) VALUES ('a;b')",
+      'SELECT * FROM t',
+    ]);
   });
 
   it('loads per keyspace in version order and rejects bad names and duplicate versions', () => {
@@ -16,7 +21,14 @@ describe('migration files', () => {
       fs.writeFileSync(path.join(dir, 'ks_one', '010_later.cql'), 'SELECT 1;\n');
       fs.writeFileSync(path.join(dir, 'ks_one', '002_sooner.cql'), 'SELECT 2;\n');
       fs.writeFileSync(path.join(dir, 'ks_one', 'README.md'), 'ignored');
-      expect(loadMigrations(dir).get('ks_one')!.map((m) => [m.version, m.file])).toEqual([[2, '002_sooner.cql'], [10, '010_later.cql']]);
+      expect(
+        loadMigrations(dir)
+          .get('ks_one')!
+          .map((m) => [m.version, m.file]),
+      ).toEqual([
+        [2, '002_sooner.cql'],
+        [10, '010_later.cql'],
+      ]);
 
       fs.writeFileSync(path.join(dir, 'ks_one', '02_clash.cql'), '');
       expect(() => loadMigrations(dir)).toThrow(MigrationFileError);
@@ -29,7 +41,9 @@ describe('migration files', () => {
   });
 
   it('renders replication for a local node and for production', () => {
-    expect(replicationCql(parseReplication('SimpleStrategy:1'))).toBe("{'class': 'SimpleStrategy', 'replication_factor': 1}");
+    expect(replicationCql(parseReplication('SimpleStrategy:1'))).toBe(
+      "{'class': 'SimpleStrategy', 'replication_factor': 1}",
+    );
     expect(replicationCql(parseReplication('NetworkTopologyStrategy:dc1=3,dc2=3'))).toBe(
       "{'class': 'NetworkTopologyStrategy', 'dc1': 3, 'dc2': 3}",
     );

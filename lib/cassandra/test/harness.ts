@@ -20,7 +20,10 @@ export function cassandraConnection(): { contactPoints: string[]; localDataCente
         'or run with NVCF_TEST_BACKENDS=memory to skip the Cassandra suites',
     );
   }
-  return { contactPoints: points.split(',').map((p) => p.trim()), localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1' };
+  return {
+    contactPoints: points.split(',').map((p) => p.trim()),
+    localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -46,4 +49,3 @@ export async function migratedClient(keyspace: string): Promise<CassandraClient>
   await migrateUp([keyspace]);
   return createCassandraClient(cassandraConnection());
 }
-

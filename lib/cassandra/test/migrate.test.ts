@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createCassandraClient, createMigrator, MigrationFailed, MigrationRefused, type CassandraClient, type Migrator } from '../src/index.js';
+import {
+  createCassandraClient,
+  createMigrator,
+  MigrationFailed,
+  MigrationRefused,
+  type CassandraClient,
+  type Migrator,
+} from '../src/index.js';
 import { cassandraConnection, describeCassandra } from './harness.js';
 
 const TABLE = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (k text PRIMARY KEY, v text);\n`;
@@ -26,7 +33,10 @@ describeCassandra('migration runner (Cassandra)', () => {
   });
 
   /** A throwaway keyspace with its own migrations folder: `files` maps NNN_name.cql to CQL. */
-  function fixture(files: Record<string, string>): { ks: string; open: (log?: (l: string) => void) => Promise<Migrator> } {
+  function fixture(files: Record<string, string>): {
+    ks: string;
+    open: (log?: (l: string) => void) => Promise<Migrator>;
+  } {
     const ks = `mig_test_${randomBytes(5).toString('hex')}`;
     made.push(ks);
     const dir = path.join(root, ks);
@@ -35,7 +45,11 @@ describeCassandra('migration runner (Cassandra)', () => {
     return { ks, open: (log) => createMigrator({ ...cassandraConnection(), dir, log }) };
   }
   const tables = async (ks: string) =>
-    (await admin.execute('SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?', [ks], { prepare: true })).rows
+    (
+      await admin.execute('SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?', [ks], {
+        prepare: true,
+      })
+    ).rows
       .map((r) => r.get('table_name') as string)
       .sort();
   const ledgerOf = async (m: Migrator) => {
@@ -68,7 +82,11 @@ describeCassandra('migration runner (Cassandra)', () => {
     await using m = await open();
     expect((await m.goto(ks, 1, { expect: 0 })).map((a) => a.version)).toEqual([1]);
 
-    const refusal = (p: Promise<unknown>) => p.then(() => 'applied', (e: unknown) => (e instanceof MigrationRefused ? e.reason : e));
+    const refusal = (p: Promise<unknown>) =>
+      p.then(
+        () => 'applied',
+        (e: unknown) => (e instanceof MigrationRefused ? e.reason : e),
+      );
     expect(await refusal(m.goto(ks, 3, { expect: 0 }))).toBe('unexpected-version');
     expect(await refusal(m.goto(ks, 0, { expect: 1 }))).toBe('backward');
     expect(await refusal(m.goto(ks, 7, { expect: 1 }))).toBe('unknown-target');
@@ -103,7 +121,11 @@ describeCassandra('migration runner (Cassandra)', () => {
   });
 
   it('goto stops at the first failing file on its way to the target', async () => {
-    const { ks, open } = fixture({ '001_a.cql': TABLE('a'), '002_bad.cql': 'SELECT nonsense FROM nowhere;\n', '003_c.cql': TABLE('c') });
+    const { ks, open } = fixture({
+      '001_a.cql': TABLE('a'),
+      '002_bad.cql': 'SELECT nonsense FROM nowhere;\n',
+      '003_c.cql': TABLE('c'),
+    });
     await using m = await open();
     await m.goto(ks, 1, { expect: 0 });
     await expect(m.goto(ks, 3, { expect: 1 })).rejects.toMatchObject({ name: 'MigrationFailed', version: 2 });

@@ -14,6 +14,6 @@ describe('typed environment getters', () => {
   });
   it('parses token pairs', () => {
     expect(pairs({ T: 'a=x, b=y' }, 'T', {})).toEqual({ a: 'x', b: 'y' });
-    expect(() => pairs({ T: 'a' }, 'T', {})).toThrow("must look like");
+    expect(() => pairs({ T: 'a' }, 'T', {})).toThrow('must look like');
   });
 });

@@ -41,7 +41,8 @@ export function pairs(env: Env, name: string, fallback: Record<string, string>):
   const out: Record<string, string> = {};
   for (const part of raw.split(',')) {
     const [k, v, ...rest] = part.split('=');
-    if (!k || !v || rest.length) throw new ConfigError(`${name} must look like 'token1=tenant1,token2=tenant2' (got '${raw}')`);
+    if (!k || !v || rest.length)
+      throw new ConfigError(`${name} must look like 'token1=tenant1,token2=tenant2' (got '${raw}')`);
     out[k.trim()] = v.trim();
   }
   return out;

@@ -1,24 +1,35 @@
 // The one registry of error codes. docs/errors.md is generated from it (npm run errors:docs).
 export const Codes = {
-  BAD_USER_INPUT: 'The request is malformed or a value is out of range; the message names the field and the allowed values.',
+  BAD_USER_INPUT:
+    'The request is malformed or a value is out of range; the message names the field and the allowed values.',
   UNAUTHENTICATED: 'No valid bearer token (HTTP, SSE) or connection_init authorization (WebSocket) was given.',
   FORBIDDEN: 'The caller is authenticated but may not act on this object or cluster.',
-  NOT_FOUND: 'No object with this id exists for the caller\'s tenant.',
+  NOT_FOUND: "No object with this id exists for the caller's tenant.",
   CONFLICT: 'The object changed concurrently (another revision won the compare-and-set); read it again and retry.',
-  UPDATE_NOT_ALLOWED: 'The GPU specification has no instance request accepted by ICMS yet, or the workload type cannot be updated in place.',
-  REDEPLOY_REQUIRED: 'The change touches the worker sidecar contract (service name, port, health); deploy a new function version instead.',
-  INVALID_MANIFEST: 'An operator manifest or merge patch fails validation; the message names its index, kind and the failing rule.',
+  UPDATE_NOT_ALLOWED:
+    'The GPU specification has no instance request accepted by ICMS yet, or the workload type cannot be updated in place.',
+  REDEPLOY_REQUIRED:
+    'The change touches the worker sidecar contract (service name, port, health); deploy a new function version instead.',
+  INVALID_MANIFEST:
+    'An operator manifest or merge patch fails validation; the message names its index, kind and the failing rule.',
   NO_ELIGIBLE_CLUSTER: 'No cluster the tenant may use offers the GPU, instance type and attributes requested.',
   CURSOR_EXPIRED: 'The resume cursor points before the oldest event the status stream still retains.',
   CURSOR_INVALID: 'The resume cursor is malformed, forged, or belongs to another tenant.',
-  LIMIT_EXCEEDED: 'A size, depth, cost or count limit was exceeded (request body, document tokens, depth, aliases, directives, cost, input values, subscriptions per connection or tenant); the message names the limit and its value. docs/limits.md lists every limit.',
-  RATE_LIMITED: 'The tenant sent more operations or subscription opens per second than its rate allows; retry after the number of seconds in `extensions.retryAfterSeconds` (HTTP: the Retry-After header).',
-  PERSISTED_QUERY_NOT_FOUND: 'The persisted document id (`extensions.persistedQuery.sha256Hash` or `documentId`) is not in the gateway\'s trusted-documents manifest; a client that has the document may send it with the id, unless the gateway accepts trusted documents only (docs/schema.md).',
-  PERSISTED_QUERY_REQUIRED: 'The gateway accepts trusted documents only (TRUSTED_DOCUMENTS=require): send the id of a document a released client ships, not an ad-hoc document (docs/schema.md).',
+  LIMIT_EXCEEDED:
+    'A size, depth, cost or count limit was exceeded (request body, document tokens, depth, aliases, directives, cost, input values, subscriptions per connection or tenant); the message names the limit and its value. docs/limits.md lists every limit.',
+  RATE_LIMITED:
+    'The tenant sent more operations or subscription opens per second than its rate allows; retry after the number of seconds in `extensions.retryAfterSeconds` (HTTP: the Retry-After header).',
+  PERSISTED_QUERY_NOT_FOUND:
+    "The persisted document id (`extensions.persistedQuery.sha256Hash` or `documentId`) is not in the gateway's trusted-documents manifest; a client that has the document may send it with the id, unless the gateway accepts trusted documents only (docs/schema.md).",
+  PERSISTED_QUERY_REQUIRED:
+    'The gateway accepts trusted documents only (TRUSTED_DOCUMENTS=require): send the id of a document a released client ships, not an ad-hoc document (docs/schema.md).',
   GRAPHQL_PARSE_FAILED: 'The document is not valid GraphQL syntax; the message gives the position.',
-  GRAPHQL_VALIDATION_FAILED: 'The document does not validate against the public schema (unknown field, wrong argument, missing variable…); the message names the field or argument.',
-  TIMEOUT: 'The request did not finish within the gateway\'s per-request timeout; a mutation may still complete: read the object again before retrying.',
-  DOWNSTREAM_SERVICE_ERROR: 'A service behind the gateway failed while resolving a field (`path` says which); the failure is in that service\'s log. Retry later.',
+  GRAPHQL_VALIDATION_FAILED:
+    'The document does not validate against the public schema (unknown field, wrong argument, missing variable…); the message names the field or argument.',
+  TIMEOUT:
+    "The request did not finish within the gateway's per-request timeout; a mutation may still complete: read the object again before retrying.",
+  DOWNSTREAM_SERVICE_ERROR:
+    "A service behind the gateway failed while resolving a field (`path` says which); the failure is in that service's log. Retry later.",
   NOT_IMPLEMENTED: 'The operation exists in the contract but is not available in this deployment.',
   UNAVAILABLE: 'A dependency (ICMS, the bus, the store) did not answer; retry later.',
   INTERNAL_SERVER_ERROR: 'An unexpected failure; details are in the service log, never in the response.',

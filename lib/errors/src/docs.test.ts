@@ -9,14 +9,28 @@ describe('error registry', () => {
   });
 
   it('contains every code the public contract names', () => {
-    for (const c of ['BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'UPDATE_NOT_ALLOWED', 'REDEPLOY_REQUIRED', 'INVALID_MANIFEST', 'CURSOR_EXPIRED']) {
+    for (const c of [
+      'BAD_USER_INPUT',
+      'UNAUTHENTICATED',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'CONFLICT',
+      'UPDATE_NOT_ALLOWED',
+      'REDEPLOY_REQUIRED',
+      'INVALID_MANIFEST',
+      'CURSOR_EXPIRED',
+    ]) {
       expect(Object.keys(Codes)).toContain(c);
     }
   });
 
   it('masks unregistered errors and strips stack traces from registered ones', () => {
     const logged: unknown[] = [];
-    const masked = maskError({ message: 'db password wrong', extensions: {} }, (e) => logged.push(e), new Error('db password wrong'));
+    const masked = maskError(
+      { message: 'db password wrong', extensions: {} },
+      (e) => logged.push(e),
+      new Error('db password wrong'),
+    );
     expect(masked.message).toBe('Internal server error');
     expect((masked.extensions as { code?: string })?.code).toBe('INTERNAL_SERVER_ERROR');
     expect(logged).toHaveLength(1);
@@ -33,16 +47,62 @@ describe('error registry', () => {
   it('keeps where a subgraph error happened and never blames the client for a service fault', () => {
     const logged: unknown[] = [];
     const located = { line: 1, column: 3 };
-    const registeredFromSubgraph = maskError({ message: 'GPU specification x does not exist', path: ['rollbackGpuSpecification'], locations: [located], extensions: { code: 'NOT_FOUND', serviceName: 'nvcf' } }, (e) => logged.push(e), undefined, { downstream: true });
-    expect(registeredFromSubgraph.toJSON()).toEqual({ message: 'GPU specification x does not exist', path: ['rollbackGpuSpecification'], locations: [located], extensions: { code: 'NOT_FOUND' } });
-    const unknown = maskError({ message: 'db password is hunter2', path: ['clusters', 0, 'name'], locations: [located], extensions: { code: 'WEIRD', serviceName: 'icms' } }, (e) => logged.push(e), undefined, { downstream: true });
-    expect(unknown.toJSON()).toEqual({ message: expect.stringContaining('the icms service failed'), path: ['clusters', 0, 'name'], locations: [located], extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', serviceName: 'icms' } });
-    const unreachable = maskError({ message: 'connect ECONNREFUSED 10.0.0.7:4001', path: ['clusters'], extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', serviceName: 'icms' } }, (e) => logged.push(e), undefined, { downstream: true });
+    const registeredFromSubgraph = maskError(
+      {
+        message: 'GPU specification x does not exist',
+        path: ['rollbackGpuSpecification'],
+        locations: [located],
+        extensions: { code: 'NOT_FOUND', serviceName: 'nvcf' },
+      },
+      (e) => logged.push(e),
+      undefined,
+      { downstream: true },
+    );
+    expect(registeredFromSubgraph.toJSON()).toEqual({
+      message: 'GPU specification x does not exist',
+      path: ['rollbackGpuSpecification'],
+      locations: [located],
+      extensions: { code: 'NOT_FOUND' },
+    });
+    const unknown = maskError(
+      {
+        message: 'db password is hunter2',
+        path: ['clusters', 0, 'name'],
+        locations: [located],
+        extensions: { code: 'WEIRD', serviceName: 'icms' },
+      },
+      (e) => logged.push(e),
+      undefined,
+      { downstream: true },
+    );
+    expect(unknown.toJSON()).toEqual({
+      message: expect.stringContaining('the icms service failed'),
+      path: ['clusters', 0, 'name'],
+      locations: [located],
+      extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', serviceName: 'icms' },
+    });
+    const unreachable = maskError(
+      {
+        message: 'connect ECONNREFUSED 10.0.0.7:4001',
+        path: ['clusters'],
+        extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', serviceName: 'icms' },
+      },
+      (e) => logged.push(e),
+      undefined,
+      { downstream: true },
+    );
     expect(unreachable.message).not.toContain('10.0.0.7');
     expect(logged).toHaveLength(2);
     // the subgraph's own view: an error without a registry code is masked, whatever its path
-    expect(maskError({ message: 'boom', path: ['x'], extensions: {} }).extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR' });
-    expect(maskError({ message: 'boom', extensions: {} }, () => {}, undefined, { markUnexpected: true }).extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', unexpected: true });
-    expect(maskError(new GraphQLError('Cannot query field "x"', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })).extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(maskError({ message: 'boom', path: ['x'], extensions: {} }).extensions).toEqual({
+      code: 'INTERNAL_SERVER_ERROR',
+    });
+    expect(
+      maskError({ message: 'boom', extensions: {} }, () => {}, undefined, { markUnexpected: true }).extensions,
+    ).toEqual({ code: 'INTERNAL_SERVER_ERROR', unexpected: true });
+    expect(
+      maskError(new GraphQLError('Cannot query field "x"', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }))
+        .extensions.code,
+    ).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });

@@ -8,7 +8,8 @@ export const fail = (code: Code, message: string, meta?: Record<string, unknown>
 export const codeOf = (err: unknown): string | undefined =>
   err instanceof GraphQLError ? (err.extensions?.code as string | undefined) : undefined;
 
-const registered = (code: unknown): code is Code => typeof code === 'string' && code in Codes && code !== 'INTERNAL_SERVER_ERROR';
+const registered = (code: unknown): code is Code =>
+  typeof code === 'string' && code in Codes && code !== 'INTERNAL_SERVER_ERROR';
 
 type ErrorLike = {
   message: string;
@@ -40,7 +41,12 @@ export interface MaskOptions {
  * about the request itself (syntax, validation, variables: GraphQL errors that wrap no
  * exception) keep their message with a request code; anything else is masked and logged.
  */
-export function maskError(err: ErrorLike, log: (e: unknown) => void = () => {}, original: unknown = err, opts: MaskOptions = {}): GraphQLError {
+export function maskError(
+  err: ErrorLike,
+  log: (e: unknown) => void = () => {},
+  original: unknown = err,
+  opts: MaskOptions = {},
+): GraphQLError {
   const { stacktrace: _s, exception: _e, originalError: _o, serviceName, ...extensions } = err.extensions ?? {};
   // the engine's own label for a subgraph it could not reach: its message names internal addresses
   const unreachable = opts.downstream && extensions.code === 'DOWNSTREAM_SERVICE_ERROR';
@@ -52,12 +58,20 @@ export function maskError(err: ErrorLike, log: (e: unknown) => void = () => {}, 
   if (opts.downstream && err.path?.length) {
     log(original);
     const service = typeof serviceName === 'string' ? `the ${serviceName} service` : 'a service behind the gateway';
-    return shaped(err, `${service} failed to resolve this field; retry later (the cause is in its log)`, { code: 'DOWNSTREAM_SERVICE_ERROR', ...(typeof serviceName === 'string' ? { serviceName } : {}) });
+    return shaped(err, `${service} failed to resolve this field; retry later (the cause is in its log)`, {
+      code: 'DOWNSTREAM_SERVICE_ERROR',
+      ...(typeof serviceName === 'string' ? { serviceName } : {}),
+    });
   }
   if (source && !source.originalError && !err.path?.length && !extensions.code?.toString().startsWith('INTERNAL')) {
-    const code = extensions.code === 'GRAPHQL_VALIDATION_FAILED' || extensions.code === 'GRAPHQL_PARSE_FAILED' ? extensions.code : 'BAD_USER_INPUT';
+    const code =
+      extensions.code === 'GRAPHQL_VALIDATION_FAILED' || extensions.code === 'GRAPHQL_PARSE_FAILED'
+        ? extensions.code
+        : 'BAD_USER_INPUT';
     return shaped(err, err.message, { code });
   }
   log(original);
-  return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR', ...(opts.markUnexpected ? { unexpected: true } : {}) } });
+  return new GraphQLError('Internal server error', {
+    extensions: { code: 'INTERNAL_SERVER_ERROR', ...(opts.markUnexpected ? { unexpected: true } : {}) },
+  });
 }

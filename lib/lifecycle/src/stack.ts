@@ -8,7 +8,11 @@ export class DisposalStack implements AsyncDisposable {
   private items: Disposer[] = [];
 
   use<T extends AsyncDisposable | { dispose(): unknown }>(value: T): T {
-    this.items.push(Symbol.asyncDispose in value ? () => (value as AsyncDisposable)[Symbol.asyncDispose]() : () => (value as { dispose(): unknown }).dispose());
+    this.items.push(
+      Symbol.asyncDispose in value
+        ? () => (value as AsyncDisposable)[Symbol.asyncDispose]()
+        : () => (value as { dispose(): unknown }).dispose(),
+    );
     return value;
   }
 
@@ -27,7 +31,11 @@ export class DisposalStack implements AsyncDisposable {
   async disposeAsync(): Promise<void> {
     const errors: unknown[] = [];
     while (this.items.length) {
-      try { await this.items.pop()!(); } catch (err) { errors.push(err); }
+      try {
+        await this.items.pop()!();
+      } catch (err) {
+        errors.push(err);
+      }
     }
     if (errors.length === 1) throw errors[0];
     if (errors.length) throw new AggregateError(errors, 'several disposers failed');

@@ -12,12 +12,16 @@ const CTX = Symbol.for('nvcf.logContext');
 const store = globalThis as unknown as Record<symbol, unknown>;
 
 export const levels = Object.keys(order) as Level[];
-export function setLogLevel(level: Level) { store[KEY] = level; }
+export function setLogLevel(level: Level) {
+  store[KEY] = level;
+}
 const current = () => (store[KEY] as Level | undefined) ?? 'info';
 const enabled = (l: Level) => order[l] >= order[current()];
 
 /** Fields every line logged inside `run` carries (a request id, the tenant), across awaits. */
-const scope = (store[CTX] ??= new AsyncLocalStorage<Record<string, unknown>>()) as AsyncLocalStorage<Record<string, unknown>>;
+const scope = (store[CTX] ??= new AsyncLocalStorage<Record<string, unknown>>()) as AsyncLocalStorage<
+  Record<string, unknown>
+>;
 export function withLogContext<T>(fields: Record<string, unknown>, run: () => T): T {
   return scope.run({ ...scope.getStore(), ...fields }, run);
 }
@@ -47,8 +51,19 @@ function root(): Pino {
     mixin: () => ({ ...scope.getStore(), ...activeIds() }),
   };
   if (format === 'pretty') {
-    const pretty = createRequire(import.meta.url)('pino-pretty') as (o: Record<string, unknown>) => NodeJS.WritableStream;
-    r = pino(opts, pretty({ destination: 2, sync: true, colorize: !!process.stderr.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+    const pretty = createRequire(import.meta.url)('pino-pretty') as (
+      o: Record<string, unknown>,
+    ) => NodeJS.WritableStream;
+    r = pino(
+      opts,
+      pretty({
+        destination: 2,
+        sync: true,
+        colorize: !!process.stderr.isTTY,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+      }),
+    );
   } else {
     r = pino(opts, pino.destination({ dest: 2, sync: true }));
   }
@@ -71,7 +86,10 @@ export function createLogger(name: string): Logger {
   let gen = -1;
   const get = () => {
     const now = (store[GEN] as number | undefined) ?? 0;
-    if (!child || gen !== now) { child = root().child({ logger: name }); gen = now; }
+    if (!child || gen !== now) {
+      child = root().child({ logger: name });
+      gen = now;
+    }
     return child;
   };
   const at = (level: Exclude<Level, 'silent'>) => (msg: string, err?: unknown) => {
@@ -80,7 +98,12 @@ export function createLogger(name: string): Logger {
     else get()[level]({ err: err instanceof Error ? err : { message: String(err) } }, msg);
   };
   return {
-    debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'),
-    log: (level, fields, msg) => { if (enabled(level)) get()[level](fields, msg); },
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    log: (level, fields, msg) => {
+      if (enabled(level)) get()[level](fields, msg);
+    },
   };
 }

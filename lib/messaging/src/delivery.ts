@@ -12,7 +12,11 @@ export function backoffFor(count: number, backoffMs: number[]): number {
 }
 
 /** One handler call turned into an outcome; shared by every bus implementation. */
-export async function runDelivery<T>(msg: Delivery<T>, handler: (m: Delivery<T>) => Promise<void>, backoffMs: number[]): Promise<Outcome> {
+export async function runDelivery<T>(
+  msg: Delivery<T>,
+  handler: (m: Delivery<T>) => Promise<void>,
+  backoffMs: number[],
+): Promise<Outcome> {
   try {
     await handler(msg);
     return 'ack';

@@ -25,7 +25,10 @@ export interface IcmsRpc {
   /** All-or-nothing: places every spec or refuses with NO_ELIGIBLE_CLUSTER and creates nothing. */
   launch: { input: { specs: LaunchSpec[] }; output: { instances: Record<string, string[]> } };
   /** Resolves the full current instance set, records the action, sends one message per cluster. */
-  update: { input: { ref: Omit<InstanceRef, 'clusterId'>; revisionId: string; revisionCreatedAt: string; workload: Workload }; output: { updateActionId: string; targets: string[] } };
+  update: {
+    input: { ref: Omit<InstanceRef, 'clusterId'>; revisionId: string; revisionCreatedAt: string; workload: Workload };
+    output: { updateActionId: string; targets: string[] };
+  };
   accepted: { input: { gpuSpecificationId: string }; output: { accepted: boolean; liveInstances: number } };
   terminate: { input: { versionId: string; graceful: boolean }; output: { terminated: number } };
 }

@@ -7,9 +7,29 @@ export { Streams, allStreams, subjects, durableName, subjectMatches } from './su
 export { msgIds } from './contracts.js';
 export { PoisonMessage } from './types.js';
 export { backoffFor, runDelivery } from './delivery.js';
-export type { Bus, BusMessage, Consumer, ConsumerOptions, Delivery, PublishAck, StreamInfo, StreamSpec, TailOptions } from './types.js';
 export type {
-  InstanceState, Workload, HelmWorkload, OperatorWorkload, ContainerWorkload, InstanceRef,
-  CreateInstanceMessage, UpdateInstancesMessage, TerminateInstanceMessage, StatusEvent, ClusterOperatorsMessage, OperatorSupport,
+  Bus,
+  BusMessage,
+  Consumer,
+  ConsumerOptions,
+  Delivery,
+  PublishAck,
+  StreamInfo,
+  StreamSpec,
+  TailOptions,
+} from './types.js';
+export type {
+  InstanceState,
+  Workload,
+  HelmWorkload,
+  OperatorWorkload,
+  ContainerWorkload,
+  InstanceRef,
+  CreateInstanceMessage,
+  UpdateInstancesMessage,
+  TerminateInstanceMessage,
+  StatusEvent,
+  ClusterOperatorsMessage,
+  OperatorSupport,
 } from './contracts.js';
 export type { IcmsRpc, LaunchSpec, PlacementRequest } from './icms-rpc.js';

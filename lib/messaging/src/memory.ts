@@ -1,4 +1,14 @@
-import type { Bus, BusMessage, Consumer, ConsumerOptions, Delivery, PublishAck, StreamInfo, StreamSpec, TailOptions } from './types.js';
+import type {
+  Bus,
+  BusMessage,
+  Consumer,
+  ConsumerOptions,
+  Delivery,
+  PublishAck,
+  StreamInfo,
+  StreamSpec,
+  TailOptions,
+} from './types.js';
 import { subjectMatches } from './subjects.js';
 import { runDelivery } from './delivery.js';
 import { tracedDelivery, tracedPublish } from './telemetry.js';
@@ -6,7 +16,13 @@ import { createLogger } from '@nvcf/logging';
 
 const log = createLogger('bus');
 
-interface Stored { seq: number; subject: string; json: string; publishedAt: number; headers?: Record<string, string> }
+interface Stored {
+  seq: number;
+  subject: string;
+  json: string;
+  publishedAt: number;
+  headers?: Record<string, string>;
+}
 interface StreamState {
   spec: StreamSpec;
   messages: Stored[];
@@ -16,9 +32,20 @@ interface StreamState {
   wake: Set<() => void>;
 }
 /** Durable consumer state lives in the bus, so a restarted consumer sees its unacked messages again. */
-interface DurableState { nextSeq: number; unacked: Set<number>; deliveries: Map<number, number>; active: boolean }
+interface DurableState {
+  nextSeq: number;
+  unacked: Set<number>;
+  deliveries: Map<number, number>;
+  active: boolean;
+}
 
-const decode = <T>(m: Stored): BusMessage<T> => ({ subject: m.subject, seq: m.seq, data: JSON.parse(m.json) as T, publishedAt: m.publishedAt, ...(m.headers ? { headers: m.headers } : {}) });
+const decode = <T>(m: Stored): BusMessage<T> => ({
+  subject: m.subject,
+  seq: m.seq,
+  data: JSON.parse(m.json) as T,
+  publishedAt: m.publishedAt,
+  ...(m.headers ? { headers: m.headers } : {}),
+});
 
 /** The in-process bus: JetStream's semantics (sequences, dedup, durables, redelivery) without a server. */
 export function createMemoryBus(): Bus {
@@ -26,7 +53,8 @@ export function createMemoryBus(): Bus {
   const durables = new Map<string, DurableState>();
   const consumers = new Set<Consumer>();
 
-  const streamFor = (subject: string) => [...streams.values()].find((s) => s.spec.subjects.some((f) => subjectMatches(f, subject)));
+  const streamFor = (subject: string) =>
+    [...streams.values()].find((s) => s.spec.subjects.some((f) => subjectMatches(f, subject)));
   const mustStream = (name: string) => {
     const s = streams.get(name);
     if (!s) throw new Error(`stream ${name} does not exist`);
@@ -34,17 +62,23 @@ export function createMemoryBus(): Bus {
   };
   const trim = (s: StreamState, now: number) => {
     const { maxAgeMs, maxMsgs } = s.spec;
-    while (s.messages.length && ((maxMsgs && s.messages.length > maxMsgs) || (maxAgeMs && now - s.messages[0]!.publishedAt > maxAgeMs))) s.messages.shift();
+    while (
+      s.messages.length &&
+      ((maxMsgs && s.messages.length > maxMsgs) || (maxAgeMs && now - s.messages[0]!.publishedAt > maxAgeMs))
+    )
+      s.messages.shift();
     for (const [id, d] of s.dedup) if (now - d.at > (s.spec.duplicateWindowMs ?? 120_000)) s.dedup.delete(id);
   };
   const find = (s: StreamState, seq: number) => {
     // messages are ordered by seq; binary search keeps replay cheap on long streams
-    let lo = 0, hi = s.messages.length - 1;
+    let lo = 0,
+      hi = s.messages.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const v = s.messages[mid]!.seq;
       if (v === seq) return s.messages[mid];
-      if (v < seq) lo = mid + 1; else hi = mid - 1;
+      if (v < seq) lo = mid + 1;
+      else hi = mid - 1;
     }
     return undefined;
   };
@@ -54,31 +88,51 @@ export function createMemoryBus(): Bus {
       for (const spec of specs) {
         const existing = streams.get(spec.name);
         if (existing) existing.spec = spec;
-        else streams.set(spec.name, { spec, messages: [], lastSeq: 0, dedup: new Map(), tails: new Set(), wake: new Set() });
+        else
+          streams.set(spec.name, {
+            spec,
+            messages: [],
+            lastSeq: 0,
+            dedup: new Map(),
+            tails: new Set(),
+            wake: new Set(),
+          });
       }
     },
 
-    publish: (subject, data, opts) => tracedPublish(subject, opts?.msgId, async (headers): Promise<PublishAck> => {
-      const s = streamFor(subject);
-      if (!s) throw new Error(`no stream listens on subject ${subject}`);
-      const now = Date.now();
-      trim(s, now);
-      if (opts?.msgId) {
-        const seen = s.dedup.get(opts.msgId);
-        if (seen) return { stream: s.spec.name, seq: seen.seq, duplicate: true };
-      }
-      const m: Stored = { seq: ++s.lastSeq, subject, json: JSON.stringify(data), publishedAt: now, ...(headers ? { headers } : {}) };
-      s.messages.push(m);
-      if (opts?.msgId) s.dedup.set(opts.msgId, { seq: m.seq, at: now });
-      for (const t of s.tails) t(m);
-      for (const w of s.wake) w();
-      return { stream: s.spec.name, seq: m.seq, duplicate: false };
-    }),
+    publish: (subject, data, opts) =>
+      tracedPublish(subject, opts?.msgId, async (headers): Promise<PublishAck> => {
+        const s = streamFor(subject);
+        if (!s) throw new Error(`no stream listens on subject ${subject}`);
+        const now = Date.now();
+        trim(s, now);
+        if (opts?.msgId) {
+          const seen = s.dedup.get(opts.msgId);
+          if (seen) return { stream: s.spec.name, seq: seen.seq, duplicate: true };
+        }
+        const m: Stored = {
+          seq: ++s.lastSeq,
+          subject,
+          json: JSON.stringify(data),
+          publishedAt: now,
+          ...(headers ? { headers } : {}),
+        };
+        s.messages.push(m);
+        if (opts?.msgId) s.dedup.set(opts.msgId, { seq: m.seq, at: now });
+        for (const t of s.tails) t(m);
+        for (const w of s.wake) w();
+        return { stream: s.spec.name, seq: m.seq, duplicate: false };
+      }),
 
     async consume<T>(opts: ConsumerOptions, handler: (msg: Delivery<T>) => Promise<void>): Promise<Consumer> {
       const s = mustStream(opts.stream);
       const key = `${opts.stream}/${opts.durable}`;
-      const d = durables.get(key) ?? { nextSeq: 1, unacked: new Set<number>(), deliveries: new Map<number, number>(), active: false };
+      const d = durables.get(key) ?? {
+        nextSeq: 1,
+        unacked: new Set<number>(),
+        deliveries: new Map<number, number>(),
+        active: false,
+      };
       if (d.active) throw new Error(`durable ${opts.durable} already has an active consumer`);
       d.active = true;
       durables.set(key, d);
@@ -96,31 +150,48 @@ export function createMemoryBus(): Bus {
           if (seq === undefined) {
             while (d.nextSeq <= s.lastSeq) {
               const m = find(s, d.nextSeq++);
-              if (m && subjectMatches(opts.filterSubject, m.subject)) { seq = m.seq; d.unacked.add(m.seq); break; }
+              if (m && subjectMatches(opts.filterSubject, m.subject)) {
+                seq = m.seq;
+                d.unacked.add(m.seq);
+                break;
+              }
             }
           }
           if (seq === undefined) return;
           const m = find(s, seq);
-          if (!m) { d.unacked.delete(seq); continue; }
+          if (!m) {
+            d.unacked.delete(seq);
+            continue;
+          }
           const count = (d.deliveries.get(seq) ?? 0) + 1;
           d.deliveries.set(seq, count);
           inFlight.add(seq);
           const done = (outcome: 'ack' | 'term' | { nakMs: number }) => {
             inFlight.delete(seq!);
             if (outcome === 'ack' || outcome === 'term' || count >= maxDeliver) {
-              if (outcome !== 'ack' && outcome !== 'term') log.error(`${opts.durable}: seq ${seq} reached maxDeliver ${maxDeliver}; dropped`);
+              if (outcome !== 'ack' && outcome !== 'term')
+                log.error(`${opts.durable}: seq ${seq} reached maxDeliver ${maxDeliver}; dropped`);
               d.unacked.delete(seq!);
               d.deliveries.delete(seq!);
               if (s.spec.retention === 'workqueue') s.messages = s.messages.filter((x) => x.seq !== seq);
             } else if (!stopped) {
-              const t = setTimeout(() => { timers.delete(t); due.push(seq!); due.sort((a, b) => a - b); pump(); }, outcome.nakMs);
+              const t = setTimeout(() => {
+                timers.delete(t);
+                due.push(seq!);
+                due.sort((a, b) => a - b);
+                pump();
+              }, outcome.nakMs);
               timers.add(t);
             }
             pump();
           };
           // settled even after stop(): the work is done, and an ack spares the next consumer a duplicate
           const delivery: Delivery<T> = { ...decode<T>(m), deliveryCount: count };
-          const h = tracedDelivery(delivery, opts.durable, m.headers, undefined, () => runDelivery(delivery, handler, backoffMs)).then(done).finally(() => handlers.delete(h));
+          const h = tracedDelivery(delivery, opts.durable, m.headers, undefined, () =>
+            runDelivery(delivery, handler, backoffMs),
+          )
+            .then(done)
+            .finally(() => handlers.delete(h));
           handlers.add(h);
         }
       };
@@ -133,7 +204,12 @@ export function createMemoryBus(): Bus {
           for (const t of timers) clearTimeout(t);
           if (o.graceMs) {
             let timer: NodeJS.Timeout | undefined;
-            await Promise.race([Promise.allSettled([...handlers]), new Promise((r) => { timer = setTimeout(r, o.graceMs); })]);
+            await Promise.race([
+              Promise.allSettled([...handlers]),
+              new Promise((r) => {
+                timer = setTimeout(r, o.graceMs);
+              }),
+            ]);
             clearTimeout(timer);
           }
           d.active = false;
@@ -152,12 +228,20 @@ export function createMemoryBus(): Bus {
         for (const m of s.messages) if (subjectMatches(opts.filterSubject, m.subject)) last.set(m.subject, m);
         for (const m of [...last.values()].sort((x, y) => x.seq - y.seq)) handler(decode<T>(m));
       } else if (opts.fromSeq !== undefined) {
-        for (const m of s.messages) if (m.seq >= opts.fromSeq && subjectMatches(opts.filterSubject, m.subject)) handler(decode<T>(m));
+        for (const m of s.messages)
+          if (m.seq >= opts.fromSeq && subjectMatches(opts.filterSubject, m.subject)) handler(decode<T>(m));
       }
-      const live = (m: Stored) => { if (subjectMatches(opts.filterSubject, m.subject)) handler(decode<T>(m)); };
+      const live = (m: Stored) => {
+        if (subjectMatches(opts.filterSubject, m.subject)) handler(decode<T>(m));
+      };
       s.tails.add(live);
       opts.onCaughtUp?.();
-      const consumer: Consumer = { async stop() { s.tails.delete(live); consumers.delete(consumer); } };
+      const consumer: Consumer = {
+        async stop() {
+          s.tails.delete(live);
+          consumers.delete(consumer);
+        },
+      };
       consumers.add(consumer);
       return consumer;
     },
@@ -165,14 +249,18 @@ export function createMemoryBus(): Bus {
     async streamInfo(name, opts = {}): Promise<StreamInfo> {
       const s = mustStream(name);
       trim(s, Date.now());
-      const messages = opts.subject ? s.messages.filter((m) => subjectMatches(opts.subject, m.subject)).length : s.messages.length;
+      const messages = opts.subject
+        ? s.messages.filter((m) => subjectMatches(opts.subject, m.subject)).length
+        : s.messages.length;
       return { firstSeq: s.messages[0]?.seq ?? s.lastSeq + 1, lastSeq: s.lastSeq, messages };
     },
 
     async dispose() {
       await Promise.all([...consumers].map((c) => c.stop()));
     },
-    async [Symbol.asyncDispose]() { await bus.dispose(); },
+    async [Symbol.asyncDispose]() {
+      await bus.dispose();
+    },
   };
   return bus;
 }

@@ -1,4 +1,13 @@
-import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type ConsumerConfig, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type ConsumerConfig,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { runDelivery, type Outcome } from './delivery.js';
 import { AckTracker } from './nats-acks.js';
@@ -25,9 +34,20 @@ export class ConsumerSetupError extends Error {
  * A durable pull consumer feeding `handler` with up to maxAckPending messages in flight.
  * Returns the loop; stopping it leaves unacked messages to the durable's next consumer.
  */
-export async function consumeDurable<T>(ctx: NatsContext, opts: ConsumerOptions, handler: (msg: Delivery<T>) => Promise<void>): Promise<ConsumeLoop> {
+export async function consumeDurable<T>(
+  ctx: NatsContext,
+  opts: ConsumerOptions,
+  handler: (msg: Delivery<T>) => Promise<void>,
+): Promise<ConsumeLoop> {
   const { nc, js, jsm } = ctx;
-  const { stream, durable, ackWaitMs = 30_000, maxDeliver = 20, maxAckPending = 64, backoffMs = [500, 2000, 5000] } = opts;
+  const {
+    stream,
+    durable,
+    ackWaitMs = 30_000,
+    maxDeliver = 20,
+    maxAckPending = 64,
+    backoffMs = [500, 2000, 5000],
+  } = opts;
   const config: Partial<ConsumerConfig> = {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
@@ -74,9 +94,16 @@ export async function consumeDurable<T>(ctx: NatsContext, opts: ConsumerOptions,
     const entry: { msg: JsMsg; keepalive?: NodeJS.Timeout } = { msg: m };
     running.set(seq, entry);
     // the server would redeliver a message whose handler outlives ack wait; tell it we are on it
-    entry.keepalive = setInterval(() => {
-      try { entry.msg.working(); } catch { /* reconnecting: the next tick or ack wait will tell */ }
-    }, Math.max(50, Math.floor(ackWaitMs / 3)));
+    entry.keepalive = setInterval(
+      () => {
+        try {
+          entry.msg.working();
+        } catch {
+          /* reconnecting: the next tick or ack wait will tell */
+        }
+      },
+      Math.max(50, Math.floor(ackWaitMs / 3)),
+    );
     let outcome: Outcome = 'term';
     try {
       let data: T | undefined;
@@ -86,8 +113,16 @@ export async function consumeDurable<T>(ctx: NatsContext, opts: ConsumerOptions,
         console.error(`[bus] ${durable}: terminating ${m.subject}#${seq}: payload is not JSON`, err);
       }
       if (data !== undefined) {
-        const delivery: Delivery<T> = { subject: m.subject, seq, data, publishedAt: m.time.getTime(), deliveryCount: m.info.deliveryCount };
-        outcome = await tracedDelivery(delivery, durable, headersOf(m), m.info.pending, () => runDelivery(delivery, handler, backoffMs));
+        const delivery: Delivery<T> = {
+          subject: m.subject,
+          seq,
+          data,
+          publishedAt: m.time.getTime(),
+          deliveryCount: m.info.deliveryCount,
+        };
+        outcome = await tracedDelivery(delivery, durable, headersOf(m), m.info.pending, () =>
+          runDelivery(delivery, handler, backoffMs),
+        );
         if (outcome !== 'ack' && outcome !== 'term' && delivery.deliveryCount >= maxDeliver) {
           // JetStream would keep it stored but never deliver it again; say so, and let a workqueue drop it
           console.error(`[bus] ${durable}: ${m.subject}#${seq} failed ${maxDeliver} times; terminating it`);
@@ -112,7 +147,11 @@ export async function consumeDurable<T>(ctx: NatsContext, opts: ConsumerOptions,
     if (acks.handled(seq)) return void acks.ack(m).catch(() => {});
     if (await slots.take()) return void deliver(m);
     // pulled but its handler never started: hand it back now rather than after ack wait
-    try { m.nak(); } catch { /* connection gone: ack wait returns it */ }
+    try {
+      m.nak();
+    } catch {
+      /* connection gone: ack wait returns it */
+    }
   };
 
   const loop = new ConsumeLoop({
@@ -138,7 +177,12 @@ export async function consumeDurable<T>(ctx: NatsContext, opts: ConsumerOptions,
 /** Resolves when every promise has settled, or after `ms`, whichever comes first. */
 async function waitFor(all: Promise<unknown>[], ms: number) {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.allSettled(all), new Promise((r) => { timer = setTimeout(r, ms); })]);
+  await Promise.race([
+    Promise.allSettled(all),
+    new Promise((r) => {
+      timer = setTimeout(r, ms);
+    }),
+  ]);
   clearTimeout(timer);
 }
 

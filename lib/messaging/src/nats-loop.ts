@@ -75,7 +75,8 @@ export class ConsumeLoop {
         const iter: ConsumerMessages = next ?? (await this.opts.open());
         next = undefined;
         this.iter = iter;
-        if (this.stopped) void iter.close(); // stop() raced the open: drain what arrived and leave
+        if (this.stopped)
+          void iter.close(); // stop() raced the open: drain what arrived and leave
         else attempt = 0;
         void this.watch(iter);
         for await (const m of iter) await this.opts.onMessage(m);

@@ -31,7 +31,8 @@ export interface StreamConfigDifference {
 export function streamConfigDifferences(have: StreamConfig, want: StreamConfig): StreamConfigDifference[] {
   const out: StreamConfigDifference[] = [];
   const subjects = (c: StreamConfig) => [...(c.subjects ?? [])].sort();
-  if (subjects(have).join() !== subjects(want).join()) out.push({ field: 'subjects', have: subjects(have), want: subjects(want) });
+  if (subjects(have).join() !== subjects(want).join())
+    out.push({ field: 'subjects', have: subjects(have), want: subjects(want) });
   for (const field of ['retention', 'storage', 'num_replicas', 'max_age', 'max_msgs', 'duplicate_window'] as const) {
     if (have[field] !== want[field]) out.push({ field, have: have[field], want: want[field] });
   }

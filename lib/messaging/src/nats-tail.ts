@@ -8,11 +8,15 @@ import type { BusMessage, TailOptions } from './types.js';
  * An ordered ephemeral read, reopened after failures at the sequence after the last one
  * delivered, so that nothing is skipped or repeated.
  */
-export async function tailStream<T>(ctx: NatsContext, opts: TailOptions, handler: (msg: BusMessage<T>) => void): Promise<ConsumeLoop> {
+export async function tailStream<T>(
+  ctx: NatsContext,
+  opts: TailOptions,
+  handler: (msg: BusMessage<T>) => void,
+): Promise<ConsumeLoop> {
   const { nc, js, jsm } = ctx;
   const lastPerSubject = opts.deliver === 'lastPerSubject';
   // "only new messages" is pinned to a sequence now, so one published right after tail() resolves is seen
-  let next = lastPerSubject ? 1 : opts.fromSeq ?? (await jsm.streams.info(opts.stream)).state.last_seq + 1;
+  let next = lastPerSubject ? 1 : (opts.fromSeq ?? (await jsm.streams.info(opts.stream)).state.last_seq + 1);
   let caughtUp = false;
   let backlog = 0; // messages the current consumer had stored for us when it was created
   let current: Consumer | undefined;
@@ -20,15 +24,22 @@ export async function tailStream<T>(ctx: NatsContext, opts: TailOptions, handler
   const catchUp = () => {
     if (caughtUp) return;
     caughtUp = true;
-    try { opts.onCaughtUp?.(); } catch (err) { console.error(`[bus] tail of ${opts.stream}: onCaughtUp failed`, err); }
+    try {
+      opts.onCaughtUp?.();
+    } catch (err) {
+      console.error(`[bus] tail of ${opts.stream}: onCaughtUp failed`, err);
+    }
   };
 
   const open = async () => {
     // until the snapshot is through, a reopen takes the snapshot again (skipping what was
     // delivered): resuming by sequence would also replay the superseded messages in between
-    const o: Partial<OrderedConsumerOptions> = lastPerSubject && !caughtUp ? { deliver_policy: DeliverPolicy.LastPerSubject }
-      : next > 1 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: next }
-      : { deliver_policy: DeliverPolicy.All };
+    const o: Partial<OrderedConsumerOptions> =
+      lastPerSubject && !caughtUp
+        ? { deliver_policy: DeliverPolicy.LastPerSubject }
+        : next > 1
+          ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: next }
+          : { deliver_policy: DeliverPolicy.All };
     if (opts.filterSubject) o.filter_subjects = [opts.filterSubject];
     const consumer = await js.consumers.get(opts.stream, o);
     current = consumer;

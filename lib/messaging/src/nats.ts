@@ -1,4 +1,11 @@
-import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type StreamConfig, type StreamInfo as JsStreamInfo } from '@nats-io/jetstream';
+import {
+  jetstream,
+  jetstreamManager,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type StreamConfig,
+  type StreamInfo as JsStreamInfo,
+} from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { tracedPublish } from './telemetry.js';
 import { consumeDurable, type NatsContext } from './nats-consume.js';
@@ -24,7 +31,8 @@ export interface NatsBusOptions {
 
 const RETRIED_ATTEMPT_MS = 2000;
 
-const isStreamNotFound = (err: unknown) => err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound;
+const isStreamNotFound = (err: unknown) =>
+  err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound;
 
 // retention and storage cannot change in place; every other field we set is updated
 const differs = (have: StreamConfig, want: StreamConfig) =>
@@ -35,7 +43,10 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
   let nc: NatsConnection;
   try {
     nc = await connect({
-      servers: opts.servers.split(',').map((s) => s.trim()).filter(Boolean),
+      servers: opts.servers
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       name: opts.name ?? 'nvcf-bus',
       reconnect: true,
       maxReconnectAttempts: -1, // a NATS restart or upgrade must never end the process's messaging
@@ -86,36 +97,51 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
             throw err;
           });
           if (!have) await ctx.jsm.streams.add(want);
-          else if (have.config.retention !== want.retention) throw new Error(`it has ${have.config.retention} retention, the spec asks for ${want.retention}; JetStream cannot change that in place`);
+          else if (have.config.retention !== want.retention)
+            throw new Error(
+              `it has ${have.config.retention} retention, the spec asks for ${want.retention}; JetStream cannot change that in place`,
+            );
           else if (differs(have.config, want)) await ctx.jsm.streams.update(spec.name, want);
         } catch (err) {
-          throw new StreamConfigError(`cannot create or update stream ${spec.name}: ${(err as Error).message}`, { cause: err });
+          throw new StreamConfigError(`cannot create or update stream ${spec.name}: ${(err as Error).message}`, {
+            cause: err,
+          });
         }
       }
     },
 
-    publish: (subject, data, o) => tracedPublish(subject, o?.msgId, async (traceHeaders): Promise<PublishAck> => {
-      alive();
-      const payload = JSON.stringify(data);
-      let hdrs: ReturnType<typeof natsHeaders> | undefined;
-      if (traceHeaders) {
-        hdrs = natsHeaders();
-        for (const [k, v] of Object.entries(traceHeaders)) hdrs.set(k, v);
-      }
-      const deadline = Date.now() + (o?.msgId ? publishRetryMs : 0);
-      for (let attempt = 0; ; attempt++) {
-        try {
-          // a request written into a connection that is going down is never answered: with an id,
-          // a short attempt and another one beat waiting out the full default timeout
-          const ack = await ctx.js.publish(subject, payload, o?.msgId ? { msgID: o.msgId, timeout: RETRIED_ATTEMPT_MS, headers: hdrs } : hdrs ? { headers: hdrs } : undefined);
-          // after a retry, `duplicate` can mean "an earlier attempt of ours was stored": still exactly once
-          return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
-        } catch (err) {
-          if (disposed || nc.isClosed() || Date.now() >= deadline) throw new PublishFailed(`publish to ${subject} failed: ${(err as Error).message}`, { cause: err });
-          await sleep(Math.min(100 * 2 ** attempt, 1000));
+    publish: (subject, data, o) =>
+      tracedPublish(subject, o?.msgId, async (traceHeaders): Promise<PublishAck> => {
+        alive();
+        const payload = JSON.stringify(data);
+        let hdrs: ReturnType<typeof natsHeaders> | undefined;
+        if (traceHeaders) {
+          hdrs = natsHeaders();
+          for (const [k, v] of Object.entries(traceHeaders)) hdrs.set(k, v);
         }
-      }
-    }),
+        const deadline = Date.now() + (o?.msgId ? publishRetryMs : 0);
+        for (let attempt = 0; ; attempt++) {
+          try {
+            // a request written into a connection that is going down is never answered: with an id,
+            // a short attempt and another one beat waiting out the full default timeout
+            const ack = await ctx.js.publish(
+              subject,
+              payload,
+              o?.msgId
+                ? { msgID: o.msgId, timeout: RETRIED_ATTEMPT_MS, headers: hdrs }
+                : hdrs
+                  ? { headers: hdrs }
+                  : undefined,
+            );
+            // after a retry, `duplicate` can mean "an earlier attempt of ours was stored": still exactly once
+            return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
+          } catch (err) {
+            if (disposed || nc.isClosed() || Date.now() >= deadline)
+              throw new PublishFailed(`publish to ${subject} failed: ${(err as Error).message}`, { cause: err });
+            await sleep(Math.min(100 * 2 ** attempt, 1000));
+          }
+        }
+      }),
 
     async consume(copts, handler) {
       alive();
@@ -132,7 +158,11 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
       const { state } = await ctx.jsm.streams.info(name, opts.subject ? { subjects_filter: opts.subject } : undefined);
       const messages = opts.subject ? Object.values(state.subjects ?? {}).reduce((a, n) => a + n, 0) : state.messages;
       // an empty stream reports first_seq 0 at creation and last_seq + 1 after a purge: normalise to the latter
-      return { firstSeq: state.messages === 0 ? state.last_seq + 1 : state.first_seq, lastSeq: state.last_seq, messages };
+      return {
+        firstSeq: state.messages === 0 ? state.last_seq + 1 : state.first_seq,
+        lastSeq: state.last_seq,
+        messages,
+      };
     },
 
     dispose() {

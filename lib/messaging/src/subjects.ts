@@ -4,12 +4,39 @@ const DAY = 86_400_000;
 
 /** The streams of DOMAIN.md; names are shared with NVCA and must not change. */
 export const Streams = {
-  create: { name: 'CreateNvcaFunctionTaskStream', subjects: ['Create.NVCA.>'], retention: 'workqueue', duplicateWindowMs: 120_000 },
-  terminate: { name: 'TerminateNvcaStream', subjects: ['Terminate.NVCA.>'], retention: 'workqueue', duplicateWindowMs: 120_000 },
-  update: { name: 'UpdateNvcaInstanceStream', subjects: ['Update.NVCA.>'], retention: 'workqueue', duplicateWindowMs: 120_000 },
-  status: { name: 'NvcaStatusStream', subjects: ['Status.NVCA.>'], retention: 'limits', maxAgeMs: 7 * DAY, duplicateWindowMs: 120_000 },
+  create: {
+    name: 'CreateNvcaFunctionTaskStream',
+    subjects: ['Create.NVCA.>'],
+    retention: 'workqueue',
+    duplicateWindowMs: 120_000,
+  },
+  terminate: {
+    name: 'TerminateNvcaStream',
+    subjects: ['Terminate.NVCA.>'],
+    retention: 'workqueue',
+    duplicateWindowMs: 120_000,
+  },
+  update: {
+    name: 'UpdateNvcaInstanceStream',
+    subjects: ['Update.NVCA.>'],
+    retention: 'workqueue',
+    duplicateWindowMs: 120_000,
+  },
+  status: {
+    name: 'NvcaStatusStream',
+    subjects: ['Status.NVCA.>'],
+    retention: 'limits',
+    maxAgeMs: 7 * DAY,
+    duplicateWindowMs: 120_000,
+  },
   /** what each agent found on its cluster (operator CRDs present or missing); read by ICMS for placement */
-  cluster: { name: 'NvcaClusterStream', subjects: ['Cluster.NVCA.>'], retention: 'limits', maxAgeMs: 7 * DAY, duplicateWindowMs: 120_000 },
+  cluster: {
+    name: 'NvcaClusterStream',
+    subjects: ['Cluster.NVCA.>'],
+    retention: 'limits',
+    maxAgeMs: 7 * DAY,
+    duplicateWindowMs: 120_000,
+  },
 } as const satisfies Record<string, StreamSpec>;
 
 export const allStreams: StreamSpec[] = Object.values(Streams);

@@ -1,4 +1,15 @@
-import { Attr, SpanKind, contextFrom, counter, failSpan, gauge, histogram, inSpan, traceHeaders, tracingOn } from '@nvcf/telemetry';
+import {
+  Attr,
+  SpanKind,
+  contextFrom,
+  counter,
+  failSpan,
+  gauge,
+  histogram,
+  inSpan,
+  traceHeaders,
+  tracingOn,
+} from '@nvcf/telemetry';
 import type { Outcome } from './delivery.js';
 import { allStreams, subjectMatches } from './subjects.js';
 import type { Delivery, PublishAck } from './types.js';
@@ -8,19 +19,50 @@ export function streamOf(subject: string): string {
   return allStreams.find((s) => s.subjects.some((f) => subjectMatches(f, subject)))?.name ?? 'other';
 }
 
-const published = counter('nvcf_bus_published_total', 'Messages published, by stream and outcome (ok, duplicate, error).', ['stream', 'outcome']);
-const consumed = counter('nvcf_bus_consumed_total', 'Messages handled by durable consumers, by stream, durable and outcome (ack, nak, term).', ['stream', 'durable', 'outcome']);
-const redelivered = counter('nvcf_bus_redeliveries_total', 'Deliveries after the first (at-least-once redelivery), by stream and durable.', ['stream', 'durable']);
-const handleSeconds = histogram('nvcf_bus_handle_duration_seconds', 'Time a consumer handler took, by stream and durable.', ['stream', 'durable']);
-const pendingGauge = gauge('nvcf_bus_consumer_pending', 'Messages waiting for a durable consumer (its lag) as of its last delivery, by stream and durable.', ['stream', 'durable']);
+const published = counter(
+  'nvcf_bus_published_total',
+  'Messages published, by stream and outcome (ok, duplicate, error).',
+  ['stream', 'outcome'],
+);
+const consumed = counter(
+  'nvcf_bus_consumed_total',
+  'Messages handled by durable consumers, by stream, durable and outcome (ack, nak, term).',
+  ['stream', 'durable', 'outcome'],
+);
+const redelivered = counter(
+  'nvcf_bus_redeliveries_total',
+  'Deliveries after the first (at-least-once redelivery), by stream and durable.',
+  ['stream', 'durable'],
+);
+const handleSeconds = histogram(
+  'nvcf_bus_handle_duration_seconds',
+  'Time a consumer handler took, by stream and durable.',
+  ['stream', 'durable'],
+);
+const pendingGauge = gauge(
+  'nvcf_bus_consumer_pending',
+  'Messages waiting for a durable consumer (its lag) as of its last delivery, by stream and durable.',
+  ['stream', 'durable'],
+);
 
 /**
  * A publish as a PRODUCER span (`publish <stream>`), its W3C trace context handed to `send` to
  * carry in the message's headers; counted by outcome.
  */
-export async function tracedPublish(subject: string, msgId: string | undefined, send: (headers: Record<string, string> | undefined) => Promise<PublishAck>): Promise<PublishAck> {
+export async function tracedPublish(
+  subject: string,
+  msgId: string | undefined,
+  send: (headers: Record<string, string> | undefined) => Promise<PublishAck>,
+): Promise<PublishAck> {
   const stream = streamOf(subject);
-  const attrs = { 'messaging.system': 'nats', 'messaging.operation.type': 'send', 'messaging.operation.name': 'publish', 'messaging.destination.name': subject, 'messaging.destination.template': stream, ...(msgId ? { 'messaging.message.id': msgId } : {}) };
+  const attrs = {
+    'messaging.system': 'nats',
+    'messaging.operation.type': 'send',
+    'messaging.operation.name': 'publish',
+    'messaging.destination.name': subject,
+    'messaging.destination.template': stream,
+    ...(msgId ? { 'messaging.message.id': msgId } : {}),
+  };
   try {
     const ack = await inSpan(`publish ${stream}`, { kind: SpanKind.PRODUCER, attributes: attrs }, async (span) => {
       const headers = tracingOn() ? traceHeaders() : undefined;
@@ -40,21 +82,36 @@ export async function tracedPublish(subject: string, msgId: string | undefined, 
  * One delivery to a durable consumer as a CONSUMER span (`process <stream>`) whose parent is
  * the publisher's span, from the trace context in the message headers; counted by outcome.
  */
-export async function tracedDelivery<T>(delivery: Delivery<T>, durable: string, headers: Record<string, string> | undefined, pending: number | undefined, run: () => Promise<Outcome>): Promise<Outcome> {
+export async function tracedDelivery<T>(
+  delivery: Delivery<T>,
+  durable: string,
+  headers: Record<string, string> | undefined,
+  pending: number | undefined,
+  run: () => Promise<Outcome>,
+): Promise<Outcome> {
   const stream = streamOf(delivery.subject);
   if (delivery.deliveryCount > 1) redelivered.inc({ stream, durable });
   if (pending !== undefined) pendingGauge.set({ stream, durable }, pending);
   const done = handleSeconds.time({ stream, durable });
   const attrs = {
-    'messaging.system': 'nats', 'messaging.operation.type': 'process', 'messaging.operation.name': 'process',
-    'messaging.destination.name': delivery.subject, 'messaging.destination.template': stream, 'messaging.consumer.group.name': durable,
-    [Attr.deliveryCount]: delivery.deliveryCount, 'nvcf.messaging.sequence': delivery.seq,
+    'messaging.system': 'nats',
+    'messaging.operation.type': 'process',
+    'messaging.operation.name': 'process',
+    'messaging.destination.name': delivery.subject,
+    'messaging.destination.template': stream,
+    'messaging.consumer.group.name': durable,
+    [Attr.deliveryCount]: delivery.deliveryCount,
+    'nvcf.messaging.sequence': delivery.seq,
   };
-  const outcome = await inSpan(`process ${stream}`, { kind: SpanKind.CONSUMER, attributes: attrs, parent: contextFrom(headers) }, async (span) => {
-    const o = await run();
-    if (o !== 'ack') failSpan(span, new Error(o === 'term' ? 'terminated' : 'will be redelivered'));
-    return o;
-  });
+  const outcome = await inSpan(
+    `process ${stream}`,
+    { kind: SpanKind.CONSUMER, attributes: attrs, parent: contextFrom(headers) },
+    async (span) => {
+      const o = await run();
+      if (o !== 'ack') failSpan(span, new Error(o === 'term' ? 'terminated' : 'will be redelivered'));
+      return o;
+    },
+  );
   done();
   consumed.inc({ stream, durable, outcome: typeof outcome === 'string' ? outcome : 'nak' });
   return outcome;

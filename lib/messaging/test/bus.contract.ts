@@ -1,7 +1,12 @@
 import { waitUntil } from '@nvcf/testing';
 import { PoisonMessage, type Bus, type StreamSpec } from '../src/index.js';
 
-const work: StreamSpec = { name: 'ContractWork', subjects: ['CW.>'], retention: 'workqueue', duplicateWindowMs: 60_000 };
+const work: StreamSpec = {
+  name: 'ContractWork',
+  subjects: ['CW.>'],
+  retention: 'workqueue',
+  duplicateWindowMs: 60_000,
+};
 const log: StreamSpec = { name: 'ContractLog', subjects: ['CL.>'], retention: 'limits', duplicateWindowMs: 60_000 };
 
 /** The bus contract: every implementation must pass it unchanged. */
@@ -19,7 +24,12 @@ export function busContract(name: string, make: () => Promise<Bus>) {
     it('delivers each message once to a durable and acks on success', async () => {
       const id = uniq();
       const seen: string[] = [];
-      await bus.consume<{ v: string }>({ stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}` }, async (m) => { seen.push(m.data.v); });
+      await bus.consume<{ v: string }>(
+        { stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}` },
+        async (m) => {
+          seen.push(m.data.v);
+        },
+      );
       await bus.publish(`CW.${id}`, { v: 'a' });
       await bus.publish(`CW.${id}`, { v: 'b' });
       await bus.publish(`CW.other${id}`, { v: 'not mine' });
@@ -30,10 +40,13 @@ export function busContract(name: string, make: () => Promise<Bus>) {
     it('redelivers after a handler failure, with a higher delivery count', async () => {
       const id = uniq();
       const counts: number[] = [];
-      await bus.consume({ stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, backoffMs: [50] }, async (m) => {
-        counts.push(m.deliveryCount);
-        if (m.deliveryCount < 3) throw new Error('temporary');
-      });
+      await bus.consume(
+        { stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, backoffMs: [50] },
+        async (m) => {
+          counts.push(m.deliveryCount);
+          if (m.deliveryCount < 3) throw new Error('temporary');
+        },
+      );
       await bus.publish(`CW.${id}`, { v: 1 });
       await waitUntil(() => counts.length >= 3);
       expect(counts.slice(0, 3)).toEqual([1, 2, 3]);
@@ -42,10 +55,13 @@ export function busContract(name: string, make: () => Promise<Bus>) {
     it('does not redeliver a poison message', async () => {
       const id = uniq();
       const seen: number[] = [];
-      await bus.consume<{ v: number }>({ stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, backoffMs: [20] }, async (m) => {
-        seen.push(m.data.v);
-        if (m.data.v === 1) throw new PoisonMessage('bad payload');
-      });
+      await bus.consume<{ v: number }>(
+        { stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, backoffMs: [20] },
+        async (m) => {
+          seen.push(m.data.v);
+          if (m.data.v === 1) throw new PoisonMessage('bad payload');
+        },
+      );
       await bus.publish(`CW.${id}`, { v: 1 });
       await bus.publish(`CW.${id}`, { v: 2 });
       await bus.publish(`CW.${id}`, { v: 3 });
@@ -68,12 +84,23 @@ export function busContract(name: string, make: () => Promise<Bus>) {
     it('gives unacked messages to the next consumer of the same durable', async () => {
       const id = uniq();
       let release!: () => void;
-      const first = await bus.consume({ stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, ackWaitMs: 1000 }, () => new Promise<void>((r) => { release = r; }));
+      const first = await bus.consume(
+        { stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, ackWaitMs: 1000 },
+        () =>
+          new Promise<void>((r) => {
+            release = r;
+          }),
+      );
       await bus.publish(`CW.${id}`, { v: 'kept' });
       await waitUntil(() => release);
       await first.stop(); // the agent dies holding the message
       const seen: string[] = [];
-      await bus.consume<{ v: string }>({ stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, ackWaitMs: 1000 }, async (m) => { seen.push(m.data.v); });
+      await bus.consume<{ v: string }>(
+        { stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, ackWaitMs: 1000 },
+        async (m) => {
+          seen.push(m.data.v);
+        },
+      );
       await waitUntil(() => seen.length > 0, { timeoutMs: 20_000 });
       expect(seen).toEqual(['kept']);
       release();
@@ -86,7 +113,20 @@ export function busContract(name: string, make: () => Promise<Bus>) {
       const got: number[] = [];
       const seqs: number[] = [];
       let caughtUp = false;
-      const t = await bus.tail<{ i: number }>({ stream: log.name, filterSubject: `CL.${id}.*`, fromSeq: acks[2]!.seq, onCaughtUp: () => { caughtUp = got.length === 3; } }, (m) => { got.push(m.data.i); seqs.push(m.seq); });
+      const t = await bus.tail<{ i: number }>(
+        {
+          stream: log.name,
+          filterSubject: `CL.${id}.*`,
+          fromSeq: acks[2]!.seq,
+          onCaughtUp: () => {
+            caughtUp = got.length === 3;
+          },
+        },
+        (m) => {
+          got.push(m.data.i);
+          seqs.push(m.seq);
+        },
+      );
       await waitUntil(() => caughtUp, { what: 'caught up after the 3 stored messages' });
       await bus.publish(`CL.${id}.x`, { i: 5 });
       await waitUntil(() => got.length >= 4);
@@ -104,7 +144,17 @@ export function busContract(name: string, make: () => Promise<Bus>) {
       await bus.publish(`CL.${id}.a`, { v: 'a2' });
       const got: string[] = [];
       let caughtUpAfter = -1;
-      const t = await bus.tail<{ v: string }>({ stream: log.name, filterSubject: `CL.${id}.*`, deliver: 'lastPerSubject', onCaughtUp: () => { caughtUpAfter = got.length; } }, (m) => got.push(m.data.v));
+      const t = await bus.tail<{ v: string }>(
+        {
+          stream: log.name,
+          filterSubject: `CL.${id}.*`,
+          deliver: 'lastPerSubject',
+          onCaughtUp: () => {
+            caughtUpAfter = got.length;
+          },
+        },
+        (m) => got.push(m.data.v),
+      );
       await waitUntil(() => got.length >= 2 && caughtUpAfter >= 0);
       expect(caughtUpAfter).toBe(2);
       await bus.publish(`CL.${id}.b`, { v: 'b2' });

@@ -19,7 +19,9 @@ if (process.env.NVCF_TEST_BACKENDS === 'memory') {
   describe('nats: bus', () => {
     it('has a NATS server to test against', () => {
       // a missing server must not look like a pass: the global setup provides one, or set NATS_URL
-      throw new MissingService('NATS_URL is not set: run jest with its global setup (test/services), or set NVCF_TEST_BACKENDS=memory');
+      throw new MissingService(
+        'NATS_URL is not set: run jest with its global setup (test/services), or set NVCF_TEST_BACKENDS=memory',
+      );
     });
   });
 } else {
@@ -30,7 +32,12 @@ if (process.env.NVCF_TEST_BACKENDS === 'memory') {
 }
 
 function restartSuite() {
-  const work: StreamSpec = { name: 'RestartWork', subjects: ['RW.>'], retention: 'workqueue', duplicateWindowMs: 60_000 };
+  const work: StreamSpec = {
+    name: 'RestartWork',
+    subjects: ['RW.>'],
+    retention: 'workqueue',
+    duplicateWindowMs: 60_000,
+  };
   const log: StreamSpec = { name: 'RestartLog', subjects: ['RL.>'], retention: 'limits', duplicateWindowMs: 60_000 };
   let server: PrivateNats;
   let bus: Bus;
@@ -45,7 +52,8 @@ function restartSuite() {
   });
 
   const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
-  const publishAll = (subject: string, batch: string[]) => Promise.all(batch.map((id) => bus.publish(subject, { id }, { msgId: id })));
+  const publishAll = (subject: string, batch: string[]) =>
+    Promise.all(batch.map((id) => bus.publish(subject, { id }, { msgId: id })));
 
   it('a durable consumer handles every message exactly once across a restart', async () => {
     const handled = new Map<string, number>();
@@ -55,14 +63,17 @@ function restartSuite() {
     const slow = new Set(['a5', 'a6', 'a7']);
     let serverBack!: () => void;
     const back = new Promise<void>((r) => (serverBack = r));
-    await bus.consume<{ id: string }>({ stream: work.name, durable: 'RestartWork-c1', filterSubject: 'RW.c1', ackWaitMs: 5000, maxAckPending: 8 }, async (m) => {
-      const id = m.data.id;
-      if (completed.has(id)) afterCompletion.push(id);
-      handled.set(id, (handled.get(id) ?? 0) + 1);
-      if (slow.has(id)) await back;
-      else await new Promise((r) => setTimeout(r, 20)); // keeps more handlers in flight when the server stops
-      completed.add(id);
-    });
+    await bus.consume<{ id: string }>(
+      { stream: work.name, durable: 'RestartWork-c1', filterSubject: 'RW.c1', ackWaitMs: 5000, maxAckPending: 8 },
+      async (m) => {
+        const id = m.data.id;
+        if (completed.has(id)) afterCompletion.push(id);
+        handled.set(id, (handled.get(id) ?? 0) + 1);
+        if (slow.has(id)) await back;
+        else await new Promise((r) => setTimeout(r, 20)); // keeps more handlers in flight when the server stops
+        completed.add(id);
+      },
+    );
 
     const before = ids('a', 30);
     await publishAll('RW.c1', before);
@@ -82,10 +93,13 @@ function restartSuite() {
 
     await waitUntil(() => handled.size >= 90, { timeoutMs: 30_000, what: '90 distinct messages' });
     // nothing pending or unacked on the server means no redelivery is still to come
-    await waitUntil(async () => {
-      const ci = await consumerInfo(server.url, work.name, 'RestartWork-c1');
-      return ci.num_pending === 0 && ci.num_ack_pending === 0;
-    }, { timeoutMs: 30_000, what: 'all acks' });
+    await waitUntil(
+      async () => {
+        const ci = await consumerInfo(server.url, work.name, 'RestartWork-c1');
+        return ci.num_pending === 0 && ci.num_ack_pending === 0;
+      },
+      { timeoutMs: 30_000, what: 'all acks' },
+    );
     expect([...handled.keys()].sort()).toEqual([...before, ...during, ...after].sort());
     expect(afterCompletion).toEqual([]);
     expect([...handled.entries()].filter(([, n]) => n > 1)).toEqual([]);
@@ -93,7 +107,9 @@ function restartSuite() {
 
   it('a tail resumes after a restart without gaps or repeats', async () => {
     const seen: { id: string; seq: number }[] = [];
-    const t = await bus.tail<{ id: string }>({ stream: log.name, filterSubject: 'RL.>' }, (m) => seen.push({ id: m.data.id, seq: m.seq }));
+    const t = await bus.tail<{ id: string }>({ stream: log.name, filterSubject: 'RL.>' }, (m) =>
+      seen.push({ id: m.data.id, seq: m.seq }),
+    );
     await publishAll('RL.x', ids('a', 10));
     await waitUntil(() => seen.length >= 10);
     await server.restart();
@@ -120,11 +136,15 @@ async function deleteIdleConsumers(servers: string, streams: string[], idleMs: n
   try {
     const jsm = await jetstreamManager(nc);
     for (const stream of streams) {
-      const all = await jsm.consumers.list(stream).next().catch(() => []);
+      const all = await jsm.consumers
+        .list(stream)
+        .next()
+        .catch(() => []);
       for (const ci of all) {
         const active: unknown = ci.delivered.last_active; // typed as nanos, sent as an ISO timestamp
         const last = Date.parse(typeof active === 'string' ? active : ci.created);
-        if (ci.num_waiting === 0 && Date.now() - last > idleMs) await jsm.consumers.delete(stream, ci.name).catch(() => {});
+        if (ci.num_waiting === 0 && Date.now() - last > idleMs)
+          await jsm.consumers.delete(stream, ci.name).catch(() => {});
       }
     }
   } finally {

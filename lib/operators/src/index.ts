@@ -1,4 +1,12 @@
-export { loadRegistry, checkRegistryFile, rbacFindings, failureFindings, crdName, defaultRegistryPath, RegistryRejected } from './registry.js';
+export {
+  loadRegistry,
+  checkRegistryFile,
+  rbacFindings,
+  failureFindings,
+  crdName,
+  defaultRegistryPath,
+  RegistryRejected,
+} from './registry.js';
 export type { OperatorRegistry, OperatorType, KindSpec, ReadyRule, RbacRule, FailureRule } from './registry.js';
 export { mergePatch } from './merge-patch.js';
 export { injectIdentity, nvcfLabels, LABEL, REVISION_ANNOTATION, SIM_ANNOTATION } from './labels.js';

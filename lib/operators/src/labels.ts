@@ -22,14 +22,22 @@ export const REVISION_ANNOTATION = 'nvcf.nvidia.com/revision-id';
  * `status` is a JSON status the operator writes instead of becoming ready (a failure condition
  * with its message); with `statusForMs` it becomes ready that long afterwards.
  */
-export const SIM_ANNOTATION = { status: 'sim.nvcf.nvidia.com/status', statusForMs: 'sim.nvcf.nvidia.com/status-for-ms' } as const;
+export const SIM_ANNOTATION = {
+  status: 'sim.nvcf.nvidia.com/status',
+  statusForMs: 'sim.nvcf.nvidia.com/status-for-ms',
+} as const;
 
 export const nvcfLabels = (id: NvcfIdentity): Record<string, string> => ({
-  [LABEL.ncaId]: id.ncaId, [LABEL.functionId]: id.functionId, [LABEL.versionId]: id.versionId, [LABEL.instanceId]: id.instanceId,
+  [LABEL.ncaId]: id.ncaId,
+  [LABEL.functionId]: id.functionId,
+  [LABEL.versionId]: id.versionId,
+  [LABEL.instanceId]: id.instanceId,
 });
 
 type Obj = Record<string, any>;
-const merge = (o: Obj, key: string, add: Record<string, string>) => { o[key] = { ...(o[key] ?? {}), ...add }; };
+const merge = (o: Obj, key: string, add: Record<string, string>) => {
+  o[key] = { ...(o[key] ?? {}), ...add };
+};
 
 /**
  * Stamps NVCF labels and the revision annotation on every object and on the pod templates
@@ -44,7 +52,10 @@ export function injectIdentity(manifests: Obj[], id: NvcfIdentity, registry: Ope
     merge(meta, 'labels', labels);
     merge(meta, 'annotations', annotations);
     for (const path of registry.kindOf(out.apiVersion, out.kind)?.spec.podTemplates ?? []) {
-      for (const tpl of ensureObjects(out, path)) { merge(tpl, 'labels', labels); merge(tpl, 'annotations', annotations); }
+      for (const tpl of ensureObjects(out, path)) {
+        merge(tpl, 'labels', labels);
+        merge(tpl, 'annotations', annotations);
+      }
     }
     return out;
   });

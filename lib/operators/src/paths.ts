@@ -22,8 +22,10 @@ export function at(root: unknown, path: string): unknown[] {
       if (sel) {
         const list = isObj(v) ? v[sel[1]!] : undefined;
         if (Array.isArray(list)) next.push(...list.filter((e) => isObj(e) && String(e[sel[2]!]) === sel[3]));
-      } else if (seg === '*') { if (isObj(v)) next.push(...Object.values(v)); else if (Array.isArray(v)) next.push(...v); }
-      else if (isObj(v) && seg in v) next.push(v[seg]);
+      } else if (seg === '*') {
+        if (isObj(v)) next.push(...Object.values(v));
+        else if (Array.isArray(v)) next.push(...v);
+      } else if (isObj(v) && seg in v) next.push(v[seg]);
     }
     cur = next;
   }
@@ -36,7 +38,10 @@ export function ensureObjects(root: Obj, path: string): Obj[] {
   for (const seg of path.split('.').filter(Boolean)) {
     const next: Obj[] = [];
     for (const v of cur) {
-      if (seg === '*') { for (const child of Object.values(v)) if (isObj(child)) next.push(child); continue; }
+      if (seg === '*') {
+        for (const child of Object.values(v)) if (isObj(child)) next.push(child);
+        continue;
+      }
       if (!isObj(v[seg])) v[seg] = {};
       next.push(v[seg] as Obj);
     }

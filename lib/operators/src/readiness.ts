@@ -13,7 +13,9 @@ export function meets(obj: Obj, rule: ReadyRule): boolean {
 
 export function kindSpecOf(registry: OperatorRegistry, o: Obj): KindSpec | undefined {
   for (const t of registry.types) {
-    const k = [...t.kinds, ...t.extraTypes, ...t.secondary].find((s) => s.apiVersion === o.apiVersion && s.kind === o.kind);
+    const k = [...t.kinds, ...t.extraTypes, ...t.secondary].find(
+      (s) => s.apiVersion === o.apiVersion && s.kind === o.kind,
+    );
     if (k) return k;
   }
   return undefined;
@@ -21,7 +23,12 @@ export function kindSpecOf(registry: OperatorRegistry, o: Obj): KindSpec | undef
 
 /** Not ready objects, as `Kind/name` (empty: the instance is ready). */
 export function notReady(objects: Obj[], registry: OperatorRegistry): string[] {
-  return objects.filter((o) => { const k = kindSpecOf(registry, o); return !k || !meets(o, k.ready); }).map((o) => `${o.kind}/${o.metadata?.name}`);
+  return objects
+    .filter((o) => {
+      const k = kindSpecOf(registry, o);
+      return !k || !meets(o, k.ready);
+    })
+    .map((o) => `${o.kind}/${o.metadata?.name}`);
 }
 
 export interface Failure {
@@ -36,7 +43,12 @@ export interface Failure {
   text: string;
 }
 
-interface Condition { type?: unknown; status?: unknown; reason?: unknown; message?: unknown }
+interface Condition {
+  type?: unknown;
+  status?: unknown;
+  reason?: unknown;
+  message?: unknown;
+}
 
 /** The first failure rule of the object's kind that matches its status, or null. */
 export function failureOf(obj: Obj, spec: KindSpec): Failure | null {
@@ -44,9 +56,14 @@ export function failureOf(obj: Obj, spec: KindSpec): Failure | null {
     let rule: string | undefined;
     let message: unknown;
     if (r.condition) {
-      const c = at(obj, 'status.conditions.*').find((x): x is Condition => typeof x === 'object' && x !== null
-        && (x as Condition).type === r.condition!.type && (x as Condition).status === r.condition!.status
-        && (!r.condition!.reasons || r.condition!.reasons.includes((x as Condition).reason as string)));
+      const c = at(obj, 'status.conditions.*').find(
+        (x): x is Condition =>
+          typeof x === 'object' &&
+          x !== null &&
+          (x as Condition).type === r.condition!.type &&
+          (x as Condition).status === r.condition!.status &&
+          (!r.condition!.reasons || r.condition!.reasons.includes((x as Condition).reason as string)),
+      );
       if (!c) continue;
       rule = `condition ${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`;
       message = c.message;
@@ -59,7 +76,13 @@ export function failureOf(obj: Obj, spec: KindSpec): Failure | null {
     else if (message === undefined) message = at(obj, 'status.message').find((m) => typeof m === 'string' && m);
     const name = `${obj.kind}/${obj.metadata?.name}`;
     const text = typeof message === 'string' && message ? message : undefined;
-    return { object: name, severity: r.severity ?? 'permanent', rule, ...(text ? { message: text } : {}), text: `${name}: ${rule}${text ? `: ${text}` : ''}` };
+    return {
+      object: name,
+      severity: r.severity ?? 'permanent',
+      rule,
+      ...(text ? { message: text } : {}),
+      text: `${name}: ${rule}${text ? `: ${text}` : ''}`,
+    };
   }
   return null;
 }

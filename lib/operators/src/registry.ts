@@ -78,7 +78,9 @@ export function rbacFindings(types: OperatorType[]): string[] {
       role.rules.forEach((rule, i) => {
         for (const field of ['apiGroups', 'resources', 'verbs'] as const) {
           if ((rule[field] ?? []).some((v) => v.includes('*'))) {
-            out.push(`operator type '${t.name}', ${role.kind} '${role.name}', rule ${i}: wildcard '*' in ${field} (${JSON.stringify(rule[field])}); list the exact ${field} instead`);
+            out.push(
+              `operator type '${t.name}', ${role.kind} '${role.name}', rule ${i}: wildcard '*' in ${field} (${JSON.stringify(rule[field])}); list the exact ${field} instead`,
+            );
           }
         }
       });
@@ -93,13 +95,21 @@ function shapeFindings(raw: unknown): string[] {
   const out: string[] = [];
   types.forEach((t: any, i) => {
     if (typeof t?.name !== 'string' || !t.name) out.push(`operatorTypes[${i}]: name is required`);
-    if (typeof t?.clusterAttribute !== 'string' || !t.clusterAttribute) out.push(`operatorTypes[${i}] (${t?.name}): clusterAttribute is required`);
-    if (!Array.isArray(t?.kinds) || !t.kinds.length) out.push(`operatorTypes[${i}] (${t?.name}): kinds must list at least one apiVersion/kind`);
+    if (typeof t?.clusterAttribute !== 'string' || !t.clusterAttribute)
+      out.push(`operatorTypes[${i}] (${t?.name}): clusterAttribute is required`);
+    if (!Array.isArray(t?.kinds) || !t.kinds.length)
+      out.push(`operatorTypes[${i}] (${t?.name}): kinds must list at least one apiVersion/kind`);
     for (const k of [...(t?.kinds ?? []), ...(t?.extraTypes ?? []), ...(t?.secondary ?? [])]) {
-      if (!k?.ready?.path) out.push(`operator type '${t?.name}', kind ${k?.kind}: ready.path is required (the status mapping)`);
-      else if (!Array.isArray(k.ready.values) && k.ready.atLeast === undefined) out.push(`operator type '${t?.name}', kind ${k?.kind}: ready needs values (a list) or atLeast (a number)`);
+      if (!k?.ready?.path)
+        out.push(`operator type '${t?.name}', kind ${k?.kind}: ready.path is required (the status mapping)`);
+      else if (!Array.isArray(k.ready.values) && k.ready.atLeast === undefined)
+        out.push(`operator type '${t?.name}', kind ${k?.kind}: ready needs values (a list) or atLeast (a number)`);
     }
-    for (const [list, k] of [...(t?.kinds ?? []).map((k: any) => ['kinds', k]), ...(t?.extraTypes ?? []).map((k: any) => ['extraTypes', k]), ...(t?.secondary ?? []).map((k: any) => ['secondary', k])] as [string, any][]) {
+    for (const [list, k] of [
+      ...(t?.kinds ?? []).map((k: any) => ['kinds', k]),
+      ...(t?.extraTypes ?? []).map((k: any) => ['extraTypes', k]),
+      ...(t?.secondary ?? []).map((k: any) => ['secondary', k]),
+    ] as [string, any][]) {
       out.push(...failureFindings(t?.name, list, k));
     }
     if (!Array.isArray(t?.rbac)) out.push(`operatorTypes[${i}] (${t?.name}): rbac must list the operator's roles`);
@@ -115,21 +125,30 @@ export function failureFindings(typeName: string, list: string, k: any): string[
   if (k?.failed === undefined) return [];
   if (!Array.isArray(k.failed)) return [`${where}: failed must be a list of rules`];
   const out: string[] = [];
-  if (k.crd !== undefined && (typeof k.crd !== 'string' || !/^[a-z0-9-]+\.[a-z0-9.-]+$/.test(k.crd))) out.push(`${where}: crd must be '<plural>.<group>' (got ${JSON.stringify(k.crd)})`);
+  if (k.crd !== undefined && (typeof k.crd !== 'string' || !/^[a-z0-9-]+\.[a-z0-9.-]+$/.test(k.crd)))
+    out.push(`${where}: crd must be '<plural>.<group>' (got ${JSON.stringify(k.crd)})`);
   k.failed.forEach((r: any, i: number) => {
     const at = `${where}, failed[${i}]`;
     if (typeof r !== 'object' || r === null) return void out.push(`${at}: must be an object`);
     const known = ['path', 'values', 'condition', 'severity', 'message'];
-    for (const key of Object.keys(r)) if (!known.includes(key)) out.push(`${at}: unknown field '${key}' (expected ${known.join(', ')})`);
-    if (r.severity !== undefined && !['permanent', 'temporary'].includes(r.severity)) out.push(`${at}: severity must be permanent or temporary (got ${JSON.stringify(r.severity)})`);
-    if (r.message !== undefined) { const e = pathError(r.message); if (e) out.push(`${at}: bad message path: ${e}`); }
-    if ((r.path === undefined) === (r.condition === undefined)) return void out.push(`${at}: needs exactly one of path (with values) or condition`);
+    for (const key of Object.keys(r))
+      if (!known.includes(key)) out.push(`${at}: unknown field '${key}' (expected ${known.join(', ')})`);
+    if (r.severity !== undefined && !['permanent', 'temporary'].includes(r.severity))
+      out.push(`${at}: severity must be permanent or temporary (got ${JSON.stringify(r.severity)})`);
+    if (r.message !== undefined) {
+      const e = pathError(r.message);
+      if (e) out.push(`${at}: bad message path: ${e}`);
+    }
+    if ((r.path === undefined) === (r.condition === undefined))
+      return void out.push(`${at}: needs exactly one of path (with values) or condition`);
     if (r.path !== undefined) {
       const e = pathError(r.path);
       if (e) return void out.push(`${at}: bad path: ${e}`);
       // the operator reports in status; nothing else of the object is its to change
-      if (!String(r.path).startsWith('status.')) out.push(`${at}: path '${r.path}' can never match: operators report failures under status.`);
-      if (!Array.isArray(r.values) || !r.values.length) return void out.push(`${at}: path '${r.path}' needs a non-empty values list (which values mean failed)`);
+      if (!String(r.path).startsWith('status.'))
+        out.push(`${at}: path '${r.path}' can never match: operators report failures under status.`);
+      if (!Array.isArray(r.values) || !r.values.length)
+        return void out.push(`${at}: path '${r.path}' needs a non-empty values list (which values mean failed)`);
       if (k.ready?.path === r.path && Array.isArray(k.ready.values)) {
         const both = r.values.filter((v: unknown) => k.ready.values.includes(v));
         if (both.length) out.push(`${at}: can never match: ${JSON.stringify(both)} at ${r.path} also means ready`);
@@ -138,9 +157,14 @@ export function failureFindings(typeName: string, list: string, k: any): string[
       const c = r.condition;
       if (typeof c?.type !== 'string' || !c.type) return void out.push(`${at}: condition.type is required`);
       if (r.values !== undefined) out.push(`${at}: values belongs to path rules, not condition rules`);
-      if (c.status === undefined) out.push(`${at}: condition.status is required (True, False or Unknown: which one means failed)`);
-      else if (!CONDITION_STATUS.includes(c.status)) out.push(`${at}: can never match: condition status ${JSON.stringify(c.status)} is not one of ${CONDITION_STATUS.join(', ')}`);
-      if (c.reasons !== undefined && (!Array.isArray(c.reasons) || !c.reasons.length)) out.push(`${at}: can never match: condition.reasons is an empty list (leave it out for any reason)`);
+      if (c.status === undefined)
+        out.push(`${at}: condition.status is required (True, False or Unknown: which one means failed)`);
+      else if (!CONDITION_STATUS.includes(c.status))
+        out.push(
+          `${at}: can never match: condition status ${JSON.stringify(c.status)} is not one of ${CONDITION_STATUS.join(', ')}`,
+        );
+      if (c.reasons !== undefined && (!Array.isArray(c.reasons) || !c.reasons.length))
+        out.push(`${at}: can never match: condition.reasons is an empty list (leave it out for any reason)`);
     }
   });
   return out;
@@ -162,7 +186,9 @@ export function loadRegistry(path: string): OperatorRegistry {
   const findings = checkRegistryFile(path);
   if (findings.length) throw new RegistryRejected(findings);
   const types = (parse(readFileSync(path, 'utf8')) as { operatorTypes: OperatorType[] }).operatorTypes.map((t) => ({
-    ...t, extraTypes: t.extraTypes ?? [], secondary: t.secondary ?? [],
+    ...t,
+    extraTypes: t.extraTypes ?? [],
+    secondary: t.secondary ?? [],
   }));
   return {
     types,

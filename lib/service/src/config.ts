@@ -26,24 +26,43 @@ export function readBusConfig(env: Env) {
 
 export function readCassandraConfig(env: Env) {
   const keyspaceSuffix = str(env, 'CASSANDRA_KEYSPACE_SUFFIX', '');
-  if (!/^[a-z0-9_]*$/.test(keyspaceSuffix)) throw new ConfigError(`CASSANDRA_KEYSPACE_SUFFIX may hold only a-z, 0-9 and _ (got '${keyspaceSuffix}')`);
+  if (!/^[a-z0-9_]*$/.test(keyspaceSuffix))
+    throw new ConfigError(`CASSANDRA_KEYSPACE_SUFFIX may hold only a-z, 0-9 and _ (got '${keyspaceSuffix}')`);
   return {
-    contactPoints: required(env, 'CASSANDRA_CONTACT_POINTS', BACKENDS).split(',').map((s) => s.trim()).filter(Boolean),
+    contactPoints: required(env, 'CASSANDRA_CONTACT_POINTS', BACKENDS)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     localDataCenter: str(env, 'CASSANDRA_LOCAL_DC', 'datacenter1'),
     keyspaceSuffix,
   };
 }
 
 /** Signs the tenant assertions between services; every service of one deployment shares it. */
-export const readInternalSecret = (env: Env) => readSecret(env, 'NVCF_INTERNAL_SECRET', 'the secret every service of this deployment shares to sign tenant assertions (a Kubernetes Secret)');
+export const readInternalSecret = (env: Env) =>
+  readSecret(
+    env,
+    'NVCF_INTERNAL_SECRET',
+    'the secret every service of this deployment shares to sign tenant assertions (a Kubernetes Secret)',
+  );
 /** Signs resume cursors; every gateway replica (and nvca-status) shares it, and it must outlive restarts. */
-export const readCursorSecret = (env: Env) => readSecret(env, 'NVCF_CURSOR_SECRET', 'the secret every gateway replica shares to sign resume cursors; separate from NVCF_INTERNAL_SECRET');
+export const readCursorSecret = (env: Env) =>
+  readSecret(
+    env,
+    'NVCF_CURSOR_SECRET',
+    'the secret every gateway replica shares to sign resume cursors; separate from NVCF_INTERNAL_SECRET',
+  );
 
 /** A base URL (http or https), without a trailing slash. */
 export function url(env: Env, name: string, hint: string): string {
   const raw = required(env, name, hint);
   let u: URL;
-  try { u = new URL(raw); } catch { throw new ConfigError(`${name} must be an http(s) URL (got '${raw}')`); }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL (got '${raw}')`);
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL (got '${raw}')`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new ConfigError(`${name} must be an http(s) URL (got '${raw}')`);
   return raw.replace(/\/+$/, '');
 }

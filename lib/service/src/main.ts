@@ -14,7 +14,12 @@ export interface Started {
  * `configuration error: …`, exit 1), start, and on SIGTERM or SIGINT drain and exit 0. A second
  * signal, or a drain past `graceMs` plus a margin, exits at once.
  */
-export function runMain<C>(name: string, read: () => C, start: (config: C) => Promise<Started>, opts: { graceMs?: (config: C) => number } = {}) {
+export function runMain<C>(
+  name: string,
+  read: () => C,
+  start: (config: C) => Promise<Started>,
+  opts: { graceMs?: (config: C) => number } = {},
+) {
   const log = createLogger(name);
   let config: C;
   try {
@@ -31,25 +36,55 @@ export function runMain<C>(name: string, read: () => C, start: (config: C) => Pr
   if (c.logLevel) setLogLevel(c.logLevel);
   setLogFormat(c.logFormat);
   let telemetry: Telemetry | undefined;
-  const flush = async () => { await telemetry?.shutdown(); };
+  const flush = async () => {
+    await telemetry?.shutdown();
+  };
   let running: Started | undefined;
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) { log.warn(`${signal} again: exiting now`); process.exit(1); }
+    if (stopping) {
+      log.warn(`${signal} again: exiting now`);
+      process.exit(1);
+    }
     stopping = true;
     const grace = opts.graceMs?.(config) ?? 30_000;
     log.info(`${signal}: draining (grace ${grace} ms)`);
-    const hard = setTimeout(() => { log.error('drain did not finish in time; exiting'); process.exit(1); }, grace + 5_000);
+    const hard = setTimeout(() => {
+      log.error('drain did not finish in time; exiting');
+      process.exit(1);
+    }, grace + 5_000);
     hard.unref();
     void (running ? running.drain() : Promise.resolve()).then(
-      () => { log.info('stopped'); void flush().finally(() => process.exit(0)); },
-      (err: unknown) => { log.error('drain failed', err); void flush().finally(() => process.exit(1)); },
+      () => {
+        log.info('stopped');
+        void flush().finally(() => process.exit(0));
+      },
+      (err: unknown) => {
+        log.error('drain failed', err);
+        void flush().finally(() => process.exit(1));
+      },
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  startTelemetry(name).then((t) => { telemetry = t; return start(config); }).then(
-    (s) => { running = s; log.info(`started: ${s.describe}${telemetry?.tracing ? ' (tracing on)' : ''}`); if (stopping) void s.drain().then(flush).then(() => process.exit(0)); },
-    (err: unknown) => { log.error('failed to start', err); process.exit(1); },
-  );
+  startTelemetry(name)
+    .then((t) => {
+      telemetry = t;
+      return start(config);
+    })
+    .then(
+      (s) => {
+        running = s;
+        log.info(`started: ${s.describe}${telemetry?.tracing ? ' (tracing on)' : ''}`);
+        if (stopping)
+          void s
+            .drain()
+            .then(flush)
+            .then(() => process.exit(0));
+      },
+      (err: unknown) => {
+        log.error('failed to start', err);
+        process.exit(1);
+      },
+    );
 }

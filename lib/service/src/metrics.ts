@@ -2,7 +2,12 @@ import { metrics } from '@nvcf/telemetry';
 
 const BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
 
-interface Series { count: number; errors: number; sum: number; buckets: number[] }
+interface Series {
+  count: number;
+  errors: number;
+  sum: number;
+  buckets: number[];
+}
 
 /**
  * Requests per handler (a GraphQL operation name, an RPC method, a route): count, errors and a
@@ -11,7 +16,10 @@ interface Series { count: number; errors: number; sum: number; buckets: number[]
  */
 export class RequestMetrics {
   private readonly series = new Map<string, Series>();
-  constructor(private readonly prefix: string, private readonly maxSeries = 500) {}
+  constructor(
+    private readonly prefix: string,
+    private readonly maxSeries = 500,
+  ) {}
 
   observe(handler: string, ms: number, failed: boolean): void {
     let s = this.series.get(handler);
@@ -34,15 +42,22 @@ export class RequestMetrics {
   render(): string {
     const p = this.prefix;
     const out = [
-      `# HELP ${p}_requests_total Requests handled, by handler.`, `# TYPE ${p}_requests_total counter`,
-      `# HELP ${p}_request_errors_total Requests that failed, by handler.`, `# TYPE ${p}_request_errors_total counter`,
-      `# HELP ${p}_request_duration_ms Request latency, by handler.`, `# TYPE ${p}_request_duration_ms histogram`,
+      `# HELP ${p}_requests_total Requests handled, by handler.`,
+      `# TYPE ${p}_requests_total counter`,
+      `# HELP ${p}_request_errors_total Requests that failed, by handler.`,
+      `# TYPE ${p}_request_errors_total counter`,
+      `# HELP ${p}_request_duration_ms Request latency, by handler.`,
+      `# TYPE ${p}_request_duration_ms histogram`,
     ];
     for (const [h, s] of this.series) {
       const l = `handler="${h.replace(/["\\\n]/g, '_')}"`;
       out.push(`${p}_requests_total{${l}} ${s.count}`, `${p}_request_errors_total{${l}} ${s.errors}`);
       BUCKETS_MS.forEach((b, i) => out.push(`${p}_request_duration_ms_bucket{${l},le="${b}"} ${s.buckets[i]}`));
-      out.push(`${p}_request_duration_ms_bucket{${l},le="+Inf"} ${s.count}`, `${p}_request_duration_ms_sum{${l}} ${s.sum.toFixed(3)}`, `${p}_request_duration_ms_count{${l}} ${s.count}`);
+      out.push(
+        `${p}_request_duration_ms_bucket{${l},le="+Inf"} ${s.count}`,
+        `${p}_request_duration_ms_sum{${l}} ${s.sum.toFixed(3)}`,
+        `${p}_request_duration_ms_count{${l}} ${s.count}`,
+      );
     }
     return `${out.join('\n')}\n`;
   }
@@ -56,11 +71,16 @@ export function processMetrics(prefix: string): () => string {
   const started = Date.now();
   return () => {
     const m = process.memoryUsage();
-    return [
-      `# TYPE ${prefix}_process_resident_memory_bytes gauge`, `${prefix}_process_resident_memory_bytes ${m.rss}`,
-      `# TYPE ${prefix}_process_heap_used_bytes gauge`, `${prefix}_process_heap_used_bytes ${m.heapUsed}`,
-      `# TYPE ${prefix}_process_uptime_seconds gauge`, `${prefix}_process_uptime_seconds ${((Date.now() - started) / 1000).toFixed(1)}`,
-      '',
-    ].join('\n') + metrics().render();
+    return (
+      [
+        `# TYPE ${prefix}_process_resident_memory_bytes gauge`,
+        `${prefix}_process_resident_memory_bytes ${m.rss}`,
+        `# TYPE ${prefix}_process_heap_used_bytes gauge`,
+        `${prefix}_process_heap_used_bytes ${m.heapUsed}`,
+        `# TYPE ${prefix}_process_uptime_seconds gauge`,
+        `${prefix}_process_uptime_seconds ${((Date.now() - started) / 1000).toFixed(1)}`,
+        '',
+      ].join('\n') + metrics().render()
+    );
   };
 }

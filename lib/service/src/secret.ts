@@ -12,8 +12,13 @@ export function readSecret(env: Env, name: string, hint: string): string {
   if (file && direct) throw new ConfigError(`${name} and ${name}_FILE are both set: give one`);
   if (file) {
     let value: string;
-    try { value = readFileSync(file, 'utf8').trim(); } catch (cause) { throw new ConfigError(`${name}_FILE=${file} cannot be read: ${(cause as Error).message}`); }
-    if (value.length < 16) throw new ConfigError(`${name}_FILE=${file} holds fewer than 16 characters; use a long random value`);
+    try {
+      value = readFileSync(file, 'utf8').trim();
+    } catch (cause) {
+      throw new ConfigError(`${name}_FILE=${file} cannot be read: ${(cause as Error).message}`);
+    }
+    if (value.length < 16)
+      throw new ConfigError(`${name}_FILE=${file} holds fewer than 16 characters; use a long random value`);
     return value;
   }
   if (!direct) throw new ConfigError(`${name} (or ${name}_FILE) is required: ${hint}`);

@@ -13,13 +13,17 @@ describe('secrets', () => {
     expect(readSecret({ S_FILE: file }, 'S', 'hint')).toBe('k'.repeat(32));
   });
   it('are required, long enough, from one source, and a missing file is named', () => {
-    expect(() => readSecret({}, 'S', 'what it signs')).toThrow(new ConfigError('S (or S_FILE) is required: what it signs'));
+    expect(() => readSecret({}, 'S', 'what it signs')).toThrow(
+      new ConfigError('S (or S_FILE) is required: what it signs'),
+    );
     expect(() => readSecret({ S: 'short' }, 'S', 'h')).toThrow('fewer than 16 characters');
     expect(() => readSecret({ S: 'v'.repeat(20), S_FILE: file }, 'S', 'h')).toThrow('both set');
     expect(() => readSecret({ S_FILE: path.join(dir, 'nope') }, 'S', 'h')).toThrow(/S_FILE=.*nope cannot be read/);
   });
   it('keyspace suffixes are refused unless they are plain identifiers', () => {
-    expect(() => readCassandraConfig({ CASSANDRA_CONTACT_POINTS: 'a:1', CASSANDRA_KEYSPACE_SUFFIX: '_x; DROP' })).toThrow('CASSANDRA_KEYSPACE_SUFFIX');
+    expect(() =>
+      readCassandraConfig({ CASSANDRA_CONTACT_POINTS: 'a:1', CASSANDRA_KEYSPACE_SUFFIX: '_x; DROP' }),
+    ).toThrow('CASSANDRA_KEYSPACE_SUFFIX');
     expect(readCassandraConfig({ CASSANDRA_CONTACT_POINTS: 'a:1, b:2' }).contactPoints).toEqual(['a:1', 'b:2']);
   });
 });

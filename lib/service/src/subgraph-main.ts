@@ -23,24 +23,52 @@ export function runSubgraphMain<C>(
   name: string,
   defaults: { port: number },
   readOwn: (env: Env) => C,
-  build: (deps: { bus: Bus; cassandra: CassandraClient; keyspace: (base: string) => string; config: SubgraphConfig<C> }) => Promise<{ graphqlUrl: string; drain(graceMs: number): Promise<void> }>,
+  build: (deps: {
+    bus: Bus;
+    cassandra: CassandraClient;
+    keyspace: (base: string) => string;
+    config: SubgraphConfig<C>;
+  }) => Promise<{ graphqlUrl: string; drain(graceMs: number): Promise<void> }>,
 ) {
-  runMain(name, () => ({ ...readCommon(process.env, defaults.port), ...readOwn(process.env) }), async (config) => {
-    setLogLevel(config.logLevel);
-    const stack = new DisposalStack();
-    try {
-      const bus = stack.use(await createNatsBus({ servers: config.natsUrl, name, streamReplicas: config.streamReplicas }));
-      await bus.ensureStreams(allStreams);
-      const cassandra = stack.use(await createCassandraClient({ contactPoints: config.cassandra.contactPoints, localDataCenter: config.cassandra.localDataCenter }));
-      const server = await build({ bus, cassandra, keyspace: (base) => `${base}${config.cassandra.keyspaceSuffix}`, config });
-      const connections = stack.move();
-      return {
-        describe: server.graphqlUrl,
-        drain: async () => { try { await server.drain(config.drainGraceMs); } finally { await connections.disposeAsync(); } },
-      };
-    } catch (err) {
-      await stack.disposeAsync();
-      throw err;
-    }
-  }, { graceMs: (c) => c.drainGraceMs });
+  runMain(
+    name,
+    () => ({ ...readCommon(process.env, defaults.port), ...readOwn(process.env) }),
+    async (config) => {
+      setLogLevel(config.logLevel);
+      const stack = new DisposalStack();
+      try {
+        const bus = stack.use(
+          await createNatsBus({ servers: config.natsUrl, name, streamReplicas: config.streamReplicas }),
+        );
+        await bus.ensureStreams(allStreams);
+        const cassandra = stack.use(
+          await createCassandraClient({
+            contactPoints: config.cassandra.contactPoints,
+            localDataCenter: config.cassandra.localDataCenter,
+          }),
+        );
+        const server = await build({
+          bus,
+          cassandra,
+          keyspace: (base) => `${base}${config.cassandra.keyspaceSuffix}`,
+          config,
+        });
+        const connections = stack.move();
+        return {
+          describe: server.graphqlUrl,
+          drain: async () => {
+            try {
+              await server.drain(config.drainGraceMs);
+            } finally {
+              await connections.disposeAsync();
+            }
+          },
+        };
+      } catch (err) {
+        await stack.disposeAsync();
+        throw err;
+      }
+    },
+    { graceMs: (c) => c.drainGraceMs },
+  );
 }

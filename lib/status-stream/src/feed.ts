@@ -10,7 +10,11 @@ export interface FeedHooks {
   overflow(lastCursor: string | null): Error;
 }
 
-interface Conflated { e: FeedEvent; skipped: number; resumeAfter: string }
+interface Conflated {
+  e: FeedEvent;
+  skipped: number;
+  resumeAfter: string;
+}
 
 /**
  * One subscriber's queue. Bounded: past `bufferEvents` queued it keeps only the newest event
@@ -29,24 +33,45 @@ export class SubscriberFeed implements Feed {
   /** while catching up (resume or snapshot), live events wait here */
   buffering: BusMessage<StatusEvent>[] | null = null;
 
-  constructor(readonly tenant: string, readonly filter: StatusFilter, private readonly limits: { bufferEvents: number; maxConflated: number }, private readonly hooks: FeedHooks) {}
+  constructor(
+    readonly tenant: string,
+    readonly filter: StatusFilter,
+    private readonly limits: { bufferEvents: number; maxConflated: number },
+    private readonly hooks: FeedHooks,
+  ) {}
 
   /** Offers a message from any source; duplicates and stale transitions are dropped here. */
   offer(m: BusMessage<StatusEvent>, kind: FeedEvent['kind'] = 'TRANSITION', live = true) {
     if (this.done) return;
     const e = m.data;
     if (e.ncaId !== this.tenant || !matches(this.filter, e)) return;
-    if (live && this.buffering) { this.buffering.push(m); return; }
+    if (live && this.buffering) {
+      this.buffering.push(m);
+      return;
+    }
     if ((this.lastSeqOf.get(e.instanceId) ?? 0) >= m.seq) return; // seen (replay and live overlap)
     if ((this.lastClockOf.get(e.instanceId) ?? -1) >= e.clock) return; // stale: older than one already queued
     this.lastSeqOf.set(e.instanceId, m.seq);
     this.lastClockOf.set(e.instanceId, e.clock);
     const fe: FeedEvent = { event: e, seq: m.seq, cursor: this.hooks.cursor(m.seq), kind, lag: null };
-    if (this.waiting && !this.queue.length && !this.conflated.size) { this.emit(fe); return; }
-    if (this.queue.length < this.limits.bufferEvents && !this.conflated.size) { this.queue.push(fe); return; }
+    if (this.waiting && !this.queue.length && !this.conflated.size) {
+      this.emit(fe);
+      return;
+    }
+    if (this.queue.length < this.limits.bufferEvents && !this.conflated.size) {
+      this.queue.push(fe);
+      return;
+    }
     const prev = this.conflated.get(e.instanceId);
-    if (prev) { prev.e = fe; prev.skipped++; return; }
-    if (this.conflated.size >= this.limits.maxConflated) { this.end(this.hooks.overflow(this.lastCursor)); return; }
+    if (prev) {
+      prev.e = fe;
+      prev.skipped++;
+      return;
+    }
+    if (this.conflated.size >= this.limits.maxConflated) {
+      this.end(this.hooks.overflow(this.lastCursor));
+      return;
+    }
     this.conflated.set(e.instanceId, { e: fe, skipped: 0, resumeAfter: this.hooks.cursor(m.seq - 1) });
   }
 
@@ -71,19 +96,28 @@ export class SubscriberFeed implements Feed {
     // drain the conflated instances in stream order; each says what it skipped
     const entries = [...this.conflated.values()].sort((a, b) => a.e.seq - b.e.seq);
     this.conflated.clear();
-    this.queue = entries.map((c) => ({ ...c.e, lag: c.skipped ? { skippedEvents: c.skipped, resumeAfter: c.resumeAfter } : null }));
+    this.queue = entries.map((c) => ({
+      ...c.e,
+      lag: c.skipped ? { skippedEvents: c.skipped, resumeAfter: c.resumeAfter } : null,
+    }));
     return this.queue.shift();
   }
 
   next(): Promise<IteratorResult<FeedEvent>> {
     const fe = this.take();
-    if (fe) { this.lastCursor = fe.cursor; this.hooks.onDelivered(fe); return Promise.resolve({ value: fe, done: false }); }
+    if (fe) {
+      this.lastCursor = fe.cursor;
+      this.hooks.onDelivered(fe);
+      return Promise.resolve({ value: fe, done: false });
+    }
     if (this.done) {
       const err = this.error;
       this.error = undefined;
       return err ? Promise.reject(err) : Promise.resolve({ value: undefined, done: true });
     }
-    return new Promise((resolve, reject) => { this.waiting = { resolve, reject }; });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
   }
 
   end(err?: Error) {
@@ -94,7 +128,10 @@ export class SubscriberFeed implements Feed {
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = null;
-      if (err) { this.error = undefined; w.reject(err); } else w.resolve({ value: undefined, done: true });
+      if (err) {
+        this.error = undefined;
+        w.reject(err);
+      } else w.resolve({ value: undefined, done: true });
     }
   }
 
@@ -106,5 +143,7 @@ export class SubscriberFeed implements Feed {
     return Promise.resolve({ value: undefined, done: true });
   }
 
-  [Symbol.asyncIterator]() { return this; }
+  [Symbol.asyncIterator]() {
+    return this;
+  }
 }

@@ -51,7 +51,10 @@ export class StatusStream {
     const e = m.data;
     let offered = 0;
     for (const field of FIELDS) {
-      for (const f of this.index.get(key(e.ncaId, field, e[field])) ?? []) { f.offer(m); offered++; }
+      for (const f of this.index.get(key(e.ncaId, field, e[field])) ?? []) {
+        f.offer(m);
+        offered++;
+      }
     }
     // one span per event handed to subscribers (never one per subscriber), linked to the event's
     // trace: the delivery is its own trace, started by a reader rather than by the publisher
@@ -61,17 +64,39 @@ export class StatusStream {
         parent: ROOT_CONTEXT,
         kind: SpanKind.CONSUMER,
         links: link ? [link] : [],
-        attributes: { 'messaging.system': 'nats', 'messaging.operation.type': 'process', 'messaging.operation.name': 'deliver', 'messaging.destination.template': Streams.status.name, 'nvcf.messaging.sequence': m.seq, [Attr.tenant]: e.ncaId, [Attr.subscribers]: offered },
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.operation.type': 'process',
+          'messaging.operation.name': 'deliver',
+          'messaging.destination.template': Streams.status.name,
+          'nvcf.messaging.sequence': m.seq,
+          [Attr.tenant]: e.ncaId,
+          [Attr.subscribers]: offered,
+        },
       })?.span.end();
     }
   }
 
-  async open(tenant: string, filter: StatusFilter, opts: { after?: string | null; snapshot?: boolean | null } = {}): Promise<Feed> {
-    if (!hasFilter(filter)) throw fail('BAD_USER_INPUT', 'instanceStatusChanged needs at least one of functionId, versionId, gpuSpecificationId, instanceId', { field: 'functionId' });
-    if (opts.after && opts.snapshot) throw fail('BAD_USER_INPUT', 'give either after (resume) or snapshot: true, not both', { field: 'snapshot' });
+  async open(
+    tenant: string,
+    filter: StatusFilter,
+    opts: { after?: string | null; snapshot?: boolean | null } = {},
+  ): Promise<Feed> {
+    if (!hasFilter(filter))
+      throw fail(
+        'BAD_USER_INPUT',
+        'instanceStatusChanged needs at least one of functionId, versionId, gpuSpecificationId, instanceId',
+        { field: 'functionId' },
+      );
+    if (opts.after && opts.snapshot)
+      throw fail('BAD_USER_INPUT', 'give either after (resume) or snapshot: true, not both', { field: 'snapshot' });
     const reserved = this.reserved.get(tenant) ?? 0;
     if (this.metrics.open(tenant) + reserved >= this.limits.perTenant) {
-      throw fail('LIMIT_EXCEEDED', `tenant ${tenant} has ${this.limits.perTenant} open status subscriptions on this gateway, the limit; close some first`, { limit: this.limits.perTenant });
+      throw fail(
+        'LIMIT_EXCEEDED',
+        `tenant ${tenant} has ${this.limits.perTenant} open status subscriptions on this gateway, the limit; close some first`,
+        { limit: this.limits.perTenant },
+      );
     }
     // reserved before the await below: resumed subscriptions that arrive together must not all pass the check
     this.reserved.set(tenant, reserved + 1);
@@ -80,15 +105,27 @@ export class StatusStream {
       fromSeq = opts.after ? await this.resumePoint(tenant, opts.after) : undefined;
     } finally {
       const left = this.reserved.get(tenant)! - 1;
-      if (left) this.reserved.set(tenant, left); else this.reserved.delete(tenant);
+      if (left) this.reserved.set(tenant, left);
+      else this.reserved.delete(tenant);
     }
     const field = FIELDS.find((f) => filter[f])!;
     const k = key(tenant, field, filter[field]!);
     const feed: SubscriberFeed = new SubscriberFeed(tenant, filter, this.limits, {
       cursor: (seq) => this.cursor(tenant, seq),
       onDelivered: (fe) => this.metrics.delivered(tenant, Date.parse(fe.event.at), !!fe.lag),
-      onClose: () => { this.metrics.closed(tenant); this.feeds.delete(feed); const s = this.index.get(k); s?.delete(feed); if (s && !s.size) this.index.delete(k); },
-      overflow: (last) => fail('LIMIT_EXCEEDED', `the subscriber fell too far behind (more than ${this.limits.maxConflated} instances pending); resubscribe with after: ${last ?? '<your last cursor>'}`, { resumeAfter: last }),
+      onClose: () => {
+        this.metrics.closed(tenant);
+        this.feeds.delete(feed);
+        const s = this.index.get(k);
+        s?.delete(feed);
+        if (s && !s.size) this.index.delete(k);
+      },
+      overflow: (last) =>
+        fail(
+          'LIMIT_EXCEEDED',
+          `the subscriber fell too far behind (more than ${this.limits.maxConflated} instances pending); resubscribe with after: ${last ?? '<your last cursor>'}`,
+          { resumeAfter: last },
+        ),
     });
     this.metrics.opened(tenant);
     this.feeds.add(feed);
@@ -114,15 +151,22 @@ export class StatusStream {
 
   private async resumePoint(tenant: string, after: string): Promise<number> {
     let seq: number;
-    try { seq = decodeCursor(this.opts.cursorSecret, tenant, after); } catch (err) {
+    try {
+      seq = decodeCursor(this.opts.cursorSecret, tenant, after);
+    } catch (err) {
       if (err instanceof CursorError) throw fail('CURSOR_INVALID', err.message, { field: 'after' });
       throw err;
     }
     const info = await this.opts.bus.streamInfo(Streams.status.name);
     if (seq + 1 < info.firstSeq) {
-      throw fail('CURSOR_EXPIRED', 'the cursor is older than the status stream retains; resume from oldestCursor (events before it are gone) or subscribe with snapshot: true', {
-        field: 'after', oldestCursor: encodeCursor(this.opts.cursorSecret, tenant, info.firstSeq - 1),
-      });
+      throw fail(
+        'CURSOR_EXPIRED',
+        'the cursor is older than the status stream retains; resume from oldestCursor (events before it are gone) or subscribe with snapshot: true',
+        {
+          field: 'after',
+          oldestCursor: encodeCursor(this.opts.cursorSecret, tenant, info.firstSeq - 1),
+        },
+      );
     }
     return seq + 1;
   }
@@ -131,12 +175,25 @@ export class StatusStream {
     let tail: Consumer | undefined;
     let caughtUp = false;
     const done = new Promise<void>((resolve, reject) => {
-      this.opts.bus.tail<StatusEvent>({
-        stream: Streams.status.name, filterSubject: subjects.statusOfTenant(tenant),
-        ...(snapshot ? { deliver: 'lastPerSubject' as const } : { fromSeq }),
-        onCaughtUp: () => { caughtUp = true; resolve(); },
-      }, (m) => { if (!caughtUp) feed.offer(m, snapshot ? 'SNAPSHOT' : 'TRANSITION', false); })
-        .then((t) => { tail = t; if (caughtUp) void t.stop(); }, reject);
+      this.opts.bus
+        .tail<StatusEvent>(
+          {
+            stream: Streams.status.name,
+            filterSubject: subjects.statusOfTenant(tenant),
+            ...(snapshot ? { deliver: 'lastPerSubject' as const } : { fromSeq }),
+            onCaughtUp: () => {
+              caughtUp = true;
+              resolve();
+            },
+          },
+          (m) => {
+            if (!caughtUp) feed.offer(m, snapshot ? 'SNAPSHOT' : 'TRANSITION', false);
+          },
+        )
+        .then((t) => {
+          tail = t;
+          if (caughtUp) void t.stop();
+        }, reject);
     });
     try {
       await done;

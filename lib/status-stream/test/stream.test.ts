@@ -6,11 +6,25 @@ import { StatusStream, type Feed, type FeedEvent } from '../src/index.js';
 const secret = 'cursor-secret';
 let clock = 1;
 const ev = (instanceId: string, state: StatusEvent['state'], over: Partial<StatusEvent> = {}): StatusEvent => ({
-  ncaId: 'nca-a', functionId: 'f1', versionId: 'v1', gpuSpecificationId: 's1', clusterId: 'c1', instanceId, state,
-  previousState: null, revisionId: 'r1', at: new Date().toISOString(), clock: clock++, ...over,
+  ncaId: 'nca-a',
+  functionId: 'f1',
+  versionId: 'v1',
+  gpuSpecificationId: 's1',
+  clusterId: 'c1',
+  instanceId,
+  state,
+  previousState: null,
+  revisionId: 'r1',
+  at: new Date().toISOString(),
+  clock: clock++,
+  ...over,
 });
 const publish = (bus: Bus, e: StatusEvent) => bus.publish(subjects.status(e.ncaId, e.instanceId), e);
-const take = async (feed: Feed, n: number) => { const out: FeedEvent[] = []; while (out.length < n) out.push((await feed.next()).value); return out; };
+const take = async (feed: Feed, n: number) => {
+  const out: FeedEvent[] = [];
+  while (out.length < n) out.push((await feed.next()).value);
+  return out;
+};
 
 describe('status stream', () => {
   let bus: Bus;
@@ -18,10 +32,17 @@ describe('status stream', () => {
   beforeEach(async () => {
     bus = createMemoryBus();
     await bus.ensureStreams(allStreams);
-    stream = new StatusStream({ bus, cursorSecret: secret, limits: { bufferEvents: 4, maxConflated: 3, perTenant: 5 } });
+    stream = new StatusStream({
+      bus,
+      cursorSecret: secret,
+      limits: { bufferEvents: 4, maxConflated: 3, perTenant: 5 },
+    });
     await stream.start();
   });
-  afterEach(async () => { await stream.stop(); await bus.dispose(); });
+  afterEach(async () => {
+    await stream.stop();
+    await bus.dispose();
+  });
 
   it('resumes from a cursor: exactly the events after it, then live, no gap or duplicate at the seam', async () => {
     const first = await stream.open('nca-a', { functionId: 'f1' });
@@ -36,16 +57,27 @@ describe('status stream', () => {
     const feed = await resumed;
     await publish(bus, ev('i1', 'UPDATING'));
     const got = await take(feed, 4);
-    expect(got.map((g) => `${g.event.instanceId}:${g.event.state}`)).toEqual(['i1:ACTIVE', 'i2:STARTING', 'i2:ACTIVE', 'i1:UPDATING']);
+    expect(got.map((g) => `${g.event.instanceId}:${g.event.state}`)).toEqual([
+      'i1:ACTIVE',
+      'i2:STARTING',
+      'i2:ACTIVE',
+      'i1:UPDATING',
+    ]);
     expect(got.map((g) => g.seq)).toEqual([...got.map((g) => g.seq)].sort((a, b) => a - b));
   });
 
   it('refuses forged and foreign cursors, and says which position is oldest when expired', async () => {
-    await expect(stream.open('nca-a', { functionId: 'f1' }, { after: 'v1.zz.forged' })).rejects.toMatchObject({ extensions: { code: 'CURSOR_INVALID' } });
-    await expect(stream.open('nca-a', { functionId: 'f1' }, { after: encodeCursor(secret, 'nca-b', 1) })).rejects.toMatchObject({ extensions: { code: 'CURSOR_INVALID' } });
+    await expect(stream.open('nca-a', { functionId: 'f1' }, { after: 'v1.zz.forged' })).rejects.toMatchObject({
+      extensions: { code: 'CURSOR_INVALID' },
+    });
+    await expect(
+      stream.open('nca-a', { functionId: 'f1' }, { after: encodeCursor(secret, 'nca-b', 1) }),
+    ).rejects.toMatchObject({ extensions: { code: 'CURSOR_INVALID' } });
     await bus.ensureStreams([{ ...Streams.status, maxMsgs: 3 }]);
     for (let i = 0; i < 6; i++) await publish(bus, ev(`i${i}`, 'STARTING'));
-    const err = await stream.open('nca-a', { functionId: 'f1' }, { after: encodeCursor(secret, 'nca-a', 1) }).catch((e) => e);
+    const err = await stream
+      .open('nca-a', { functionId: 'f1' }, { after: encodeCursor(secret, 'nca-a', 1) })
+      .catch((e) => e);
     expect(codeOf(err)).toBe('CURSOR_EXPIRED');
     expect(err.extensions.oldestCursor).toBe(encodeCursor(secret, 'nca-a', 3));
     const ok = await stream.open('nca-a', { functionId: 'f1' }, { after: err.extensions.oldestCursor });
@@ -60,7 +92,11 @@ describe('status stream', () => {
     const feed = await stream.open('nca-a', { functionId: 'f1' }, { snapshot: true });
     await publish(bus, ev('i2', 'ACTIVE'));
     const got = await take(feed, 3);
-    expect(got.map((g) => `${g.kind}:${g.event.instanceId}:${g.event.state}`)).toEqual(['SNAPSHOT:i1:ACTIVE', 'SNAPSHOT:i2:STARTING', 'TRANSITION:i2:ACTIVE']);
+    expect(got.map((g) => `${g.kind}:${g.event.instanceId}:${g.event.state}`)).toEqual([
+      'SNAPSHOT:i1:ACTIVE',
+      'SNAPSHOT:i2:STARTING',
+      'TRANSITION:i2:ACTIVE',
+    ]);
   });
 
   it('never delivers a stale transition of an instance after a newer one', async () => {
@@ -73,7 +109,7 @@ describe('status stream', () => {
     expect((await take(feed, 2)).map((g) => g.event.state)).toEqual(['ACTIVE', 'UPDATING']);
   });
 
-  it('never shows another tenant\'s events, whatever the filter says', async () => {
+  it("never shows another tenant's events, whatever the filter says", async () => {
     const feed = await stream.open('nca-b', { functionId: 'f1' });
     await publish(bus, ev('i1', 'ACTIVE'));
     await publish(bus, ev('i7', 'ACTIVE', { ncaId: 'nca-b' }));
@@ -82,9 +118,9 @@ describe('status stream', () => {
 
   it('a slow subscriber is conflated per instance with a lag marker, then ended with a resumable error', async () => {
     const feed = await stream.open('nca-a', { functionId: 'f1' });
-    for (let i = 0; i < 4; i++) await publish(bus, ev(`q${i}`, 'STARTING'));          // fills the buffer (4)
+    for (let i = 0; i < 4; i++) await publish(bus, ev(`q${i}`, 'STARTING')); // fills the buffer (4)
     for (const s of ['ACTIVE', 'UPDATING', 'ACTIVE'] as const) await publish(bus, ev('q0', s)); // conflated: 2 skipped
-    await publish(bus, ev('q1', 'ACTIVE'));                                            // conflated, none skipped
+    await publish(bus, ev('q1', 'ACTIVE')); // conflated, none skipped
     const got = await take(feed, 6);
     expect(got.slice(0, 4).every((g) => g.lag === null)).toBe(true);
     expect(got[4]!.event.instanceId).toBe('q0');
@@ -103,7 +139,9 @@ describe('status stream', () => {
 
   it('limits open subscriptions per tenant and counts them', async () => {
     const feeds = await Promise.all(Array.from({ length: 5 }, () => stream.open('nca-a', { functionId: 'f1' })));
-    await expect(stream.open('nca-a', { functionId: 'f1' })).rejects.toMatchObject({ extensions: { code: 'LIMIT_EXCEEDED' } });
+    await expect(stream.open('nca-a', { functionId: 'f1' })).rejects.toMatchObject({
+      extensions: { code: 'LIMIT_EXCEEDED' },
+    });
     expect(stream.metrics.render()).toContain('nvcf_status_subscriptions_open{tenant="nca-a"} 5');
     await feeds[0]!.return!();
     expect(stream.metrics.open('nca-a')).toBe(4);

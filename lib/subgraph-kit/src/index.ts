@@ -14,5 +14,12 @@ export type { InputViolation, OperationInputs } from './input-walk.js';
 export { jsonExtent, jsonStringBytes } from './json-extent.js';
 export type { JsonExtent } from './json-extent.js';
 export { inputLimitsPlugin } from './input-limits-plugin.js';
-export { renderInputLimitsDocs, withInputLimitsSection, inputLimitsSectionOf, withDocSection, docSectionOf, LIMITS_DOC_TITLE } from './input-limits-docs.js';
+export {
+  renderInputLimitsDocs,
+  withInputLimitsSection,
+  inputLimitsSectionOf,
+  withDocSection,
+  docSectionOf,
+  LIMITS_DOC_TITLE,
+} from './input-limits-docs.js';
 export { required } from './resolvers.js';

@@ -6,7 +6,8 @@ const bytes = (n: number) => (n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`)
 
 function bounds(l: Partial<InputLimit>): string {
   const value: string[] = [];
-  if (l.maxLength != null) value.push(l.minLength != null ? `${l.minLength}–${l.maxLength} characters` : `${l.maxLength} characters`);
+  if (l.maxLength != null)
+    value.push(l.minLength != null ? `${l.minLength}–${l.maxLength} characters` : `${l.maxLength} characters`);
   if (l.maxBytes != null) value.push(bytes(l.maxBytes));
   if (l.maxDepth != null) value.push(`${l.maxDepth} levels deep`);
   if (l.maxItems == null) return value.join(', ');
@@ -18,7 +19,9 @@ function bounds(l: Partial<InputLimit>): string {
 /** The "Input values" section of docs/limits.md, generated from input-limits.ts. */
 export function renderInputLimitsDocs(limits: InputLimits = inputLimits): string {
   const d = limits.defaults;
-  const rows = Object.entries(limits.fields).map(([coordinate, l]) => `| \`${coordinate}\` | ${bounds(l)} | \`${l.code ?? 'LIMIT_EXCEEDED'}\` | ${l.why} |`);
+  const rows = Object.entries(limits.fields).map(
+    ([coordinate, l]) => `| \`${coordinate}\` | ${bounds(l)} | \`${l.code ?? 'LIMIT_EXCEEDED'}\` | ${l.why} |`,
+  );
   return [
     HEADING,
     '',
@@ -80,7 +83,8 @@ export function docSectionOf(current: string, heading: string): string | undefin
 }
 
 /** docs/limits.md with its "Input values" section regenerated. */
-export const withInputLimitsSection = (current: string | undefined, limits?: InputLimits) => withDocSection(current, renderInputLimitsDocs(limits));
+export const withInputLimitsSection = (current: string | undefined, limits?: InputLimits) =>
+  withDocSection(current, renderInputLimitsDocs(limits));
 
 /** The "Input values" section as it stands in docs/limits.md. */
 export const inputLimitsSectionOf = (current: string) => docSectionOf(current, HEADING);

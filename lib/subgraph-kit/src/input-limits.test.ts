@@ -1,7 +1,21 @@
 import { readFileSync } from 'node:fs';
-import { buildSchema, isInputObjectType, isListType, isNonNullType, getNamedType, type GraphQLInputType } from 'graphql';
+import {
+  buildSchema,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  getNamedType,
+  type GraphQLInputType,
+} from 'graphql';
 import { readPublicSchema } from '@nvcf/schema';
-import { docSectionOf, inputLimits, inputLimitsSectionOf, renderInputLimitsDocs, withDocSection, withInputLimitsSection } from './index.js';
+import {
+  docSectionOf,
+  inputLimits,
+  inputLimitsSectionOf,
+  renderInputLimitsDocs,
+  withDocSection,
+  withInputLimitsSection,
+} from './index.js';
 
 const schema = buildSchema(readPublicSchema());
 
@@ -31,7 +45,10 @@ describe('input limits', () => {
     for (const [coordinate, limit] of Object.entries(inputLimits.fields)) {
       const arg = /^(\w+)\.(\w+)\((\w+):\)$/.exec(coordinate);
       let type: GraphQLInputType | undefined;
-      if (arg) type = (schema.getType(arg[1]!) as any)?.getFields()[arg[2]!]?.args.find((a: { name: string }) => a.name === arg[3])?.type;
+      if (arg)
+        type = (schema.getType(arg[1]!) as any)
+          ?.getFields()
+          [arg[2]!]?.args.find((a: { name: string }) => a.name === arg[3])?.type;
       else {
         const [typeName, field] = coordinate.split('.');
         const t = schema.getType(typeName!);
@@ -41,7 +58,8 @@ describe('input limits', () => {
       const named = getNamedType(type!).name;
       const list = isListType(isNonNullType(type) ? type.ofType : type);
       if (limit.maxItems != null || limit.maxTotalBytes != null) expect([coordinate, list]).toEqual([coordinate, true]);
-      if (limit.maxLength != null || limit.minLength != null) expect([coordinate, named]).toEqual([coordinate, expect.stringMatching(/^(String|ID)$/)]);
+      if (limit.maxLength != null || limit.minLength != null)
+        expect([coordinate, named]).toEqual([coordinate, expect.stringMatching(/^(String|ID)$/)]);
       if (limit.maxBytes != null || limit.maxDepth != null) expect([coordinate, named]).toEqual([coordinate, 'JSON']);
     }
   });

@@ -1,7 +1,20 @@
 import {
-  getOperationAST, isInputObjectType, isListType, isNonNullType, isScalarType, Kind,
-  type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLInputType,
-  type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode, type VariableDefinitionNode,
+  getOperationAST,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLError,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
+  type VariableDefinitionNode,
 } from 'graphql';
 import { fail } from '@nvcf/errors';
 import { inputLimits as defaultLimits, type InputLimit, type InputLimits, type LimitCode } from './input-limits.js';
@@ -40,7 +53,9 @@ type Path = { prev: Path | undefined; key: string | number };
 const pathString = (p: Path): string => {
   const keys: (string | number)[] = [];
   for (let at: Path | undefined = p; at; at = at.prev) keys.push(at.key);
-  return keys.reverse().reduce<string>((out, k) => (typeof k === 'number' ? `${out}[${k}]` : out ? `${out}.${k}` : k), '');
+  return keys
+    .reverse()
+    .reduce<string>((out, k) => (typeof k === 'number' ? `${out}[${k}]` : out ? `${out}.${k}` : k), '');
 };
 
 /** An input field's coordinate and bound, looked up once per field and set of limits. */
@@ -58,7 +73,9 @@ function boundOf(limits: InputLimits, key: object, coordinate: () => string): Bo
 }
 
 class Exceeded extends Error {
-  constructor(readonly violation: InputViolation) { super(violation.field); }
+  constructor(readonly violation: InputViolation) {
+    super(violation.field);
+  }
 }
 
 /**
@@ -67,7 +84,10 @@ class Exceeded extends Error {
  * argument types, so it runs before coercion and costs one pass over the input; a value of the
  * wrong type is left to coercion to report.
  */
-export function findInputViolation(op: OperationInputs, limits: InputLimits = defaultLimits): InputViolation | undefined {
+export function findInputViolation(
+  op: OperationInputs,
+  limits: InputLimits = defaultLimits,
+): InputViolation | undefined {
   const operation = op.operation ?? getOperationAST(op.document, op.operationName ?? undefined);
   if (!operation) return undefined;
   const root = op.schema.getRootType(operation.operation);
@@ -82,7 +102,13 @@ export function findInputViolation(op: OperationInputs, limits: InputLimits = de
     return def ? { ast: def } : undefined;
   };
 
-  const visit = (type: GraphQLInputType, val: Val, path: Path, coordinate: string, limit: InputLimit | undefined): number => {
+  const visit = (
+    type: GraphQLInputType,
+    val: Val,
+    path: Path,
+    coordinate: string,
+    limit: InputLimit | undefined,
+  ): number => {
     if ('ast' in val && val.ast.kind === Kind.VARIABLE) {
       const resolved = resolveVariable(val.ast.name.value);
       return resolved ? visit(type, resolved, path, coordinate, limit) : 0;
@@ -91,13 +117,28 @@ export function findInputViolation(op: OperationInputs, limits: InputLimits = de
     if (isListType(type)) {
       // a single value where a list is expected is coerced to a list of one
       const raws = 'raw' in val ? (Array.isArray(val.raw) ? val.raw : val.raw == null ? [] : [val.raw]) : undefined;
-      const asts = 'ast' in val ? (val.ast.kind === Kind.LIST ? val.ast.values : val.ast.kind === Kind.NULL ? [] : [val.ast]) : undefined;
+      const asts =
+        'ast' in val
+          ? val.ast.kind === Kind.LIST
+            ? val.ast.values
+            : val.ast.kind === Kind.NULL
+              ? []
+              : [val.ast]
+          : undefined;
       const count = raws ? raws.length : asts!.length;
       const maxItems = limit?.maxItems ?? limits.defaults.list.maxItems;
       if (count > maxItems) throw exceeded(path, coordinate, 'items', maxItems, count, limit);
       let total = 0;
-      for (let i = 0; i < count; i++) total += visit(type.ofType, raws ? { raw: raws[i] } : { ast: asts![i]! }, { prev: path, key: i }, coordinate, limit);
-      if (limit?.maxTotalBytes != null && total > limit.maxTotalBytes) throw exceeded(path, coordinate, 'bytes', limit.maxTotalBytes, total, limit);
+      for (let i = 0; i < count; i++)
+        total += visit(
+          type.ofType,
+          raws ? { raw: raws[i] } : { ast: asts![i]! },
+          { prev: path, key: i },
+          coordinate,
+          limit,
+        );
+      if (limit?.maxTotalBytes != null && total > limit.maxTotalBytes)
+        throw exceeded(path, coordinate, 'bytes', limit.maxTotalBytes, total, limit);
       return total;
     }
     if (isInputObjectType(type)) {
@@ -110,7 +151,8 @@ export function findInputViolation(op: OperationInputs, limits: InputLimits = de
       };
       if ('raw' in val) {
         const raw = val.raw;
-        if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) for (const name of Object.keys(raw)) child(name, { raw: (raw as Record<string, unknown>)[name] });
+        if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))
+          for (const name of Object.keys(raw)) child(name, { raw: (raw as Record<string, unknown>)[name] });
       } else if (val.ast.kind === Kind.OBJECT) {
         for (const f of val.ast.fields) child(f.name.value, { ast: f.value });
       }
@@ -131,7 +173,14 @@ export function findInputViolation(op: OperationInputs, limits: InputLimits = de
     const maxLength = limit?.maxLength ?? limits.defaults[type.name].maxLength;
     const min = limit?.minLength;
     if (text.length > maxLength || (min != null && text.length < min)) {
-      const err = exceeded(path, coordinate, 'characters', text.length > maxLength ? maxLength : min!, text.length, limit);
+      const err = exceeded(
+        path,
+        coordinate,
+        'characters',
+        text.length > maxLength ? maxLength : min!,
+        text.length,
+        limit,
+      );
       if (min != null) err.violation.range = [min, maxLength];
       throw err;
     }
@@ -176,8 +225,22 @@ export function checkOperationInputs(op: OperationInputs, limits?: InputLimits):
   return v && inputLimitError(v);
 }
 
-function exceeded(path: Path, coordinate: string, unit: InputViolation['unit'], limit: number, size: number, entry: InputLimit | undefined) {
-  return new Exceeded({ field: pathString(path), coordinate, unit, limit, size, code: entry?.code ?? 'LIMIT_EXCEEDED' });
+function exceeded(
+  path: Path,
+  coordinate: string,
+  unit: InputViolation['unit'],
+  limit: number,
+  size: number,
+  entry: InputLimit | undefined,
+) {
+  return new Exceeded({
+    field: pathString(path),
+    coordinate,
+    unit,
+    limit,
+    size,
+    code: entry?.code ?? 'LIMIT_EXCEEDED',
+  });
 }
 
 /** The root fields of a selection set, through inline fragments and fragment spreads (each spread once). */
@@ -192,7 +255,11 @@ function rootFields(selectionSet: SelectionSetNode, document: DocumentNode): Fie
       else if (s.kind === Kind.INLINE_FRAGMENT) sets.push(s.selectionSet);
       else if (!seen.has(s.name.value)) {
         seen.add(s.name.value);
-        fragments ??= new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+        fragments ??= new Map(
+          document.definitions
+            .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+            .map((d) => [d.name.value, d]),
+        );
         const f = fragments.get(s.name.value);
         if (f) sets.push(f.selectionSet);
       }

@@ -29,10 +29,14 @@ export function jsonStringBytes(s: string): number {
 
 const scalarBytes = (v: unknown): number => {
   switch (typeof v) {
-    case 'string': return jsonStringBytes(v);
-    case 'number': return Number.isFinite(v) ? String(v).length : 4;
-    case 'boolean': return v ? 4 : 5;
-    default: return 4; // null; undefined in an array is written as null
+    case 'string':
+      return jsonStringBytes(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v).length : 4;
+    case 'boolean':
+      return v ? 4 : 5;
+    default:
+      return 4; // null; undefined in an array is written as null
   }
 };
 
@@ -41,7 +45,10 @@ const scalarBytes = (v: unknown): number => {
  * 100 000 levels deep is measured without recursion. Literal values measure what the JSON
  * scalar turns them into (an enum value becomes undefined: dropped from objects, null in lists).
  */
-export function jsonExtent(value: { raw: unknown } | { ast: ValueNode }, variables?: Record<string, unknown> | null): JsonExtent {
+export function jsonExtent(
+  value: { raw: unknown } | { ast: ValueNode },
+  variables?: Record<string, unknown> | null,
+): JsonExtent {
   let bytes = 0;
   let depth = 0;
   // two stacks of (value, nesting of its container): plain values, and literals
@@ -49,17 +56,29 @@ export function jsonExtent(value: { raw: unknown } | { ast: ValueNode }, variabl
   const rawDepths: number[] = [];
   const asts: ValueNode[] = [];
   const astDepths: number[] = [];
-  if ('raw' in value) { raws.push(value.raw); rawDepths.push(0); } else { asts.push(value.ast); astDepths.push(0); }
+  if ('raw' in value) {
+    raws.push(value.raw);
+    rawDepths.push(0);
+  } else {
+    asts.push(value.ast);
+    astDepths.push(0);
+  }
   while (raws.length || asts.length) {
     while (raws.length) {
       const v = raws.pop();
       const at = rawDepths.pop()!;
-      if (v === null || typeof v !== 'object') { bytes += scalarBytes(v); continue; }
+      if (v === null || typeof v !== 'object') {
+        bytes += scalarBytes(v);
+        continue;
+      }
       const level = at + 1;
       if (level > depth) depth = level;
       if (Array.isArray(v)) {
         bytes += 2 + Math.max(0, v.length - 1);
-        for (let i = 0; i < v.length; i++) { raws.push(v[i]); rawDepths.push(level); }
+        for (let i = 0; i < v.length; i++) {
+          raws.push(v[i]);
+          rawDepths.push(level);
+        }
         continue;
       }
       let entries = 0;
@@ -69,7 +88,8 @@ export function jsonExtent(value: { raw: unknown } | { ast: ValueNode }, variabl
         if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
         entries++;
         bytes += jsonStringBytes(key) + 1;
-        raws.push(child); rawDepths.push(level);
+        raws.push(child);
+        rawDepths.push(level);
       }
       bytes += 2 + Math.max(0, entries - 1);
     }
@@ -83,14 +103,24 @@ export function jsonExtent(value: { raw: unknown } | { ast: ValueNode }, variabl
         rawDepths.push(at);
         break;
       }
-      case Kind.STRING: bytes += jsonStringBytes(node.value); break;
-      case Kind.INT: case Kind.FLOAT: bytes += scalarBytes(Number(node.value)); break;
-      case Kind.BOOLEAN: bytes += node.value ? 4 : 5; break;
+      case Kind.STRING:
+        bytes += jsonStringBytes(node.value);
+        break;
+      case Kind.INT:
+      case Kind.FLOAT:
+        bytes += scalarBytes(Number(node.value));
+        break;
+      case Kind.BOOLEAN:
+        bytes += node.value ? 4 : 5;
+        break;
       case Kind.LIST: {
         const level = at + 1;
         if (level > depth) depth = level;
         bytes += 2 + Math.max(0, node.values.length - 1);
-        for (const v of node.values) { asts.push(v); astDepths.push(level); }
+        for (const v of node.values) {
+          asts.push(v);
+          astDepths.push(level);
+        }
         break;
       }
       case Kind.OBJECT: {
@@ -101,12 +131,14 @@ export function jsonExtent(value: { raw: unknown } | { ast: ValueNode }, variabl
           if (f.value.kind === Kind.ENUM) continue;
           entries++;
           bytes += jsonStringBytes(f.name.value) + 1;
-          asts.push(f.value); astDepths.push(level);
+          asts.push(f.value);
+          astDepths.push(level);
         }
         bytes += 2 + Math.max(0, entries - 1);
         break;
       }
-      default: bytes += 4; // null, or an enum value in a list
+      default:
+        bytes += 4; // null, or an enum value in a list
     }
   }
   return { bytes, depth };

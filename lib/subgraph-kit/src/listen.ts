@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => { server.off('error', reject); resolve(); });
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const addr = server.address() as AddressInfo;
   return `http://${host}:${addr.port}`;

@@ -69,9 +69,18 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
     let parsed: unknown;
-    try { parsed = body ? JSON.parse(body) : undefined; } catch { return sendJson(res, 400, graphqlError('BAD_USER_INPUT', 'request body is not JSON')); }
+    try {
+      parsed = body ? JSON.parse(body) : undefined;
+    } catch {
+      return sendJson(res, 400, graphqlError('BAD_USER_INPUT', 'request body is not JSON'));
+    }
     const result = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: new URL(req.url ?? '/', 'http://x').search, body: parsed },
+      httpGraphQLRequest: {
+        method: req.method ?? 'GET',
+        headers,
+        search: new URL(req.url ?? '/', 'http://x').search,
+        body: parsed,
+      },
       context: async () => {
         const tenant = tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined, opts.name);
         annotate({ [Attr.tenant]: tenant });
@@ -82,7 +91,10 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     for (const [k, v] of result.headers) out[k] = v;
     res.writeHead(result.status ?? 200, out);
     if (result.body.kind === 'complete') res.end(result.body.string);
-    else { for await (const chunk of result.body.asyncIterator) res.write(chunk); res.end(); }
+    else {
+      for await (const chunk of result.body.asyncIterator) res.write(chunk);
+      res.end();
+    }
   };
 
   const handleRpc = async (req: IncomingMessage, res: ServerResponse, method: string) => {
@@ -96,10 +108,15 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
       const input = JSON.parse((await readBody(req, maxBodyBytes)) || '{}');
       sendJson(res, 200, { result: (await handler(tenant, input)) ?? null });
     } catch (err) {
-      const code = err instanceof GraphQLError ? String(err.extensions.code ?? 'INTERNAL_SERVER_ERROR') : 'INTERNAL_SERVER_ERROR';
+      const code =
+        err instanceof GraphQLError ? String(err.extensions.code ?? 'INTERNAL_SERVER_ERROR') : 'INTERNAL_SERVER_ERROR';
       if (code === 'INTERNAL_SERVER_ERROR') log.error(`rpc ${method} failed`, err);
       sendJson(res, code === 'UNAUTHENTICATED' ? 401 : code === 'INTERNAL_SERVER_ERROR' ? 500 : 422, {
-        error: { code, message: code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : (err as Error).message, extensions: err instanceof GraphQLError ? err.extensions : {} },
+        error: {
+          code,
+          message: code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : (err as Error).message,
+          extensions: err instanceof GraphQLError ? err.extensions : {},
+        },
       });
     }
   };
@@ -110,16 +127,23 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
       if (path === '/health') return sendJson(res, 200, { status: 'ok' });
       if (path === '/ready') {
         if (draining) return sendJson(res, 503, { status: 'draining' });
-        return (opts.ready?.() ?? true) ? sendJson(res, 200, { status: 'ready' }) : sendJson(res, 503, { status: 'starting' });
+        return (opts.ready?.() ?? true)
+          ? sendJson(res, 200, { status: 'ready' })
+          : sendJson(res, 503, { status: 'starting' });
       }
-      if (path === '/metrics') { res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }); return res.end(requests.render() + processInfo() + (opts.metrics?.() ?? '')); }
+      if (path === '/metrics') {
+        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+        return res.end(requests.render() + processInfo() + (opts.metrics?.() ?? ''));
+      }
       if (path === '/graphql') return handleGraphql(req, res);
-      if (path.startsWith('/internal/rpc/') && req.method === 'POST') return handleRpc(req, res, path.slice('/internal/rpc/'.length));
+      if (path.startsWith('/internal/rpc/') && req.method === 'POST')
+        return handleRpc(req, res, path.slice('/internal/rpc/'.length));
       sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}`));
     };
     // a SERVER span per request, child of the caller's (W3C traceparent); probes are not traced
     const traced = path === '/graphql' || path.startsWith('/internal/rpc/') ? serverSpan(req, res, path) : undefined;
-    const requestId = typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : undefined;
+    const requestId =
+      typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : undefined;
     const handle = () => (requestId ? withLogContext({ request_id: requestId }, run) : run());
     (traced ? context.with(traced, handle) : handle()).catch((err) => {
       if (err instanceof BodyTooLarge) return sendJson(res, 413, graphqlError('LIMIT_EXCEEDED', err.message));
@@ -132,19 +156,26 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
   let wsCleanup: { dispose(): void | Promise<void> } | undefined;
   if (opts.subscriptions) {
     wss = new WebSocketServer({ server, path: '/graphql' });
-    wsCleanup = useServer<Record<string, unknown>, { tenant?: string }>({
-      schema: opts.schema,
-      onConnect: (ctx) => {
-        try {
-          ctx.extra.tenant = tenantFrom(opts.secret, ctx.connectionParams?.[TENANT_HEADER] as string | undefined, opts.name);
-          return true;
-        } catch {
-          return false;
-        }
+    wsCleanup = useServer<Record<string, unknown>, { tenant?: string }>(
+      {
+        schema: opts.schema,
+        onConnect: (ctx) => {
+          try {
+            ctx.extra.tenant = tenantFrom(
+              opts.secret,
+              ctx.connectionParams?.[TENANT_HEADER] as string | undefined,
+              opts.name,
+            );
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        context: (ctx) => opts.context(ctx.extra.tenant!),
+        onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e) as GraphQLError),
       },
-      context: (ctx) => opts.context(ctx.extra.tenant!),
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e) as GraphQLError),
-    }, wss);
+      wss,
+    );
   }
 
   const url = await listen(server, opts.port ?? 0, opts.host);
@@ -153,13 +184,14 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     name: opts.name,
     url,
     graphqlUrl: `${url}/graphql`,
-    drain: (graceMs) => (drained ??= (async () => {
-      draining = true;
-      await wsCleanup?.dispose();
-      wss?.close();
-      await drainServer(server, graceMs);
-      await apollo.stop();
-    })()),
+    drain: (graceMs) =>
+      (drained ??= (async () => {
+        draining = true;
+        await wsCleanup?.dispose();
+        wss?.close();
+        await drainServer(server, graceMs);
+        await apollo.stop();
+      })()),
     dispose: () => running.drain(0),
     [Symbol.asyncDispose]: () => running.dispose(),
   };
@@ -185,8 +217,12 @@ function serverSpan(req: IncomingMessage, res: ServerResponse, path: string) {
     kind: SpanKind.SERVER,
     parent: contextFrom(req.headers),
     attributes: {
-      'http.request.method': method, 'url.path': path, 'url.scheme': 'http', 'http.route': route,
-      ...(local ? { 'server.port': local } : {}), ...(path !== route ? { 'rpc.method': path.slice('/internal/rpc/'.length) } : {}),
+      'http.request.method': method,
+      'url.path': path,
+      'url.scheme': 'http',
+      'http.route': route,
+      ...(local ? { 'server.port': local } : {}),
+      ...(path !== route ? { 'rpc.method': path.slice('/internal/rpc/'.length) } : {}),
     },
   });
   if (!started) return undefined;
@@ -197,7 +233,12 @@ function serverSpan(req: IncomingMessage, res: ServerResponse, path: string) {
     span.end();
   };
   res.once('finish', end);
-  res.once('close', () => { if (!res.writableFinished) { failSpan(span, new Error('connection closed')); span.end(); } });
+  res.once('close', () => {
+    if (!res.writableFinished) {
+      failSpan(span, new Error('connection closed'));
+      span.end();
+    }
+  });
   return ctx;
 }
 
@@ -206,7 +247,10 @@ const operationAttributes = {
   async requestDidStart() {
     return {
       async didResolveOperation(rc: { operationName?: string | null; operation?: { operation: string } | null }) {
-        annotate({ 'graphql.operation.type': rc.operation?.operation ?? 'query', ...(rc.operationName ? { 'graphql.operation.name': rc.operationName } : {}) });
+        annotate({
+          'graphql.operation.type': rc.operation?.operation ?? 'query',
+          ...(rc.operationName ? { 'graphql.operation.name': rc.operationName } : {}),
+        });
       },
     };
   },

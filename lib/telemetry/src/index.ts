@@ -5,13 +5,43 @@
  * only use the API below: with tracing off every helper is a direct call, no span is made.
  * Metrics are one process-wide registry rendered as Prometheus text on each service's /metrics.
  */
-import { context, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Attributes, type Context, type Link, type Span, type SpanContext, type SpanOptions, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  trace,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type SpanContext,
+  type SpanOptions,
+  type Tracer,
+} from '@opentelemetry/api';
 
-export { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Link, type Span, type SpanContext, type Tracer };
+export {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type SpanContext,
+  type Tracer,
+};
 
 const TRACER = 'nvcf';
 const KEY = Symbol.for('nvcf.telemetry');
-interface State { tracing: boolean; started?: Promise<Telemetry>; registry: Registry }
+interface State {
+  tracing: boolean;
+  started?: Promise<Telemetry>;
+  registry: Registry;
+}
 // one state per process, even when a package is loaded twice (sources in dev, dist in production)
 const g = globalThis as unknown as Record<symbol, State | undefined>;
 const state = (): State => (g[KEY] ??= { tracing: false, registry: new Registry() });
@@ -41,14 +71,26 @@ export interface Telemetry {
 /** Whether the OTEL_* environment asks for traces: an OTLP endpoint, the SDK not disabled, the exporter not `none`. */
 export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
   if ((env.OTEL_SDK_DISABLED ?? '').toLowerCase() === 'true') return false;
-  if ((env.OTEL_TRACES_EXPORTER ?? 'otlp').split(',').map((s) => s.trim()).every((e) => e === 'none' || e === '')) return false;
+  if (
+    (env.OTEL_TRACES_EXPORTER ?? 'otlp')
+      .split(',')
+      .map((s) => s.trim())
+      .every((e) => e === 'none' || e === '')
+  )
+    return false;
   return !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
 /** Whether our metrics should also be pushed over OTLP: OTEL_METRICS_EXPORTER=otlp and an OTLP endpoint. */
 export function metricsRequested(env: NodeJS.ProcessEnv = process.env): boolean {
   if ((env.OTEL_SDK_DISABLED ?? '').toLowerCase() === 'true') return false;
-  if (!(env.OTEL_METRICS_EXPORTER ?? '').split(',').map((e) => e.trim()).includes('otlp')) return false;
+  if (
+    !(env.OTEL_METRICS_EXPORTER ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .includes('otlp')
+  )
+    return false;
   return !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
 }
 
@@ -67,7 +109,9 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
     const { NodeSDK } = await import('@opentelemetry/sdk-node');
     // our metrics (the registry /metrics renders) go over OTLP too when OTEL_METRICS_EXPORTER=otlp;
     // the SDK's log exporter only when OTEL_LOGS_EXPORTER asks (our logs are on stderr)
-    const metricReaders = otlpMetrics ? [await (await import('./otlp-metrics.js')).registryMetricReader(state().registry, env)] : [];
+    const metricReaders = otlpMetrics
+      ? [await (await import('./otlp-metrics.js')).registryMetricReader(state().registry, env)]
+      : [];
     const sdk = new NodeSDK({
       ...(env.OTEL_SERVICE_NAME ? {} : { serviceName }),
       instrumentations: [],
@@ -84,10 +128,18 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
 }
 
 /** Runs `fn` in a new span (active for everything `fn` awaits); a throw marks it failed. */
-export async function inSpan<T>(name: string, opts: { kind?: SpanKind; attributes?: Attributes; links?: Link[]; parent?: Context }, fn: (span: Span | undefined) => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  opts: { kind?: SpanKind; attributes?: Attributes; links?: Link[]; parent?: Context },
+  fn: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
   if (!state().tracing) return fn(undefined);
   const parent = opts.parent ?? context.active();
-  const span = tracer().startSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes, links: opts.links }, parent);
+  const span = tracer().startSpan(
+    name,
+    { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes, links: opts.links },
+    parent,
+  );
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));
   } catch (err) {
@@ -99,10 +151,17 @@ export async function inSpan<T>(name: string, opts: { kind?: SpanKind; attribute
 }
 
 /** Starts a span without making it active; the caller ends it. Undefined when tracing is off. */
-export function startSpan(name: string, opts: { kind?: SpanKind; attributes?: Attributes; links?: Link[]; parent?: Context } = {}): { span: Span; ctx: Context } | undefined {
+export function startSpan(
+  name: string,
+  opts: { kind?: SpanKind; attributes?: Attributes; links?: Link[]; parent?: Context } = {},
+): { span: Span; ctx: Context } | undefined {
   if (!state().tracing) return undefined;
   const parent = opts.parent ?? context.active();
-  const span = tracer().startSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes, links: opts.links }, parent);
+  const span = tracer().startSpan(
+    name,
+    { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes, links: opts.links },
+    parent,
+  );
   return { span, ctx: trace.setSpan(parent, span) };
 }
 
@@ -159,29 +218,53 @@ const labelText = (l: Labels) => {
   const keys = Object.keys(l);
   return keys.length ? `{${keys.map((k) => `${k}="${esc(l[k]!)}"`).join(',')}}` : '';
 };
-const keyOf = (l: Labels) => JSON.stringify(Object.keys(l).sort().map((k) => [k, l[k]]));
+const keyOf = (l: Labels) =>
+  JSON.stringify(
+    Object.keys(l)
+      .sort()
+      .map((k) => [k, l[k]]),
+  );
 
 /** One family's current series, for exporters other than the Prometheus text (OTLP). */
 export type Snapshot =
   | { name: string; help: string; type: 'counter' | 'gauge'; points: { labels: Labels; value: number }[] }
-  | { name: string; help: string; type: 'histogram'; buckets: number[]; points: { labels: Labels; cumulative: number[]; sum: number; count: number }[] };
+  | {
+      name: string;
+      help: string;
+      type: 'histogram';
+      buckets: number[];
+      points: { labels: Labels; cumulative: number[]; sum: number; count: number }[];
+    };
 
-interface Family { render(): string; snapshot(): Snapshot }
+interface Family {
+  render(): string;
+  snapshot(): Snapshot;
+}
 
 /** Label sets beyond this many per family fold into one `other` series, so a client cannot grow them without end. */
 const MAX_SERIES = 1000;
 
 export class Counter<L extends string = string> implements Family {
   private readonly series = new Map<string, { labels: Labels; value: number }>();
-  constructor(readonly name: string, readonly help: string, readonly labelNames: readonly L[] = []) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly L[] = [],
+  ) {}
   inc(labels: Partial<Record<L, string>> = {}, by = 1) {
     const l = fold(this.series.size, labels as Labels, this.labelNames, this.series, keyOf);
     const k = keyOf(l);
     const s = this.series.get(k);
-    if (s) s.value += by; else this.series.set(k, { labels: l, value: by });
+    if (s) s.value += by;
+    else this.series.set(k, { labels: l, value: by });
   }
   snapshot(): Snapshot {
-    return { name: this.name, help: this.help, type: 'counter', points: [...this.series.values()].map((p) => ({ labels: p.labels, value: p.value })) };
+    return {
+      name: this.name,
+      help: this.help,
+      type: 'counter',
+      points: [...this.series.values()].map((p) => ({ labels: p.labels, value: p.value })),
+    };
   }
   render() {
     const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
@@ -192,7 +275,12 @@ export class Counter<L extends string = string> implements Family {
 
 export class Histogram<L extends string = string> implements Family {
   private readonly series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
-  constructor(readonly name: string, readonly help: string, readonly labelNames: readonly L[] = [], readonly buckets: number[] = LATENCY_BUCKETS) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly L[] = [],
+    readonly buckets: number[] = LATENCY_BUCKETS,
+  ) {}
   observe(labels: Partial<Record<L, string>>, value: number) {
     const l = fold(this.series.size, labels as Labels, this.labelNames, this.series, keyOf);
     const k = keyOf(l);
@@ -205,18 +293,35 @@ export class Histogram<L extends string = string> implements Family {
   /** Starts a timer; the returned function observes the seconds elapsed with the labels given then. */
   time(labels: Partial<Record<L, string>> = {}) {
     const t = performance.now();
-    return (more: Partial<Record<L, string>> = {}) => this.observe({ ...labels, ...more }, (performance.now() - t) / 1000);
+    return (more: Partial<Record<L, string>> = {}) =>
+      this.observe({ ...labels, ...more }, (performance.now() - t) / 1000);
   }
   snapshot(): Snapshot {
-    return { name: this.name, help: this.help, type: 'histogram', buckets: this.buckets, points: [...this.series.values()].map((p) => ({ labels: p.labels, cumulative: [...p.counts], sum: p.sum, count: p.count })) };
+    return {
+      name: this.name,
+      help: this.help,
+      type: 'histogram',
+      buckets: this.buckets,
+      points: [...this.series.values()].map((p) => ({
+        labels: p.labels,
+        cumulative: [...p.counts],
+        sum: p.sum,
+        count: p.count,
+      })),
+    };
   }
   render() {
     const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const s of this.series.values()) {
       const base = Object.entries(s.labels).map(([k, v]) => `${k}="${esc(v)}"`);
-      this.buckets.forEach((b, i) => out.push(`${this.name}_bucket{${[...base, `le="${b}"`].join(',')}} ${s.counts[i]}`));
+      this.buckets.forEach((b, i) =>
+        out.push(`${this.name}_bucket{${[...base, `le="${b}"`].join(',')}} ${s.counts[i]}`),
+      );
       out.push(`${this.name}_bucket{${[...base, 'le="+Inf"'].join(',')}} ${s.count}`);
-      out.push(`${this.name}_sum${labelText(s.labels)} ${s.sum}`, `${this.name}_count${labelText(s.labels)} ${s.count}`);
+      out.push(
+        `${this.name}_sum${labelText(s.labels)} ${s.sum}`,
+        `${this.name}_count${labelText(s.labels)} ${s.count}`,
+      );
     }
     return out.join('\n');
   }
@@ -225,20 +330,36 @@ export class Histogram<L extends string = string> implements Family {
 /** A gauge read when /metrics is scraped: `collect` returns the current series. */
 export class Gauge<L extends string = string> implements Family {
   private readonly values = new Map<string, { labels: Labels; value: number }>();
-  constructor(readonly name: string, readonly help: string, readonly labelNames: readonly L[] = [], private readonly collect?: () => { labels: Partial<Record<L, string>>; value: number }[]) {}
-  set(labels: Partial<Record<L, string>>, value: number) { this.values.set(keyOf(labels as Labels), { labels: labels as Labels, value }); }
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly L[] = [],
+    private readonly collect?: () => { labels: Partial<Record<L, string>>; value: number }[],
+  ) {}
+  set(labels: Partial<Record<L, string>>, value: number) {
+    this.values.set(keyOf(labels as Labels), { labels: labels as Labels, value });
+  }
   inc(labels: Partial<Record<L, string>> = {}, by = 1) {
     const k = keyOf(labels as Labels);
     const s = this.values.get(k);
-    if (s) s.value += by; else this.values.set(k, { labels: labels as Labels, value: by });
+    if (s) s.value += by;
+    else this.values.set(k, { labels: labels as Labels, value: by });
   }
-  dec(labels: Partial<Record<L, string>> = {}, by = 1) { this.inc(labels, -by); }
+  dec(labels: Partial<Record<L, string>> = {}, by = 1) {
+    this.inc(labels, -by);
+  }
   private rows(): { labels: Labels; value: number }[] {
     let rows: { labels: Labels; value: number }[] = [...this.values.values()];
-    try { if (this.collect) rows = rows.concat(this.collect().map((r) => ({ labels: r.labels as Labels, value: r.value }))); } catch { /* a collector must not break the scrape */ }
+    try {
+      if (this.collect) rows = rows.concat(this.collect().map((r) => ({ labels: r.labels as Labels, value: r.value })));
+    } catch {
+      /* a collector must not break the scrape */
+    }
     return rows;
   }
-  snapshot(): Snapshot { return { name: this.name, help: this.help, type: 'gauge', points: this.rows() }; }
+  snapshot(): Snapshot {
+    return { name: this.name, help: this.help, type: 'gauge', points: this.rows() };
+  }
   render() {
     const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
     for (const r of this.rows()) out.push(`${this.name}${labelText(r.labels)} ${r.value}`);
@@ -246,7 +367,13 @@ export class Gauge<L extends string = string> implements Family {
   }
 }
 
-function fold(size: number, labels: Labels, names: readonly string[], series: Map<string, unknown>, key: (l: Labels) => string): Labels {
+function fold(
+  size: number,
+  labels: Labels,
+  names: readonly string[],
+  series: Map<string, unknown>,
+  key: (l: Labels) => string,
+): Labels {
   const l: Labels = {};
   for (const n of names) l[n] = labels[n] ?? '';
   if (size >= MAX_SERIES && !series.has(key(l))) for (const n of names) l[n] = 'other';
@@ -262,7 +389,9 @@ export class Registry {
     this.families.set(f.name, f);
     return f;
   }
-  snapshot(): Snapshot[] { return [...this.families.values()].map((f) => f.snapshot()); }
+  snapshot(): Snapshot[] {
+    return [...this.families.values()].map((f) => f.snapshot());
+  }
   render(): string {
     const parts = [...this.families.values()].map((f) => f.render());
     return parts.length ? `${parts.join('\n')}\n` : '';
@@ -271,14 +400,31 @@ export class Registry {
 
 /** The process-wide registry every library records into; each service's /metrics appends its rendering. */
 export const metrics = () => state().registry;
-export const counter = <L extends string>(name: string, help: string, labels: readonly L[] = []) => metrics().family(new Counter<L>(name, help, labels));
-export const histogram = <L extends string>(name: string, help: string, labels: readonly L[] = [], buckets?: number[]) => metrics().family(new Histogram<L>(name, help, labels, buckets));
-export const gauge = <L extends string>(name: string, help: string, labels: readonly L[] = [], collect?: () => { labels: Partial<Record<L, string>>; value: number }[]) => metrics().family(new Gauge<L>(name, help, labels, collect));
+export const counter = <L extends string>(name: string, help: string, labels: readonly L[] = []) =>
+  metrics().family(new Counter<L>(name, help, labels));
+export const histogram = <L extends string>(
+  name: string,
+  help: string,
+  labels: readonly L[] = [],
+  buckets?: number[],
+) => metrics().family(new Histogram<L>(name, help, labels, buckets));
+export const gauge = <L extends string>(
+  name: string,
+  help: string,
+  labels: readonly L[] = [],
+  collect?: () => { labels: Partial<Record<L, string>>; value: number }[],
+) => metrics().family(new Gauge<L>(name, help, labels, collect));
 
 // ---- redaction -------------------------------------------------------------------------------
 
 /** Attributes no span of ours may carry: a GraphQL document can hold configuration values inline. */
-export const REDACTED_ATTRIBUTES = ['graphql.document', 'graphql.variables', 'http.request.body', 'db.query.text', 'db.statement'];
+export const REDACTED_ATTRIBUTES = [
+  'graphql.document',
+  'graphql.variables',
+  'http.request.body',
+  'db.query.text',
+  'db.statement',
+];
 
 /**
  * A tracer that drops REDACTED_ATTRIBUTES from every span it starts, whether given at start or
@@ -290,7 +436,11 @@ export function redactingTracer(inner: Tracer = tracer(), drop: readonly string[
   const clean = (a?: Attributes) => {
     if (!a) return a;
     let out: Attributes | undefined;
-    for (const k of Object.keys(a)) if (deny.has(k)) { out ??= { ...a }; delete out[k]; }
+    for (const k of Object.keys(a))
+      if (deny.has(k)) {
+        out ??= { ...a };
+        delete out[k];
+      }
     return out ?? a;
   };
   const wrap = (span: Span): Span => {
@@ -300,7 +450,8 @@ export function redactingTracer(inner: Tracer = tracer(), drop: readonly string[
     span.setAttributes = (a) => setAttributes(clean(a) ?? {});
     return span;
   };
-  const startSpan: Tracer['startSpan'] = (name, options, ctx) => wrap(inner.startSpan(name, options && { ...options, attributes: clean(options.attributes) }, ctx));
+  const startSpan: Tracer['startSpan'] = (name, options, ctx) =>
+    wrap(inner.startSpan(name, options && { ...options, attributes: clean(options.attributes) }, ctx));
   const startActiveSpan = ((name: string, ...rest: unknown[]) => {
     const fn = rest.pop() as (span: Span) => unknown;
     const [options, ctx] = rest as [SpanOptions | undefined, Context | undefined];

@@ -1,5 +1,13 @@
 import { ValueType } from '@opentelemetry/api';
-import { AggregationTemporality, DataPointType, PeriodicExportingMetricReader, type MetricData, type MetricProducer, type MetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  DataPointType,
+  PeriodicExportingMetricReader,
+  type MetricData,
+  type MetricProducer,
+  type MetricReader,
+  type PushMetricExporter,
+} from '@opentelemetry/sdk-metrics';
 import { emptyResource } from '@opentelemetry/resources';
 import type { Registry, Snapshot } from './index.js';
 
@@ -15,20 +23,47 @@ export function toMetricData(snapshots: Snapshot[], startMs: number, nowMs: numb
   const startTime = hr(startMs);
   const endTime = hr(nowMs);
   return snapshots.map((f): MetricData => {
-    const descriptor = { name: f.name, description: f.help, unit: f.name.endsWith('_seconds') ? 's' : f.name.endsWith('_bytes') ? 'By' : '', valueType: ValueType.DOUBLE };
+    const descriptor = {
+      name: f.name,
+      description: f.help,
+      unit: f.name.endsWith('_seconds') ? 's' : f.name.endsWith('_bytes') ? 'By' : '',
+      valueType: ValueType.DOUBLE,
+    };
     if (f.type === 'histogram') {
       return {
-        descriptor, aggregationTemporality: AggregationTemporality.CUMULATIVE, dataPointType: DataPointType.HISTOGRAM,
+        descriptor,
+        aggregationTemporality: AggregationTemporality.CUMULATIVE,
+        dataPointType: DataPointType.HISTOGRAM,
         dataPoints: f.points.map((p) => ({
-          startTime, endTime, attributes: p.labels,
-          value: { buckets: { boundaries: f.buckets, counts: [...p.cumulative, p.count].map((c, i, all) => c - (i ? all[i - 1]! : 0)) }, sum: p.sum, count: p.count },
+          startTime,
+          endTime,
+          attributes: p.labels,
+          value: {
+            buckets: {
+              boundaries: f.buckets,
+              counts: [...p.cumulative, p.count].map((c, i, all) => c - (i ? all[i - 1]! : 0)),
+            },
+            sum: p.sum,
+            count: p.count,
+          },
         })),
       };
     }
     const dataPoints = f.points.map((p) => ({ startTime, endTime, attributes: p.labels, value: p.value }));
     return f.type === 'counter'
-      ? { descriptor, aggregationTemporality: AggregationTemporality.CUMULATIVE, dataPointType: DataPointType.SUM, isMonotonic: true, dataPoints }
-      : { descriptor, aggregationTemporality: AggregationTemporality.CUMULATIVE, dataPointType: DataPointType.GAUGE, dataPoints };
+      ? {
+          descriptor,
+          aggregationTemporality: AggregationTemporality.CUMULATIVE,
+          dataPointType: DataPointType.SUM,
+          isMonotonic: true,
+          dataPoints,
+        }
+      : {
+          descriptor,
+          aggregationTemporality: AggregationTemporality.CUMULATIVE,
+          dataPointType: DataPointType.GAUGE,
+          dataPoints,
+        };
   });
 }
 
@@ -37,7 +72,10 @@ export function registryProducer(registry: Registry): MetricProducer {
   const startMs = Date.now();
   return {
     collect: async () => ({
-      resourceMetrics: { resource: emptyResource(), scopeMetrics: [{ scope: { name: 'nvcf' }, metrics: toMetricData(registry.snapshot(), startMs, Date.now()) }] },
+      resourceMetrics: {
+        resource: emptyResource(),
+        scopeMetrics: [{ scope: { name: 'nvcf' }, metrics: toMetricData(registry.snapshot(), startMs, Date.now()) }],
+      },
       errors: [],
     }),
   };
@@ -46,7 +84,8 @@ export function registryProducer(registry: Registry): MetricProducer {
 /** The OTLP exporter the standard variables ask for: http/protobuf (the default), http/json or grpc. */
 async function exporterFor(env: NodeJS.ProcessEnv): Promise<PushMetricExporter> {
   const protocol = env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
-  if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-metrics-otlp-http')).OTLPMetricExporter();
+  if (protocol === 'http/json')
+    return new (await import('@opentelemetry/exporter-metrics-otlp-http')).OTLPMetricExporter();
   if (protocol === 'grpc') return new (await import('@opentelemetry/exporter-metrics-otlp-grpc')).OTLPMetricExporter();
   return new (await import('@opentelemetry/exporter-metrics-otlp-proto')).OTLPMetricExporter();
 }
@@ -57,6 +96,8 @@ export async function registryMetricReader(registry: Registry, env: NodeJS.Proce
   return new PeriodicExportingMetricReader({
     exporter: await exporterFor(env),
     metricProducers: [registryProducer(registry)],
-    ...(Number.isFinite(interval) && interval > 0 ? { exportIntervalMillis: interval, exportTimeoutMillis: Math.min(30_000, interval) } : {}),
+    ...(Number.isFinite(interval) && interval > 0
+      ? { exportIntervalMillis: interval, exportTimeoutMillis: Math.min(30_000, interval) }
+      : {}),
   });
 }

@@ -19,10 +19,15 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const received: OtlpReceiver['received'] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.setEncoding('utf8').on('data', (c: string) => { body += c; }).on('end', () => {
-      received.push({ path: req.url ?? '/', body });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
+    req
+      .setEncoding('utf8')
+      .on('data', (c: string) => {
+        body += c;
+      })
+      .on('end', () => {
+        received.push({ path: req.url ?? '/', body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const close = () => new Promise<void>((resolve) => server.close(() => resolve()));

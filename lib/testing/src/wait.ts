@@ -10,7 +10,10 @@ export class GiveUp extends Error {
 /** Polls until `check` returns a truthy value (or stops throwing); never a blind sleep. */
 type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
 
-export async function waitUntil<T>(check: () => T | Promise<T>, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<Truthy<T>> {
+export async function waitUntil<T>(
+  check: () => T | Promise<T>,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<Truthy<T>> {
   const { timeoutMs = 15_000, intervalMs = 25, what = 'condition' } = opts;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -23,7 +26,11 @@ export async function waitUntil<T>(check: () => T | Promise<T>, opts: { timeoutM
       if (err instanceof GiveUp) throw err;
       last = err;
     }
-    if (Date.now() > deadline) throw new WaitTimeout(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`, { cause: last });
+    if (Date.now() > deadline)
+      throw new WaitTimeout(
+        `timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
+        { cause: last },
+      );
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
-import { msgIds, subjects, type Bus, type CreateInstanceMessage, type IcmsRpc, type TerminateInstanceMessage, type UpdateInstancesMessage } from '@nvcf/messaging';
+import {
+  msgIds,
+  subjects,
+  type Bus,
+  type CreateInstanceMessage,
+  type IcmsRpc,
+  type TerminateInstanceMessage,
+  type UpdateInstancesMessage,
+} from '@nvcf/messaging';
 import type { IcmsStore } from './store/index.js';
 import { isLive, type ClusterRecord, type InstanceRecord } from './model.js';
 import { eligibleClusters } from './placement.js';
@@ -10,7 +18,11 @@ type Handlers = { [K in keyof IcmsRpc]: (tenant: string, input: IcmsRpc[K]['inpu
 /** ICMS's internal operations, called by nvcf over RPC. */
 export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
   const liveByCluster = async (clusters: ClusterRecord[]) =>
-    new Map(await Promise.all(clusters.map(async (c) => [c.id, (await store.listInstancesByCluster(c.id)).filter(isLive)] as const)));
+    new Map(
+      await Promise.all(
+        clusters.map(async (c) => [c.id, (await store.listInstancesByCluster(c.id)).filter(isLive)] as const),
+      ),
+    );
 
   return {
     async launch(tenant, { specs }) {
@@ -19,13 +31,19 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       // place everything first: a refusal of any spec creates nothing
       const plans = specs.map((s, i) => {
         if (s.ref.ncaId !== tenant) throw fail('FORBIDDEN', 'launch for another tenant');
-        return { s, targets: s.count > 0 ? eligibleClusters(clusters, live, tenant, s.placement, `gpuSpecifications[${i}]`) : [] };
+        return {
+          s,
+          targets: s.count > 0 ? eligibleClusters(clusters, live, tenant, s.placement, `gpuSpecifications[${i}]`) : [],
+        };
       });
       for (const { s, targets } of plans) {
         if (!s.placement.singleTenant) continue;
         for (const c of targets.slice(0, s.count)) {
           if (c.dedicatedTo !== tenant && !(await store.setDedication(c.id, null, tenant))) {
-            throw fail('NO_ELIGIBLE_CLUSTER', `cluster ${c.name} was taken by another tenant's operator workload meanwhile; retry`);
+            throw fail(
+              'NO_ELIGIBLE_CLUSTER',
+              `cluster ${c.name} was taken by another tenant's operator workload meanwhile; retry`,
+            );
           }
         }
       }
@@ -33,15 +51,30 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       const out: Record<string, string[]> = {};
       for (const { s, targets } of plans) {
         const created: InstanceRecord[] = Array.from({ length: s.count }, (_, n) => ({
-          id: randomUUID(), ...s.ref, clusterId: targets[n % targets.length]!.id, launchRevisionId: s.revisionId,
-          state: 'REQUESTED', revisionId: null, clock: 0, singleTenant: s.placement.singleTenant, createdAt: now, updatedAt: now,
+          id: randomUUID(),
+          ...s.ref,
+          clusterId: targets[n % targets.length]!.id,
+          launchRevisionId: s.revisionId,
+          state: 'REQUESTED',
+          revisionId: null,
+          clock: 0,
+          singleTenant: s.placement.singleTenant,
+          createdAt: now,
+          updatedAt: now,
         }));
         await store.putInstances(created);
         if (s.count > 0) await store.markAccepted(s.ref.gpuSpecificationId);
         for (const inst of created) {
           const msg: CreateInstanceMessage = {
-            type: 'create', instanceId: inst.id, ...s.ref, clusterId: inst.clusterId, gpu: s.placement.gpu, instanceType: s.placement.instanceType,
-            revisionId: s.revisionId, revisionCreatedAt: s.revisionCreatedAt, workload: s.workload,
+            type: 'create',
+            instanceId: inst.id,
+            ...s.ref,
+            clusterId: inst.clusterId,
+            gpu: s.placement.gpu,
+            instanceType: s.placement.instanceType,
+            revisionId: s.revisionId,
+            revisionCreatedAt: s.revisionCreatedAt,
+            workload: s.workload,
           };
           await bus.publish(subjects.create(inst.clusterId), msg, { msgId: msgIds.create(inst.id) });
         }
@@ -55,12 +88,28 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       const [all] = await store.listInstancesBySpec([ref.gpuSpecificationId]);
       // the full current set: never a subset, never a canary (rule 6); an update creates nothing (rule 7)
       const targets = all!.filter((i) => i.ncaId === tenant && isLive(i));
-      const action = { id: randomUUID(), ncaId: tenant, gpuSpecificationId: ref.gpuSpecificationId, revisionId, targets: targets.map((t) => t.id), createdAt: new Date().toISOString() };
+      const action = {
+        id: randomUUID(),
+        ncaId: tenant,
+        gpuSpecificationId: ref.gpuSpecificationId,
+        revisionId,
+        targets: targets.map((t) => t.id),
+        createdAt: new Date().toISOString(),
+      };
       await store.putUpdateAction(action);
       const byCluster = new Map<string, string[]>();
       for (const t of targets) byCluster.set(t.clusterId, [...(byCluster.get(t.clusterId) ?? []), t.id]);
       for (const [clusterId, ids] of byCluster) {
-        const msg: UpdateInstancesMessage = { type: 'update', updateActionId: action.id, ...ref, clusterId, revisionId, revisionCreatedAt, workload, targets: ids };
+        const msg: UpdateInstancesMessage = {
+          type: 'update',
+          updateActionId: action.id,
+          ...ref,
+          clusterId,
+          revisionId,
+          revisionCreatedAt,
+          workload,
+          targets: ids,
+        };
         await bus.publish(subjects.update(clusterId), msg, { msgId: msgIds.update(action.id, clusterId) });
       }
       return { updateActionId: action.id, targets: action.targets };
@@ -69,7 +118,10 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
     async accepted(tenant, { gpuSpecificationId }) {
       const [all] = await store.listInstancesBySpec([gpuSpecificationId]);
       const mine = all!.filter((i) => i.ncaId === tenant);
-      return { accepted: mine.length > 0 && (await store.isAccepted(gpuSpecificationId)), liveInstances: mine.filter(isLive).length };
+      return {
+        accepted: mine.length > 0 && (await store.isAccepted(gpuSpecificationId)),
+        liveInstances: mine.filter(isLive).length,
+      };
     },
 
     async terminate(tenant, { versionId, graceful }) {

@@ -11,21 +11,44 @@ function readClusters(env: Env): ClusterRecord[] {
   const file = env.ICMS_CLUSTERS_FILE;
   if (!file) return [];
   let list: unknown;
-  try { list = parse(readFileSync(file, 'utf8')); } catch (cause) { throw new ConfigError(`ICMS_CLUSTERS_FILE=${file} cannot be read: ${(cause as Error).message}`); }
+  try {
+    list = parse(readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw new ConfigError(`ICMS_CLUSTERS_FILE=${file} cannot be read: ${(cause as Error).message}`);
+  }
   if (!Array.isArray(list)) throw new ConfigError(`ICMS_CLUSTERS_FILE=${file} must hold a list of clusters`);
   for (const [i, c] of list.entries()) {
     const r = c as Partial<ClusterRecord>;
-    if (typeof r?.id !== 'string' || typeof r.name !== 'string' || typeof r.ncaId !== 'string' || !Array.isArray(r.gpus) || !Array.isArray(r.authorizedNcaIds)) {
-      throw new ConfigError(`ICMS_CLUSTERS_FILE=${file}: cluster ${i} needs id, name, ncaId, authorizedNcaIds and gpus`);
+    if (
+      typeof r?.id !== 'string' ||
+      typeof r.name !== 'string' ||
+      typeof r.ncaId !== 'string' ||
+      !Array.isArray(r.gpus) ||
+      !Array.isArray(r.authorizedNcaIds)
+    ) {
+      throw new ConfigError(
+        `ICMS_CLUSTERS_FILE=${file}: cluster ${i} needs id, name, ncaId, authorizedNcaIds and gpus`,
+      );
     }
   }
   return (list as ClusterRecord[]).map((c) => ({ ...c, attributes: c.attributes ?? [], regions: c.regions ?? [] }));
 }
 
-runSubgraphMain('icms', { port: 4002 }, (env) => ({
-  clusters: readClusters(env),
-  consumerName: str(env, 'STATUS_CONSUMER_NAME', 'icms'),
-}), async ({ bus, cassandra, keyspace, config: c }) => createIcmsServer({
-  store: createCassandraIcmsStore(cassandra, { keyspace: keyspace('icms_api') }), bus, secret: c.secret,
-  clusters: c.clusters, port: c.port, host: c.host, consumerName: c.consumerName,
-}));
+runSubgraphMain(
+  'icms',
+  { port: 4002 },
+  (env) => ({
+    clusters: readClusters(env),
+    consumerName: str(env, 'STATUS_CONSUMER_NAME', 'icms'),
+  }),
+  async ({ bus, cassandra, keyspace, config: c }) =>
+    createIcmsServer({
+      store: createCassandraIcmsStore(cassandra, { keyspace: keyspace('icms_api') }),
+      bus,
+      secret: c.secret,
+      clusters: c.clusters,
+      port: c.port,
+      host: c.host,
+      consumerName: c.consumerName,
+    }),
+);

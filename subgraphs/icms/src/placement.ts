@@ -8,8 +8,9 @@ export const mayUse = (c: ClusterRecord, tenant: string) =>
 /** Why a cluster cannot take this request, or null when it can. */
 function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: InstanceRecord[]): string | null {
   if (!c.authorizedNcaIds.includes(tenant)) return 'not authorized for the tenant';
-  if (c.dedicatedTo && c.dedicatedTo !== tenant) return 'single-tenant: it hosts another tenant\'s operator workload';
-  if (p.clusters.length && !p.clusters.includes(c.id) && !p.clusters.includes(c.name)) return 'not in the requested clusters';
+  if (c.dedicatedTo && c.dedicatedTo !== tenant) return "single-tenant: it hosts another tenant's operator workload";
+  if (p.clusters.length && !p.clusters.includes(c.id) && !p.clusters.includes(c.name))
+    return 'not in the requested clusters';
   if (p.regions.length && !c.regions.some((r) => p.regions.includes(r))) return 'not in the requested regions';
   const gpu = c.gpus.find((g) => g.name === p.gpu);
   if (!gpu) return `no ${p.gpu} GPUs`;
@@ -17,23 +18,44 @@ function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: In
   const missing = p.attributes.filter((a) => !c.attributes.includes(a));
   if (missing.length) return `missing attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
   // the attribute says the operator runs there; its agent may have found its CRDs missing
-  const absent = (c.operators?.operators ?? []).filter((o) => p.attributes.includes(o.clusterAttribute) && o.missingCrds.length);
-  if (absent.length) return absent.map((o) => `operator type '${o.operatorType}' not installed (its agent reported CRD ${o.missingCrds.join(', ')} missing at ${c.operators!.at})`).join('; ');
-  if (p.singleTenant && live.some((i) => i.ncaId !== tenant)) return 'hosts other tenants\' workloads, and operator workloads need a single-tenant cluster';
+  const absent = (c.operators?.operators ?? []).filter(
+    (o) => p.attributes.includes(o.clusterAttribute) && o.missingCrds.length,
+  );
+  if (absent.length)
+    return absent
+      .map(
+        (o) =>
+          `operator type '${o.operatorType}' not installed (its agent reported CRD ${o.missingCrds.join(', ')} missing at ${c.operators!.at})`,
+      )
+      .join('; ');
+  if (p.singleTenant && live.some((i) => i.ncaId !== tenant))
+    return "hosts other tenants' workloads, and operator workloads need a single-tenant cluster";
   return null;
 }
 
 /** Eligible clusters, least loaded first; the error lists why each cluster was refused. */
-export function eligibleClusters(clusters: ClusterRecord[], liveByCluster: Map<string, InstanceRecord[]>, tenant: string, p: PlacementRequest, where: string): ClusterRecord[] {
+export function eligibleClusters(
+  clusters: ClusterRecord[],
+  liveByCluster: Map<string, InstanceRecord[]>,
+  tenant: string,
+  p: PlacementRequest,
+  where: string,
+): ClusterRecord[] {
   const reasons: string[] = [];
   const ok: ClusterRecord[] = [];
   for (const c of clusters) {
     const live = (liveByCluster.get(c.id) ?? []).filter(isLive);
     const why = refusal(c, tenant, p, live);
-    if (why) { if (c.authorizedNcaIds.includes(tenant)) reasons.push(`${c.name}: ${why}`); } else ok.push(c);
+    if (why) {
+      if (c.authorizedNcaIds.includes(tenant)) reasons.push(`${c.name}: ${why}`);
+    } else ok.push(c);
   }
   if (!ok.length) {
-    throw fail('NO_ELIGIBLE_CLUSTER', `${where}: no eligible cluster for ${p.gpu}/${p.instanceType}${p.attributes.length ? ` with ${p.attributes.join(', ')}` : ''}${reasons.length ? ` (${reasons.join('; ')})` : ' (the tenant may use no cluster)'}`, { gpu: p.gpu, instanceType: p.instanceType });
+    throw fail(
+      'NO_ELIGIBLE_CLUSTER',
+      `${where}: no eligible cluster for ${p.gpu}/${p.instanceType}${p.attributes.length ? ` with ${p.attributes.join(', ')}` : ''}${reasons.length ? ` (${reasons.join('; ')})` : ' (the tenant may use no cluster)'}`,
+      { gpu: p.gpu, instanceType: p.instanceType },
+    );
   }
   const load = (c: ClusterRecord) => (liveByCluster.get(c.id) ?? []).filter(isLive).length;
   return ok.sort((a, b) => load(a) - load(b) || a.id.localeCompare(b.id));

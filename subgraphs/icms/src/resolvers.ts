@@ -23,8 +23,13 @@ export interface IcmsContext extends TenantContext {
  * loadMany answers a failed batch (the store down) with Error entries; a missing row is null.
  * Read as "no such instance" they would hide an outage: the field fails instead (UNAVAILABLE).
  */
-const loaded = <T>(items: (T | Error)[]): T[] => items.map((i) => { if (i instanceof Error) throw i; return i; });
-const own = <T extends { ncaId: string }>(ctx: IcmsContext, rec: T | null | undefined) => (rec && rec.ncaId === ctx.tenant ? rec : null);
+const loaded = <T>(items: (T | Error)[]): T[] =>
+  items.map((i) => {
+    if (i instanceof Error) throw i;
+    return i;
+  });
+const own = <T extends { ncaId: string }>(ctx: IcmsContext, rec: T | null | undefined) =>
+  rec && rec.ncaId === ctx.tenant ? rec : null;
 
 /**
  * Listed instances: not TERMINATED, and reported by their agent at least once (not REQUESTED):
@@ -43,14 +48,19 @@ export function resolvers(store: IcmsStore): Resolvers {
       clusters: async (_, __, ctx) => (await store.listClusters()).filter((c) => mayUse(c, ctx.tenant)),
       instance: async (_, { id }, ctx) => reported(own(ctx, await ctx.loaders.instances.load(id))),
       instances: async (_, { ids }, ctx) => {
-        if (ids.length > MAX_IDS) throw fail('LIMIT_EXCEEDED', `instances takes at most ${MAX_IDS} ids (got ${ids.length}); ask in pages`, { field: 'ids', limit: MAX_IDS });
+        if (ids.length > MAX_IDS)
+          throw fail('LIMIT_EXCEEDED', `instances takes at most ${MAX_IDS} ids (got ${ids.length}); ask in pages`, {
+            field: 'ids',
+            limit: MAX_IDS,
+          });
         return loaded(await ctx.loaders.instances.loadMany(ids)).map((i) => reported(own(ctx, i)));
       },
     },
     Instance: {
       __resolveReference: async ({ id }, ctx) => own(ctx, await ctx.loaders.instances.load(id)),
       gpuSpecification: (i) => ({ id: i.gpuSpecificationId }),
-      cluster: (i, _, ctx) => required(`cluster ${i.clusterId} of instance ${i.id}`, ctx.loaders.clusters.load(i.clusterId)),
+      cluster: (i, _, ctx) =>
+        required(`cluster ${i.clusterId} of instance ${i.id}`, ctx.loaders.clusters.load(i.clusterId)),
     },
     Cluster: {
       __resolveReference: async ({ id }, ctx) => {
@@ -63,7 +73,8 @@ export function resolvers(store: IcmsStore): Resolvers {
       __resolveReference: (ref) => ref,
       instances: async ({ id }, _, ctx) =>
         (await ctx.loaders.instancesBySpec.load(id)).filter((i) => i.ncaId === ctx.tenant && visible(i)),
-      updateActions: async ({ id }, _, ctx) => (await ctx.loaders.actionsBySpec.load(id)).filter((a) => a.ncaId === ctx.tenant),
+      updateActions: async ({ id }, _, ctx) =>
+        (await ctx.loaders.actionsBySpec.load(id)).filter((a) => a.ncaId === ctx.tenant),
     },
     UpdateAction: {
       targets: async (a, _, ctx) =>
@@ -71,4 +82,3 @@ export function resolvers(store: IcmsStore): Resolvers {
     },
   };
 }
-

@@ -21,15 +21,21 @@ export interface IcmsServerOptions {
   consumerName?: string;
 }
 
-export const buildIcmsSchema = (store: IcmsStore) => buildSubgraphSchema([{ typeDefs: parse(subgraphSdl('icms')), resolvers: resolvers(store) }]);
+export const buildIcmsSchema = (store: IcmsStore) =>
+  buildSubgraphSchema([{ typeDefs: parse(subgraphSdl('icms')), resolvers: resolvers(store) }]);
 
 export async function createIcmsServer(opts: IcmsServerOptions): Promise<RunningSubgraph> {
   const existing = new Map((await opts.store.listClusters()).map((c) => [c.id, c]));
-  for (const c of opts.clusters ?? []) await opts.store.putCluster({ ...c, dedicatedTo: existing.get(c.id)?.dedicatedTo ?? null });
+  for (const c of opts.clusters ?? [])
+    await opts.store.putCluster({ ...c, dedicatedTo: existing.get(c.id)?.dedicatedTo ?? null });
   const consumer = await consumeStatus(opts.store, opts.bus, opts.consumerName);
   const reports = await consumeClusterReports(opts.store, opts.bus, opts.consumerName);
   const server = await startSubgraph({
-    name: 'icms', schema: buildIcmsSchema(opts.store), secret: opts.secret, port: opts.port, host: opts.host,
+    name: 'icms',
+    schema: buildIcmsSchema(opts.store),
+    secret: opts.secret,
+    port: opts.port,
+    host: opts.host,
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
     rpc: icmsHandlers(opts.store, opts.bus),
   });

@@ -1,10 +1,23 @@
-import { PoisonMessage, Streams, durableName, type Bus, type ClusterOperatorsMessage, type Consumer, type StatusEvent } from '@nvcf/messaging';
+import {
+  PoisonMessage,
+  Streams,
+  durableName,
+  type Bus,
+  type ClusterOperatorsMessage,
+  type Consumer,
+  type StatusEvent,
+} from '@nvcf/messaging';
 import type { IcmsStore } from './store/index.js';
 
 /** ICMS tracks instance state (for the current set and placement) from the status stream. */
 export async function consumeStatus(store: IcmsStore, bus: Bus, consumer = 'icms'): Promise<Consumer> {
   return bus.consume<StatusEvent>(
-    { stream: Streams.status.name, durable: durableName(Streams.status.name, consumer), ackWaitMs: 30_000, maxAckPending: 256 },
+    {
+      stream: Streams.status.name,
+      durable: durableName(Streams.status.name, consumer),
+      ackWaitMs: 30_000,
+      maxAckPending: 256,
+    },
     async ({ data: e }) => {
       const changed = await store.recordState(e.instanceId, e.state, e.revisionId, e.clock, e.at);
       if (!changed || e.state !== 'TERMINATED') return;
@@ -12,7 +25,9 @@ export async function consumeStatus(store: IcmsStore, bus: Bus, consumer = 'icms
       // reported it TERMINATED (its objects gone): a FAILED one still has its namespace there
       const [cluster] = await store.getClusters([e.clusterId]);
       if (!cluster?.dedicatedTo) return;
-      const remaining = (await store.listInstancesByCluster(e.clusterId)).filter((i) => i.singleTenant && i.state !== 'TERMINATED');
+      const remaining = (await store.listInstancesByCluster(e.clusterId)).filter(
+        (i) => i.singleTenant && i.state !== 'TERMINATED',
+      );
       if (!remaining.length) await store.setDedication(e.clusterId, cluster.dedicatedTo, null);
     },
   );
@@ -21,9 +36,20 @@ export async function consumeStatus(store: IcmsStore, bus: Bus, consumer = 'icms
 /** ICMS keeps each agent's newest report of the operator CRDs its cluster serves (placement reads it). */
 export async function consumeClusterReports(store: IcmsStore, bus: Bus, consumer = 'icms'): Promise<Consumer> {
   return bus.consume<ClusterOperatorsMessage>(
-    { stream: Streams.cluster.name, durable: durableName(Streams.cluster.name, consumer), ackWaitMs: 30_000, maxAckPending: 64 },
+    {
+      stream: Streams.cluster.name,
+      durable: durableName(Streams.cluster.name, consumer),
+      ackWaitMs: 30_000,
+      maxAckPending: 64,
+    },
     async ({ data: m }) => {
-      if (!m || m.type !== 'operators' || typeof m.clusterId !== 'string' || !Array.isArray(m.operators) || typeof m.clock !== 'number') {
+      if (
+        !m ||
+        m.type !== 'operators' ||
+        typeof m.clusterId !== 'string' ||
+        !Array.isArray(m.operators) ||
+        typeof m.clock !== 'number'
+      ) {
         throw new PoisonMessage('not a ClusterOperatorsMessage');
       }
       await store.setOperatorReport(m.clusterId, { clock: m.clock, at: m.at, operators: m.operators });

@@ -7,12 +7,31 @@ const at = '2026-01-01T00:00:00.000Z';
 const byId = <T extends { id: string }>(xs: T[]) => [...xs].sort((a, b) => a.id.localeCompare(b.id));
 
 const cluster = (patch: Partial<ClusterRecord> = {}): ClusterRecord => ({
-  id: id('cluster'), name: 'c', ncaId: id('nca'), authorizedNcaIds: ['t1', 't2'], attributes: ['NIMOperatorSupport'],
-  gpus: [{ name: 'L40S', instanceTypes: ['gl40s_1.br25_2xlarge'] }], regions: ['us-east'], dedicatedTo: null, ...patch,
+  id: id('cluster'),
+  name: 'c',
+  ncaId: id('nca'),
+  authorizedNcaIds: ['t1', 't2'],
+  attributes: ['NIMOperatorSupport'],
+  gpus: [{ name: 'L40S', instanceTypes: ['gl40s_1.br25_2xlarge'] }],
+  regions: ['us-east'],
+  dedicatedTo: null,
+  ...patch,
 });
 const instance = (patch: Partial<InstanceRecord> = {}): InstanceRecord => ({
-  id: id('inst'), ncaId: 'nca', functionId: 'fn', versionId: id('ver'), gpuSpecificationId: id('spec'), clusterId: id('cluster'),
-  launchRevisionId: 'rev0', state: 'REQUESTED', revisionId: null, clock: 0, singleTenant: false, createdAt: at, updatedAt: at, ...patch,
+  id: id('inst'),
+  ncaId: 'nca',
+  functionId: 'fn',
+  versionId: id('ver'),
+  gpuSpecificationId: id('spec'),
+  clusterId: id('cluster'),
+  launchRevisionId: 'rev0',
+  state: 'REQUESTED',
+  revisionId: null,
+  clock: 0,
+  singleTenant: false,
+  createdAt: at,
+  updatedAt: at,
+  ...patch,
 });
 
 /** The IcmsStore contract: memory and Cassandra must both pass it unchanged. */
@@ -82,7 +101,13 @@ export function icmsStoreContract(name: string, make: () => Promise<IcmsStore>) 
       expect(await store.recordState(i.id, 'ACTIVE', 'rev1', t + 5, '2026-01-01T00:00:02.000Z')).toBe(true);
       expect(await store.recordState(i.id, 'FAILED', null, t + 1, '2026-01-01T00:00:03.000Z')).toBe(false);
       expect(await store.recordState(i.id, 'UPDATING', 'rev2', t + 5, '2026-01-01T00:00:04.000Z')).toBe(false);
-      const expected = { ...i, state: 'ACTIVE', revisionId: 'rev1', clock: t + 5, updatedAt: '2026-01-01T00:00:02.000Z' };
+      const expected = {
+        ...i,
+        state: 'ACTIVE',
+        revisionId: 'rev1',
+        clock: t + 5,
+        updatedAt: '2026-01-01T00:00:02.000Z',
+      };
       expect(await store.getInstances([i.id])).toEqual([expected]);
       expect(await store.listInstancesBySpec([i.gpuSpecificationId])).toEqual([[expected]]);
       expect(await store.recordState(id('inst'), 'ACTIVE', null, t, at)).toBe(false);
@@ -108,11 +133,21 @@ export function icmsStoreContract(name: string, make: () => Promise<IcmsStore>) 
 
     it('lists update actions per spec, newest first', async () => {
       const [s1, s2] = [id('spec'), id('spec')];
-      const action = (spec: string, n: number): UpdateActionRecord => ({ id: id('ua'), ncaId: 'nca', gpuSpecificationId: spec, revisionId: `rev${n}`, targets: [`i${n}`], createdAt: at });
+      const action = (spec: string, n: number): UpdateActionRecord => ({
+        id: id('ua'),
+        ncaId: 'nca',
+        gpuSpecificationId: spec,
+        revisionId: `rev${n}`,
+        targets: [`i${n}`],
+        createdAt: at,
+      });
       const [a1, a2, b1, a3] = [action(s1, 1), action(s1, 2), action(s2, 1), action(s1, 3)];
       for (const a of [a1, a2, b1, a3]) await store.putUpdateAction(a);
       expect(await store.listUpdateActions([s2, id('spec'), s1])).toEqual([[b1], [], [a3, a2, a1]]);
-      expect(await store.listUpdateActions([s1, s1])).toEqual([[a3, a2, a1], [a3, a2, a1]]);
+      expect(await store.listUpdateActions([s1, s1])).toEqual([
+        [a3, a2, a1],
+        [a3, a2, a1],
+      ]);
     });
   });
 }

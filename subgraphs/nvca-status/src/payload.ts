@@ -3,7 +3,13 @@ import type { FeedEvent } from '@nvcf/status-stream';
 /** The GraphQL shape of one feed event (InstanceStatusEvent). */
 export const toPayload = (fe: FeedEvent) => ({
   cursor: fe.cursor,
-  instance: { id: fe.event.instanceId, state: fe.event.state, revisionId: fe.event.revisionId, targetRevisionId: fe.event.targetRevisionId ?? null, updatedAt: fe.event.at },
+  instance: {
+    id: fe.event.instanceId,
+    state: fe.event.state,
+    revisionId: fe.event.revisionId,
+    targetRevisionId: fe.event.targetRevisionId ?? null,
+    updatedAt: fe.event.at,
+  },
   state: fe.event.state,
   previousState: fe.event.previousState,
   revisionId: fe.event.revisionId,

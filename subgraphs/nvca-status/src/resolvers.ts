@@ -5,7 +5,9 @@ import type { InstanceStatusEvent, Resolvers } from './generated/resolvers.js';
 import type { StatusStream, Feed } from '@nvcf/status-stream';
 import { toPayload } from './payload.js';
 
-export const createLoaders = (store: StatusStore) => ({ status: new DataLoader((ids: readonly string[]) => store.get(ids)) });
+export const createLoaders = (store: StatusStore) => ({
+  status: new DataLoader((ids: readonly string[]) => store.get(ids)),
+});
 
 export interface StatusContext extends TenantContext {
   loaders: ReturnType<typeof createLoaders>;
@@ -14,8 +16,14 @@ export interface StatusContext extends TenantContext {
 /** Maps feed events to subscription payloads; return() releases the feed at once. */
 function payloads(feed: Feed): AsyncIterableIterator<{ instanceStatusChanged: InstanceStatusEvent }> {
   const it: AsyncIterableIterator<{ instanceStatusChanged: InstanceStatusEvent }> = {
-    next: async () => { const r = await feed.next(); return r.done ? r : { done: false, value: { instanceStatusChanged: toPayload(r.value) } }; },
-    return: async () => { await feed.return!(); return { done: true, value: undefined }; },
+    next: async () => {
+      const r = await feed.next();
+      return r.done ? r : { done: false, value: { instanceStatusChanged: toPayload(r.value) } };
+    },
+    return: async () => {
+      await feed.return!();
+      return { done: true, value: undefined };
+    },
     [Symbol.asyncIterator]: () => it,
   };
   return it;
@@ -29,7 +37,13 @@ export function resolvers(store: StatusStore, stream: StatusStream): Resolvers {
       __resolveReference: async ({ id }, ctx) => {
         const s = await ctx.loaders.status.load(id);
         if (!s || s.ncaId !== ctx.tenant) return null;
-        return { id, state: s.state, revisionId: s.revisionId, targetRevisionId: s.targetRevisionId ?? null, updatedAt: s.updatedAt };
+        return {
+          id,
+          state: s.state,
+          revisionId: s.revisionId,
+          targetRevisionId: s.targetRevisionId ?? null,
+          updatedAt: s.updatedAt,
+        };
       },
     },
     Subscription: {

@@ -25,9 +25,17 @@ export async function createStatusServer(opts: StatusServerOptions): Promise<Run
   const stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret });
   await stream.start();
   const consumer = await consumeStatus(opts.store, opts.bus, opts.consumerName);
-  const schema = buildSubgraphSchema([{ typeDefs: parse(subgraphSdl('nvca-status')), resolvers: resolvers(opts.store, stream) }]);
+  const schema = buildSubgraphSchema([
+    { typeDefs: parse(subgraphSdl('nvca-status')), resolvers: resolvers(opts.store, stream) },
+  ]);
   const server = await startSubgraph({
-    name: 'nvca-status', schema, secret: opts.secret, port: opts.port, host: opts.host, subscriptions: true, metrics: () => stream.metrics.render(),
+    name: 'nvca-status',
+    schema,
+    secret: opts.secret,
+    port: opts.port,
+    host: opts.host,
+    subscriptions: true,
+    metrics: () => stream.metrics.render(),
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
   });
   const drain = async (graceMs: number) => {

@@ -4,11 +4,26 @@ import type { StatusStore } from './store/index.js';
 /** Keeps the latest status of every instance (Instance.state and friends). */
 export async function consumeStatus(store: StatusStore, bus: Bus, consumer = 'nvca-status'): Promise<Consumer> {
   return bus.consume<StatusEvent>(
-    { stream: Streams.status.name, durable: durableName(Streams.status.name, consumer), ackWaitMs: 30_000, maxAckPending: 256 },
+    {
+      stream: Streams.status.name,
+      durable: durableName(Streams.status.name, consumer),
+      ackWaitMs: 30_000,
+      maxAckPending: 256,
+    },
     async ({ data: e, seq }) => {
       await store.record({
-        instanceId: e.instanceId, ncaId: e.ncaId, functionId: e.functionId, versionId: e.versionId, gpuSpecificationId: e.gpuSpecificationId,
-        clusterId: e.clusterId, state: e.state, revisionId: e.revisionId, targetRevisionId: e.targetRevisionId ?? null, updatedAt: e.at, clock: e.clock, seq,
+        instanceId: e.instanceId,
+        ncaId: e.ncaId,
+        functionId: e.functionId,
+        versionId: e.versionId,
+        gpuSpecificationId: e.gpuSpecificationId,
+        clusterId: e.clusterId,
+        state: e.state,
+        revisionId: e.revisionId,
+        targetRevisionId: e.targetRevisionId ?? null,
+        updatedAt: e.at,
+        clock: e.clock,
+        seq,
       });
     },
   );

@@ -12,21 +12,37 @@ describe('nvca-status Instance reference', () => {
 
   beforeAll(async () => {
     await store.record({
-      instanceId: 'i-1', ncaId: 'nca-a', functionId: 'f', versionId: 'v', gpuSpecificationId: 's', clusterId: 'c',
-      state: 'UPDATING', revisionId: 'r-1', targetRevisionId: 'r-2', updatedAt: '2025-01-01T00:00:00.000Z', clock: 1, seq: 1,
+      instanceId: 'i-1',
+      ncaId: 'nca-a',
+      functionId: 'f',
+      versionId: 'v',
+      gpuSpecificationId: 's',
+      clusterId: 'c',
+      state: 'UPDATING',
+      revisionId: 'r-1',
+      targetRevisionId: 'r-2',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+      clock: 1,
+      seq: 1,
     });
   });
   afterAll(() => store.dispose());
 
-  it('answers the reported state of the caller\'s instance', async () => {
-    expect(await resolve(ref('i-1'), as('nca-a'), info)).toEqual({ id: 'i-1', state: 'UPDATING', revisionId: 'r-1', targetRevisionId: 'r-2', updatedAt: '2025-01-01T00:00:00.000Z' });
+  it("answers the reported state of the caller's instance", async () => {
+    expect(await resolve(ref('i-1'), as('nca-a'), info)).toEqual({
+      id: 'i-1',
+      state: 'UPDATING',
+      revisionId: 'r-1',
+      targetRevisionId: 'r-2',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    });
   });
 
   it('is null for an id no agent has reported: no invented STARTING state', async () => {
     expect(await resolve(ref('never-reported'), as('nca-a'), info)).toBeNull();
   });
 
-  it('is null for another tenant\'s instance', async () => {
+  it("is null for another tenant's instance", async () => {
     expect(await resolve(ref('i-1'), as('nca-b'), info)).toBeNull();
   });
 });

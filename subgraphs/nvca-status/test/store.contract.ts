@@ -12,8 +12,18 @@ export function statusStoreContract(name: string, make: () => Promise<StatusStor
     let t: number;
     let seq = 0;
     const status = (patch: Partial<InstanceStatus> = {}): InstanceStatus => ({
-      instanceId: id('inst'), ncaId: 'nca', functionId: 'fn', versionId: 'ver', gpuSpecificationId: 'spec', clusterId: 'c1',
-      state: 'STARTING', revisionId: null, updatedAt: new Date(Math.floor(t / 1000)).toISOString(), clock: t, seq: ++seq, ...patch,
+      instanceId: id('inst'),
+      ncaId: 'nca',
+      functionId: 'fn',
+      versionId: 'ver',
+      gpuSpecificationId: 'spec',
+      clusterId: 'c1',
+      state: 'STARTING',
+      revisionId: null,
+      updatedAt: new Date(Math.floor(t / 1000)).toISOString(),
+      clock: t,
+      seq: ++seq,
+      ...patch,
     });
     beforeEach(async () => {
       store = await make();
@@ -78,16 +88,26 @@ export function statusStoreContract(name: string, make: () => Promise<StatusStor
       expect((await store.get([s.instanceId]))[0]?.targetRevisionId ?? null).toBeNull();
       const updating = { ...s, state: 'UPDATING' as const, targetRevisionId: 'r2', clock: t + 1 };
       await store.record(updating);
-      expect((await store.get([s.instanceId]))[0]).toMatchObject({ state: 'UPDATING', revisionId: 'r1', targetRevisionId: 'r2' });
+      expect((await store.get([s.instanceId]))[0]).toMatchObject({
+        state: 'UPDATING',
+        revisionId: 'r1',
+        targetRevisionId: 'r2',
+      });
       expect((await store.list(nca, {}))[0]?.targetRevisionId).toBe('r2');
       await store.record({ ...s, state: 'ACTIVE', revisionId: 'r2', targetRevisionId: null, clock: t + 2 });
-      expect((await store.get([s.instanceId]))[0]).toMatchObject({ state: 'ACTIVE', revisionId: 'r2', targetRevisionId: null });
+      expect((await store.get([s.instanceId]))[0]).toMatchObject({
+        state: 'ACTIVE',
+        revisionId: 'r2',
+        targetRevisionId: null,
+      });
     });
 
     it('ends with the newest of many concurrent events for one instance', async () => {
       const s = status();
       const clocks = Array.from({ length: 12 }, (_, n) => t + ((n * 7) % 12));
-      const results = await Promise.all(clocks.map((clock) => store.record({ ...s, clock, seq: clock - t, revisionId: `r${clock - t}` })));
+      const results = await Promise.all(
+        clocks.map((clock) => store.record({ ...s, clock, seq: clock - t, revisionId: `r${clock - t}` })),
+      );
       expect(results).toContain(true);
       expect(await store.get([s.instanceId])).toEqual([{ ...s, clock: t + 11, seq: 11, revisionId: 'r11' }]);
     });

@@ -19,7 +19,11 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 export function checkSidecarContract(version: VersionRecord, configuration: JsonObject) {
   for (const [key, current] of Object.entries(contractKeys)) {
     if (key in configuration && !same(configuration[key], current(version))) {
-      throw fail('REDEPLOY_REQUIRED', `configuration.${key} would change the worker sidecar contract (service name, port, health) from ${JSON.stringify(current(version) ?? null)} to ${JSON.stringify(configuration[key])}; create and deploy a new function version instead`, { field: `configuration.${key}` });
+      throw fail(
+        'REDEPLOY_REQUIRED',
+        `configuration.${key} would change the worker sidecar contract (service name, port, health) from ${JSON.stringify(current(version) ?? null)} to ${JSON.stringify(configuration[key])}; create and deploy a new function version instead`,
+        { field: `configuration.${key}` },
+      );
     }
   }
 }

@@ -9,38 +9,73 @@ import { mergeManifests } from './operators/merge.js';
 import type { Nvcf } from './nvcf.js';
 import type { DeployInput } from './generated/resolvers.js';
 
-
 /** Attributes a cluster must carry for this version: the spec's own plus each operator type's. */
-export const requiredAttributes = (nvcf: Nvcf, v: VersionRecord, spec: Pick<SpecRecord, 'attributes'>) =>
-  [...new Set([...spec.attributes, ...(v.operatorTypes ?? []).map((t) => nvcf.registry.get(t)!.clusterAttribute)])];
+export const requiredAttributes = (nvcf: Nvcf, v: VersionRecord, spec: Pick<SpecRecord, 'attributes'>) => [
+  ...new Set([...spec.attributes, ...(v.operatorTypes ?? []).map((t) => nvcf.registry.get(t)!.clusterAttribute)]),
+];
 
 function checkOperatorDeploy(nvcf: Nvcf, v: VersionRecord, input: DeployInput) {
   const operatorOnly = ['manifestMergePatches', 'serviceName', 'servicePort'] as const;
   if (v.workloadType !== 'OPERATOR') {
     const given = operatorOnly.filter((k) => input[k] != null);
-    if (given.length) throw fail('BAD_USER_INPUT', `${given.join(', ')} apply to operator workloads only; this version is ${v.workloadType}`, { field: given[0] });
+    if (given.length)
+      throw fail(
+        'BAD_USER_INPUT',
+        `${given.join(', ')} apply to operator workloads only; this version is ${v.workloadType}`,
+        { field: given[0] },
+      );
     return;
   }
   if (!input.serviceName || !input.servicePort) {
-    throw fail('BAD_USER_INPUT', 'serviceName and servicePort are required for operator deployments (the Service the worker sidecar sends requests to)', { field: 'serviceName' });
+    throw fail(
+      'BAD_USER_INPUT',
+      'serviceName and servicePort are required for operator deployments (the Service the worker sidecar sends requests to)',
+      { field: 'serviceName' },
+    );
   }
   checkPort('servicePort', input.servicePort);
-  mergeManifests(v.manifests ?? [], input.manifestMergePatches ?? [], nvcf.registry, 'manifestMergePatches', v.operatorTypes ?? []);
+  mergeManifests(
+    v.manifests ?? [],
+    input.manifestMergePatches ?? [],
+    nvcf.registry,
+    'manifestMergePatches',
+    v.operatorTypes ?? [],
+  );
 }
 
-export async function deployFunctionVersion(nvcf: Nvcf, tenant: string, versionId: string, input: DeployInput): Promise<DeploymentRecord> {
+export async function deployFunctionVersion(
+  nvcf: Nvcf,
+  tenant: string,
+  versionId: string,
+  input: DeployInput,
+): Promise<DeploymentRecord> {
   const [v] = await nvcf.store.getVersions([versionId]);
-  if (!v || v.ncaId !== tenant) throw fail('NOT_FOUND', `function version ${versionId} does not exist`, { field: 'versionId' });
-  if (v.deploymentId && v.status !== 'INACTIVE') throw fail('CONFLICT', `function version ${versionId} is already deployed (status ${v.status}); undeploy it first`);
-  if (!input.gpuSpecifications.length) throw fail('BAD_USER_INPUT', 'gpuSpecifications must contain at least one specification', { field: 'gpuSpecifications' });
+  if (!v || v.ncaId !== tenant)
+    throw fail('NOT_FOUND', `function version ${versionId} does not exist`, { field: 'versionId' });
+  if (v.deploymentId && v.status !== 'INACTIVE')
+    throw fail('CONFLICT', `function version ${versionId} is already deployed (status ${v.status}); undeploy it first`);
+  if (!input.gpuSpecifications.length)
+    throw fail('BAD_USER_INPUT', 'gpuSpecifications must contain at least one specification', {
+      field: 'gpuSpecifications',
+    });
   const maxSpecs = inputLimit('DeployInput.gpuSpecifications').maxItems!;
-  if (input.gpuSpecifications.length > maxSpecs) throw fail('LIMIT_EXCEEDED', `at most ${maxSpecs} GPU specifications per deployment`, { field: 'gpuSpecifications', limit: maxSpecs });
+  if (input.gpuSpecifications.length > maxSpecs)
+    throw fail('LIMIT_EXCEEDED', `at most ${maxSpecs} GPU specifications per deployment`, {
+      field: 'gpuSpecifications',
+      limit: maxSpecs,
+    });
   checkOperatorDeploy(nvcf, v, input);
 
   const now = new Date().toISOString();
   const deployment: DeploymentRecord = {
-    id: randomUUID(), versionId, ncaId: tenant, specIds: [], createdAt: now,
-    manifestMergePatches: (input.manifestMergePatches as JsonObject[] | null) ?? null, serviceName: input.serviceName ?? null, servicePort: input.servicePort ?? null,
+    id: randomUUID(),
+    versionId,
+    ncaId: tenant,
+    specIds: [],
+    createdAt: now,
+    manifestMergePatches: (input.manifestMergePatches as JsonObject[] | null) ?? null,
+    serviceName: input.serviceName ?? null,
+    servicePort: input.servicePort ?? null,
   };
   const specs: SpecRecord[] = [];
   const pairs: RevisionPair[] = [];
@@ -50,23 +85,55 @@ export async function deployFunctionVersion(nvcf: Nvcf, tenant: string, versionI
     checkSpec(where, s);
     let configuration: JsonObject | null = null;
     if (s.configuration != null) {
-      if (v.workloadType !== 'HELM') throw fail('BAD_USER_INPUT', `${where}.configuration holds Helm values; this version is ${v.workloadType}`, { field: `${where}.configuration` });
+      if (v.workloadType !== 'HELM')
+        throw fail('BAD_USER_INPUT', `${where}.configuration holds Helm values; this version is ${v.workloadType}`, {
+          field: `${where}.configuration`,
+        });
       configuration = checkConfiguration(`${where}.configuration`, s.configuration, nvcf.limits.maxConfigurationBytes);
     } else if (v.workloadType === 'HELM') configuration = {};
     const spec: SpecRecord = {
-      id: randomUUID(), deploymentId: deployment.id, versionId, functionId: v.functionId, ncaId: tenant, gpu: s.gpu, instanceType: s.instanceType,
-      minInstances: s.minInstances, maxInstances: s.maxInstances, maxRequestConcurrency: s.maxRequestConcurrency ?? 1,
-      clusters: s.clusters ?? [], regions: s.regions ?? [], attributes: s.attributes ?? [],
+      id: randomUUID(),
+      deploymentId: deployment.id,
+      versionId,
+      functionId: v.functionId,
+      ncaId: tenant,
+      gpu: s.gpu,
+      instanceType: s.instanceType,
+      minInstances: s.minInstances,
+      maxInstances: s.maxInstances,
+      maxRequestConcurrency: s.maxRequestConcurrency ?? 1,
+      clusters: s.clusters ?? [],
+      regions: s.regions ?? [],
+      attributes: s.attributes ?? [],
     };
     // the initial configuration is the first revision (it becomes lastApplied once every instance runs it)
     // its rollout is the launch below, which starts now
-    const revision = { id: randomUUID(), specId: spec.id, status: 'ROLLING_OUT' as const, configuration, manifestMergePatches: null, createdAt: now, startedAt: now, deadline: nvcf.deadlineFrom(Date.now()) };
+    const revision = {
+      id: randomUUID(),
+      specId: spec.id,
+      status: 'ROLLING_OUT' as const,
+      configuration,
+      manifestMergePatches: null,
+      createdAt: now,
+      startedAt: now,
+      deadline: nvcf.deadlineFrom(Date.now()),
+    };
     specs.push(spec);
     pairs.push({ specId: spec.id, latest: revision, lastApplied: null });
     launches.push({
       ref: { ncaId: tenant, functionId: v.functionId, versionId, gpuSpecificationId: spec.id },
-      placement: { gpu: s.gpu, instanceType: s.instanceType, clusters: spec.clusters, regions: spec.regions, attributes: requiredAttributes(nvcf, v, spec), singleTenant: v.workloadType === 'OPERATOR' },
-      count: s.minInstances, revisionId: revision.id, revisionCreatedAt: revision.createdAt, workload: workloadFor(v, deployment, revision, nvcf.registry),
+      placement: {
+        gpu: s.gpu,
+        instanceType: s.instanceType,
+        clusters: spec.clusters,
+        regions: spec.regions,
+        attributes: requiredAttributes(nvcf, v, spec),
+        singleTenant: v.workloadType === 'OPERATOR',
+      },
+      count: s.minInstances,
+      revisionId: revision.id,
+      revisionCreatedAt: revision.createdAt,
+      workload: workloadFor(v, deployment, revision, nvcf.registry),
     });
   });
   deployment.specIds = specs.map((s) => s.id);
@@ -80,4 +147,3 @@ export async function deployFunctionVersion(nvcf: Nvcf, tenant: string, versionI
   await nvcf.rollouts.evaluateVersion(versionId);
   return deployment;
 }
-

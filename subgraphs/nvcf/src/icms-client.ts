@@ -1,7 +1,9 @@
 import { rpcClient } from '@nvcf/subgraph-kit';
 import type { IcmsRpc } from '@nvcf/messaging';
 
-export type IcmsClient = { [K in keyof IcmsRpc]: (tenant: string, input: IcmsRpc[K]['input']) => Promise<IcmsRpc[K]['output']> };
+export type IcmsClient = {
+  [K in keyof IcmsRpc]: (tenant: string, input: IcmsRpc[K]['input']) => Promise<IcmsRpc[K]['output']>;
+};
 
 /** ICMS over its internal RPC; the URL is resolved late so services may start in any order. */
 export function httpIcmsClient(baseUrl: () => string, secret: string): IcmsClient {

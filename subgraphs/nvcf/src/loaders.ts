@@ -11,7 +11,9 @@ export function createLoaders(store: NvcfStore) {
     specs: new DataLoader((ids: readonly string[]) => store.getSpecs(ids)),
     revisions: new DataLoader((ids: readonly string[]) => store.getRevisions(ids)),
     // by spec: every revision's progress in a request shares its spec's one read (one partition on Cassandra)
-    instanceStates: new DataLoader((specIds: readonly string[]) => Promise.all(specIds.map((id) => store.instanceStates(id)))),
+    instanceStates: new DataLoader((specIds: readonly string[]) =>
+      Promise.all(specIds.map((id) => store.instanceStates(id))),
+    ),
   };
 }
 export type Loaders = ReturnType<typeof createLoaders>;

@@ -32,7 +32,11 @@ function bucketOf(s: InstanceObservation | undefined, revisionId: string, latest
  * spec's instance states (read once per request), whatever the number of targets.
  * `latest` says whether `rev` is the specification's latest revision.
  */
-export function rolloutProgress(rev: Revision, states: readonly InstanceObservation[], latest: boolean): RolloutProgress {
+export function rolloutProgress(
+  rev: Revision,
+  states: readonly InstanceObservation[],
+  latest: boolean,
+): RolloutProgress {
   const byId = new Map(states.map((s) => [s.instanceId, s]));
   const counts = { applied: 0, updating: 0, failed: 0, pending: 0 };
   // a target listed twice is still one instance

@@ -1,9 +1,22 @@
 import { counter, histogram, LONG_BUCKETS } from '@nvcf/telemetry';
 import type { NvcfStore } from './store/index.js';
 
-const started = counter('nvcf_rollouts_started_total', 'Revisions that began rolling out (ROLLING_OUT), on this replica. In progress across replicas: started minus finished.', []);
-const finished = counter('nvcf_rollouts_finished_total', 'Rollouts that ended, by outcome (APPLIED, FAILED), on this replica.', ['outcome']);
-const seconds = histogram('nvcf_rollout_duration_seconds', 'Time from the start of a rollout to APPLIED or FAILED, by outcome.', ['outcome'], LONG_BUCKETS);
+const started = counter(
+  'nvcf_rollouts_started_total',
+  'Revisions that began rolling out (ROLLING_OUT), on this replica. In progress across replicas: started minus finished.',
+  [],
+);
+const finished = counter(
+  'nvcf_rollouts_finished_total',
+  'Rollouts that ended, by outcome (APPLIED, FAILED), on this replica.',
+  ['outcome'],
+);
+const seconds = histogram(
+  'nvcf_rollout_duration_seconds',
+  'Time from the start of a rollout to APPLIED or FAILED, by outcome.',
+  ['outcome'],
+  LONG_BUCKETS,
+);
 
 /**
  * The store with every successful revision transition counted: a rollout starts when a

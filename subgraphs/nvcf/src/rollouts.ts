@@ -15,10 +15,20 @@ export class Rollouts {
    */
   private coalesce(key: string, fn: () => Promise<void>): Promise<void> {
     const cur = this.inFlight.get(key);
-    if (cur) { cur.again = true; return cur.done; }
+    if (cur) {
+      cur.again = true;
+      return cur.done;
+    }
     const entry = { again: false, done: Promise.resolve() };
     entry.done = (async () => {
-      try { do { entry.again = false; await fn(); } while (entry.again); } finally { this.inFlight.delete(key); }
+      try {
+        do {
+          entry.again = false;
+          await fn();
+        } while (entry.again);
+      } finally {
+        this.inFlight.delete(key);
+      }
     })();
     this.inFlight.set(key, entry);
     return entry.done;
@@ -43,7 +53,10 @@ export class Rollouts {
 
   async fail(pair: RevisionPair, reason: string): Promise<boolean> {
     const rev = pair.latest!;
-    return this.store.casRevisions(pair.specId, rev.id, { latest: { ...rev, status: 'FAILED', failureReason: reason }, lastApplied: pair.lastApplied });
+    return this.store.casRevisions(pair.specId, rev.id, {
+      latest: { ...rev, status: 'FAILED', failureReason: reason },
+      lastApplied: pair.lastApplied,
+    });
   }
 
   /** Revisions past their deadline become FAILED; the instances keep serving lastApplied. */
@@ -54,7 +67,13 @@ export class Rollouts {
       if (!rev.deadline || Date.parse(rev.deadline) > nowMs) continue;
       // the same counts Revision.progress shows, so the reason and the progress agree
       const p = rolloutProgress(rev, await this.store.instanceStates(pair.specId), true);
-      if (await this.fail(pair, `deadline ${rev.deadline} passed with ${p.applied} of ${p.total} instances on this revision`)) failed++;
+      if (
+        await this.fail(
+          pair,
+          `deadline ${rev.deadline} passed with ${p.applied} of ${p.total} instances on this revision`,
+        )
+      )
+        failed++;
     }
     return failed;
   }
@@ -70,7 +89,9 @@ export class Rollouts {
     const [d] = await this.store.getDeployments([v.deploymentId]);
     if (!d) return;
     const specs = await this.store.getSpecs(d.specIds);
-    let allMet = true, anyRunning = false, anySpecAllFailed = false;
+    let allMet = true,
+      anyRunning = false,
+      anySpecAllFailed = false;
     for (const s of specs) {
       if (!s) continue;
       const states = await this.store.instanceStates(s.id);
@@ -85,13 +106,23 @@ export class Rollouts {
   }
 }
 
-function outcome(pair: RevisionPair, rev: Revision, states: Map<string, InstanceObservation>): Omit<RevisionPair, 'specId'> | null {
+function outcome(
+  pair: RevisionPair,
+  rev: Revision,
+  states: Map<string, InstanceObservation>,
+): Omit<RevisionPair, 'specId'> | null {
   let pending = 0;
   for (const id of rev.targets ?? []) {
     const s = states.get(id);
-    if (!s) { pending++; continue; }
+    if (!s) {
+      pending++;
+      continue;
+    }
     if (s.failedRevisionId === rev.id || (s.state === 'FAILED' && (s.revisionId === rev.id || s.revisionId === null))) {
-      return { latest: { ...rev, status: 'FAILED', failureReason: `instance ${id}: ${s.message ?? 'failed permanently'}` }, lastApplied: pair.lastApplied };
+      return {
+        latest: { ...rev, status: 'FAILED', failureReason: `instance ${id}: ${s.message ?? 'failed permanently'}` },
+        lastApplied: pair.lastApplied,
+      };
     }
     if (s.state === 'TERMINATED') continue; // gone instances are no longer targets
     if (!(s.state === 'ACTIVE' && s.revisionId === rev.id)) pending++;
@@ -101,7 +132,12 @@ function outcome(pair: RevisionPair, rev: Revision, states: Map<string, Instance
   return { latest: applied, lastApplied: applied };
 }
 
-function nextStatus(cur: FunctionStatus, allMet: boolean, anyRunning: boolean, anySpecAllFailed: boolean): FunctionStatus {
+function nextStatus(
+  cur: FunctionStatus,
+  allMet: boolean,
+  anyRunning: boolean,
+  anySpecAllFailed: boolean,
+): FunctionStatus {
   if (cur === 'DEPLOYING') return allMet ? 'ACTIVE' : anySpecAllFailed ? 'ERROR' : 'DEPLOYING';
   if (cur === 'ERROR') return allMet ? 'ACTIVE' : 'ERROR';
   if (allMet) return 'ACTIVE';

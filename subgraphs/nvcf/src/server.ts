@@ -28,14 +28,25 @@ export interface NvcfServerOptions {
   consumerName?: string;
 }
 
-export const buildNvcfSchema = (nvcf: Nvcf) => buildSubgraphSchema([{ typeDefs: parse(subgraphSdl('nvcf')), resolvers: resolvers(nvcf) }]);
+export const buildNvcfSchema = (nvcf: Nvcf) =>
+  buildSubgraphSchema([{ typeDefs: parse(subgraphSdl('nvcf')), resolvers: resolvers(nvcf) }]);
 
 export async function createNvcfServer(opts: NvcfServerOptions): Promise<RunningSubgraph & { nvcf: Nvcf }> {
-  const nvcf = new Nvcf(withRolloutMetrics(opts.store), opts.icms, opts.registry, { maxConfigurationBytes: inputLimit('RevisionInput.configuration').maxBytes!, ...opts.limits }, opts.revisionDeadlineMs ?? 600_000);
+  const nvcf = new Nvcf(
+    withRolloutMetrics(opts.store),
+    opts.icms,
+    opts.registry,
+    { maxConfigurationBytes: inputLimit('RevisionInput.configuration').maxBytes!, ...opts.limits },
+    opts.revisionDeadlineMs ?? 600_000,
+  );
   const consumer = await consumeStatus(nvcf, opts.bus, opts.consumerName);
   const sweeper = sweepDeadlines(nvcf, opts.deadlineSweepMs ?? 1000);
   const server = await startSubgraph({
-    name: 'nvcf', schema: buildNvcfSchema(nvcf), secret: opts.secret, port: opts.port, host: opts.host,
+    name: 'nvcf',
+    schema: buildNvcfSchema(nvcf),
+    secret: opts.secret,
+    port: opts.port,
+    host: opts.host,
     context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
   });
   const drain = async (graceMs: number) => {

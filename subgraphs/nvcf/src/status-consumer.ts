@@ -10,11 +10,21 @@ const log = createLogger('nvcf');
  */
 export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf'): Promise<Consumer> {
   return bus.consume<StatusEvent>(
-    { stream: Streams.status.name, durable: durableName(Streams.status.name, consumer), ackWaitMs: 30_000, maxAckPending: 256 },
+    {
+      stream: Streams.status.name,
+      durable: durableName(Streams.status.name, consumer),
+      ackWaitMs: 30_000,
+      maxAckPending: 256,
+    },
     async ({ data: e }) => {
       await nvcf.store.recordInstance(e.gpuSpecificationId, {
-        instanceId: e.instanceId, state: e.state, revisionId: e.revisionId, clock: e.clock,
-        failedRevisionId: e.failedRevisionId ?? null, targetRevisionId: e.targetRevisionId ?? null, message: e.message ?? null,
+        instanceId: e.instanceId,
+        state: e.state,
+        revisionId: e.revisionId,
+        clock: e.clock,
+        failedRevisionId: e.failedRevisionId ?? null,
+        targetRevisionId: e.targetRevisionId ?? null,
+        message: e.message ?? null,
       });
       await nvcf.rollouts.evaluate(e.gpuSpecificationId);
       await nvcf.rollouts.evaluateVersion(e.versionId);
@@ -24,7 +34,9 @@ export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf'): Pr
 
 /** Periodically fails revisions past their deadline. */
 export function sweepDeadlines(nvcf: Nvcf, everyMs: number): { stop(): void } {
-  const t = setInterval(() => { nvcf.rollouts.sweepDeadlines().catch((err) => log.error('deadline sweep failed', err)); }, everyMs);
+  const t = setInterval(() => {
+    nvcf.rollouts.sweepDeadlines().catch((err) => log.error('deadline sweep failed', err));
+  }, everyMs);
   t.unref();
   return { stop: () => clearInterval(t) };
 }

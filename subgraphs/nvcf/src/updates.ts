@@ -11,10 +11,10 @@ import { requiredAttributes } from './deploy.js';
 import { checkServiceUnchanged } from './operators/service.js';
 import type { RevisionInput, UpdateGpuSpecificationInput } from './generated/resolvers.js';
 
-
 async function load(nvcf: Nvcf, tenant: string, specId: string): Promise<{ spec: SpecRecord; version: VersionRecord }> {
   const [spec] = await nvcf.store.getSpecs([specId]);
-  if (!spec || spec.ncaId !== tenant) throw fail('NOT_FOUND', `GPU specification ${specId} does not exist`, { field: 'id' });
+  if (!spec || spec.ncaId !== tenant)
+    throw fail('NOT_FOUND', `GPU specification ${specId} does not exist`, { field: 'id' });
   const [version] = await nvcf.store.getVersions([spec.versionId]);
   if (!version) throw fail('NOT_FOUND', `GPU specification ${specId} has no function version`);
   return { spec, version };
@@ -23,40 +23,98 @@ async function load(nvcf: Nvcf, tenant: string, specId: string): Promise<{ spec:
 /** Validates the revision body for the workload type; returns what the new revision stores. */
 async function revisionBody(nvcf: Nvcf, version: VersionRecord, spec: SpecRecord, input: RevisionInput) {
   if (version.workloadType === 'CONTAINER') {
-    throw fail('UPDATE_NOT_ALLOWED', 'container functions cannot be updated in place; create and deploy a new function version', { field: 'input.revision' });
+    throw fail(
+      'UPDATE_NOT_ALLOWED',
+      'container functions cannot be updated in place; create and deploy a new function version',
+      { field: 'input.revision' },
+    );
   }
   if (version.workloadType === 'HELM') {
-    if (input.manifestMergePatches != null) throw fail('BAD_USER_INPUT', 'revision.manifestMergePatches applies to operator workloads only; send revision.configuration', { field: 'input.revision.manifestMergePatches' });
-    const configuration = checkConfiguration('revision.configuration', input.configuration, nvcf.limits.maxConfigurationBytes);
+    if (input.manifestMergePatches != null)
+      throw fail(
+        'BAD_USER_INPUT',
+        'revision.manifestMergePatches applies to operator workloads only; send revision.configuration',
+        { field: 'input.revision.manifestMergePatches' },
+      );
+    const configuration = checkConfiguration(
+      'revision.configuration',
+      input.configuration,
+      nvcf.limits.maxConfigurationBytes,
+    );
     checkSidecarContract(version, configuration);
     return { configuration, manifestMergePatches: null };
   }
-  if (input.configuration != null) throw fail('BAD_USER_INPUT', 'revision.configuration holds Helm values; operator workloads take revision.manifestMergePatches', { field: 'input.revision.configuration' });
+  if (input.configuration != null)
+    throw fail(
+      'BAD_USER_INPUT',
+      'revision.configuration holds Helm values; operator workloads take revision.manifestMergePatches',
+      { field: 'input.revision.configuration' },
+    );
   const patches = input.manifestMergePatches;
-  if (!patches?.length) throw fail('BAD_USER_INPUT', 'revision.manifestMergePatches must contain at least one patch', { field: 'input.revision.manifestMergePatches' });
+  if (!patches?.length)
+    throw fail('BAD_USER_INPUT', 'revision.manifestMergePatches must contain at least one patch', {
+      field: 'input.revision.manifestMergePatches',
+    });
   const { bytes: size } = jsonExtent({ raw: patches });
-  if (size > nvcf.limits.maxConfigurationBytes) throw fail('LIMIT_EXCEEDED', `revision.manifestMergePatches is ${size} bytes; the limit is ${nvcf.limits.maxConfigurationBytes}`, { field: 'input.revision.manifestMergePatches' });
+  if (size > nvcf.limits.maxConfigurationBytes)
+    throw fail(
+      'LIMIT_EXCEEDED',
+      `revision.manifestMergePatches is ${size} bytes; the limit is ${nvcf.limits.maxConfigurationBytes}`,
+      { field: 'input.revision.manifestMergePatches' },
+    );
   const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
-  const base = mergeManifests(version.manifests ?? [], d?.manifestMergePatches ?? [], nvcf.registry, 'manifestMergePatches', version.operatorTypes ?? []);
-  const merged = mergeManifests(base, patches, nvcf.registry, 'revision.manifestMergePatches', version.operatorTypes ?? []);
+  const base = mergeManifests(
+    version.manifests ?? [],
+    d?.manifestMergePatches ?? [],
+    nvcf.registry,
+    'manifestMergePatches',
+    version.operatorTypes ?? [],
+  );
+  const merged = mergeManifests(
+    base,
+    patches,
+    nvcf.registry,
+    'revision.manifestMergePatches',
+    version.operatorTypes ?? [],
+  );
   checkServiceUnchanged(base, merged, d?.serviceName ?? '', d?.servicePort ?? 0);
   return { configuration: null, manifestMergePatches: patches as JsonObject[] };
 }
 
 /** Stores a new latest revision by compare-and-set and hands it to ICMS (rules 1-7). */
-export async function submitRevision(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: VersionRecord, body: Pick<Revision, 'configuration' | 'manifestMergePatches'>, expected: RevisionPair): Promise<void> {
+export async function submitRevision(
+  nvcf: Nvcf,
+  tenant: string,
+  spec: SpecRecord,
+  version: VersionRecord,
+  body: Pick<Revision, 'configuration' | 'manifestMergePatches'>,
+  expected: RevisionPair,
+): Promise<void> {
   const { accepted } = await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id });
   if (!accepted) {
-    throw fail('UPDATE_NOT_ALLOWED', `GPU specification ${spec.id} has no instance request accepted by ICMS yet; deploy it with minInstances ≥ 1 and retry`, { field: 'id' });
+    throw fail(
+      'UPDATE_NOT_ALLOWED',
+      `GPU specification ${spec.id} has no instance request accepted by ICMS yet; deploy it with minInstances ≥ 1 and retry`,
+      { field: 'id' },
+    );
   }
   const prev = expected.latest;
   const inFlight = prev && (prev.status === 'PENDING' || prev.status === 'ROLLING_OUT');
   const rev: Revision = {
-    id: randomUUID(), specId: spec.id, status: 'PENDING', ...body, createdAt: new Date().toISOString(),
-    deadline: nvcf.deadlineFrom(Date.now()), supersedes: inFlight ? prev.id : null,
+    id: randomUUID(),
+    specId: spec.id,
+    status: 'PENDING',
+    ...body,
+    createdAt: new Date().toISOString(),
+    deadline: nvcf.deadlineFrom(Date.now()),
+    supersedes: inFlight ? prev.id : null,
   };
   if (!(await nvcf.store.casRevisions(spec.id, prev?.id ?? null, { latest: rev, lastApplied: expected.lastApplied }))) {
-    throw fail('CONFLICT', `another revision of GPU specification ${spec.id} was submitted at the same time; read latestRevision and retry`, { field: 'id' });
+    throw fail(
+      'CONFLICT',
+      `another revision of GPU specification ${spec.id} was submitted at the same time; read latestRevision and retry`,
+      { field: 'id' },
+    );
   }
   const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
   let next: Revision;
@@ -66,7 +124,9 @@ export async function submitRevision(nvcf: Nvcf, tenant: string, spec: SpecRecor
   try {
     const { updateActionId, targets } = await nvcf.icms.update(tenant, {
       ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
-      revisionId: rev.id, revisionCreatedAt: rev.createdAt, workload: workloadFor(version, d ?? null, rev, nvcf.registry),
+      revisionId: rev.id,
+      revisionCreatedAt: rev.createdAt,
+      workload: workloadFor(version, d ?? null, rev, nvcf.registry),
     });
     next = { ...rev, status: 'ROLLING_OUT', targets, updateActionId, startedAt };
   } catch (err) {
@@ -77,7 +137,12 @@ export async function submitRevision(nvcf: Nvcf, tenant: string, spec: SpecRecor
   await nvcf.rollouts.evaluate(spec.id);
 }
 
-export async function updateGpuSpecification(nvcf: Nvcf, tenant: string, specId: string, input: UpdateGpuSpecificationInput): Promise<SpecRecord> {
+export async function updateGpuSpecification(
+  nvcf: Nvcf,
+  tenant: string,
+  specId: string,
+  input: UpdateGpuSpecificationInput,
+): Promise<SpecRecord> {
   const { spec, version } = await load(nvcf, tenant, specId);
   if (input.revision == null && input.minInstances == null && input.maxInstances == null) {
     throw fail('BAD_USER_INPUT', 'nothing to update: give revision, minInstances or maxInstances', { field: 'input' });
@@ -89,7 +154,11 @@ export async function updateGpuSpecification(nvcf: Nvcf, tenant: string, specId:
   const [pair] = await nvcf.store.getRevisions([specId]);
   // checked against the same read the compare-and-set below expects: a revision stored in between fails that instead
   if (input.expectedRevisionId != null && pair?.latest?.id !== input.expectedRevisionId) {
-    throw fail('CONFLICT', `GPU specification ${specId} has moved on: its latest revision is ${pair?.latest?.id ?? 'none'}, not the expected ${input.expectedRevisionId}; read it again and resubmit your change on top of it`, { field: 'input.expectedRevisionId' });
+    throw fail(
+      'CONFLICT',
+      `GPU specification ${specId} has moved on: its latest revision is ${pair?.latest?.id ?? 'none'}, not the expected ${input.expectedRevisionId}; read it again and resubmit your change on top of it`,
+      { field: 'input.expectedRevisionId' },
+    );
   }
   if (body) await submitRevision(nvcf, tenant, spec, version, body, pair!);
   if (min !== spec.minInstances || max !== spec.maxInstances) await scale(nvcf, tenant, spec, version, min, max);
@@ -106,11 +175,23 @@ async function scale(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: Vers
   const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
   const rev = pair!.latest;
   await nvcf.icms.launch(tenant, {
-    specs: [{
-      ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
-      placement: { gpu: spec.gpu, instanceType: spec.instanceType, clusters: spec.clusters, regions: spec.regions, attributes: requiredAttributes(nvcf, version, spec), singleTenant: version.workloadType === 'OPERATOR' },
-      count: min - liveInstances, revisionId: rev?.id ?? 'none', revisionCreatedAt: rev?.createdAt ?? new Date(0).toISOString(), workload: workloadFor(version, d ?? null, rev, nvcf.registry),
-    }],
+    specs: [
+      {
+        ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
+        placement: {
+          gpu: spec.gpu,
+          instanceType: spec.instanceType,
+          clusters: spec.clusters,
+          regions: spec.regions,
+          attributes: requiredAttributes(nvcf, version, spec),
+          singleTenant: version.workloadType === 'OPERATOR',
+        },
+        count: min - liveInstances,
+        revisionId: rev?.id ?? 'none',
+        revisionCreatedAt: rev?.createdAt ?? new Date(0).toISOString(),
+        workload: workloadFor(version, d ?? null, rev, nvcf.registry),
+      },
+    ],
   });
   await nvcf.rollouts.evaluateVersion(version.id);
 }
@@ -120,9 +201,27 @@ export async function rollbackGpuSpecification(nvcf: Nvcf, tenant: string, specI
   const { spec, version } = await load(nvcf, tenant, specId);
   const [pair] = await nvcf.store.getRevisions([specId]);
   const last = pair!.lastApplied;
-  if (!last) throw fail('UPDATE_NOT_ALLOWED', `nothing to roll back to: no revision of GPU specification ${specId} has been applied yet`, { field: 'id' });
-  if (pair!.latest?.id === last.id) throw fail('UPDATE_NOT_ALLOWED', `nothing to roll back to: GPU specification ${specId} already runs its last applied revision ${last.id}`, { field: 'id' });
-  if (version.workloadType === 'CONTAINER') throw fail('UPDATE_NOT_ALLOWED', 'container functions have no revisions to roll back');
-  await submitRevision(nvcf, tenant, spec, version, { configuration: last.configuration ?? null, manifestMergePatches: last.manifestMergePatches ?? null }, pair!);
+  if (!last)
+    throw fail(
+      'UPDATE_NOT_ALLOWED',
+      `nothing to roll back to: no revision of GPU specification ${specId} has been applied yet`,
+      { field: 'id' },
+    );
+  if (pair!.latest?.id === last.id)
+    throw fail(
+      'UPDATE_NOT_ALLOWED',
+      `nothing to roll back to: GPU specification ${specId} already runs its last applied revision ${last.id}`,
+      { field: 'id' },
+    );
+  if (version.workloadType === 'CONTAINER')
+    throw fail('UPDATE_NOT_ALLOWED', 'container functions have no revisions to roll back');
+  await submitRevision(
+    nvcf,
+    tenant,
+    spec,
+    version,
+    { configuration: last.configuration ?? null, manifestMergePatches: last.manifestMergePatches ?? null },
+    pair!,
+  );
   return spec;
 }

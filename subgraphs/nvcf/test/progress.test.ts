@@ -17,20 +17,59 @@ const created = '2026-01-01T00:00:00.000Z';
 const started = '2026-01-01T00:00:01.000Z';
 const deadline = '2026-01-01T00:10:00.000Z';
 const rev = (id: string, patch: Partial<Revision> = {}): Revision => ({
-  id, specId: 'spec', status: 'ROLLING_OUT', configuration: {}, createdAt: created, startedAt: started, deadline, targets: [], ...patch,
+  id,
+  specId: 'spec',
+  status: 'ROLLING_OUT',
+  configuration: {},
+  createdAt: created,
+  startedAt: started,
+  deadline,
+  targets: [],
+  ...patch,
 });
 let clock = 0;
-const obs = (instanceId: string, state: InstanceObservation['state'], revisionId: string | null, patch: Partial<InstanceObservation> = {}): InstanceObservation => ({
-  instanceId, state, revisionId, clock: ++clock, targetRevisionId: null, failedRevisionId: null, message: null, ...patch,
+const obs = (
+  instanceId: string,
+  state: InstanceObservation['state'],
+  revisionId: string | null,
+  patch: Partial<InstanceObservation> = {},
+): InstanceObservation => ({
+  instanceId,
+  state,
+  revisionId,
+  clock: ++clock,
+  targetRevisionId: null,
+  failedRevisionId: null,
+  message: null,
+  ...patch,
 });
-const counts = (p: RolloutProgress) => ({ total: p.total, applied: p.applied, updating: p.updating, failed: p.failed, pending: p.pending });
+const counts = (p: RolloutProgress) => ({
+  total: p.total,
+  applied: p.applied,
+  updating: p.updating,
+  failed: p.failed,
+  pending: p.pending,
+});
 const sums = (p: RolloutProgress) => p.applied + p.updating + p.failed + p.pending === p.total;
 
 describe('rolloutProgress', () => {
   it('a revision without targets counts nothing; startedAt is null until it was handed to ICMS', () => {
     const pending = rev('r2', { status: 'PENDING', targets: null, startedAt: null });
-    expect(rolloutProgress(pending, [obs('i1', 'ACTIVE', 'r1')], true)).toEqual({ total: 0, applied: 0, updating: 0, failed: 0, pending: 0, startedAt: null, deadline });
-    const refused = rev('r2', { status: 'FAILED', targets: null, startedAt: null, failureReason: 'ICMS did not accept the update' });
+    expect(rolloutProgress(pending, [obs('i1', 'ACTIVE', 'r1')], true)).toEqual({
+      total: 0,
+      applied: 0,
+      updating: 0,
+      failed: 0,
+      pending: 0,
+      startedAt: null,
+      deadline,
+    });
+    const refused = rev('r2', {
+      status: 'FAILED',
+      targets: null,
+      startedAt: null,
+      failureReason: 'ICMS did not accept the update',
+    });
     expect(rolloutProgress(refused, [], true)).toMatchObject({ total: 0, startedAt: null });
   });
 
@@ -51,26 +90,52 @@ describe('rolloutProgress', () => {
 
   it('APPLIED latest revision: applied == total', () => {
     const r2 = rev('r2', { status: 'APPLIED', appliedAt: deadline, targets: ['i1', 'i2'] });
-    expect(counts(rolloutProgress(r2, [obs('i1', 'ACTIVE', 'r2'), obs('i2', 'ACTIVE', 'r2')], true))).toEqual({ total: 2, applied: 2, updating: 0, failed: 0, pending: 0 });
+    expect(counts(rolloutProgress(r2, [obs('i1', 'ACTIVE', 'r2'), obs('i2', 'ACTIVE', 'r2')], true))).toEqual({
+      total: 2,
+      applied: 2,
+      updating: 0,
+      failed: 0,
+      pending: 0,
+    });
   });
 
   it('an UPDATING instance counts for the revision it moves to, and as applied for the one it still serves', () => {
     const states = [obs('i1', 'UPDATING', 'r1', { targetRevisionId: 'r2' })];
-    expect(counts(rolloutProgress(rev('r2', { targets: ['i1'] }), states, true))).toMatchObject({ updating: 1, applied: 0, pending: 0 });
+    expect(counts(rolloutProgress(rev('r2', { targets: ['i1'] }), states, true))).toMatchObject({
+      updating: 1,
+      applied: 0,
+      pending: 0,
+    });
     // r1 is lastAppliedRevision while r2 rolls out: i1 still serves it
-    expect(counts(rolloutProgress(rev('r1', { status: 'APPLIED', targets: ['i1'] }), states, false))).toMatchObject({ applied: 1, updating: 0, pending: 0 });
+    expect(counts(rolloutProgress(rev('r1', { status: 'APPLIED', targets: ['i1'] }), states, false))).toMatchObject({
+      applied: 1,
+      updating: 0,
+      pending: 0,
+    });
   });
 
   it('an instance UPDATING to a superseded revision is pending for the revision that superseded it', () => {
     const r3 = rev('r3', { supersedes: 'r2', targets: ['i1', 'i2'] });
     const states = [obs('i1', 'UPDATING', 'r1', { targetRevisionId: 'r2' }), obs('i2', 'ACTIVE', 'r2')];
-    expect(counts(rolloutProgress(r3, states, true))).toEqual({ total: 2, applied: 0, updating: 0, failed: 0, pending: 2 });
+    expect(counts(rolloutProgress(r3, states, true))).toEqual({
+      total: 2,
+      applied: 0,
+      updating: 0,
+      failed: 0,
+      pending: 2,
+    });
   });
 
   it('an UPDATING event without a target (an older agent) moves to the latest revision only', () => {
     const states = [obs('i1', 'UPDATING', 'r0', { targetRevisionId: null })];
-    expect(counts(rolloutProgress(rev('r2', { targets: ['i1'] }), states, true))).toMatchObject({ updating: 1, pending: 0 });
-    expect(counts(rolloutProgress(rev('r1', { status: 'APPLIED', targets: ['i1'] }), states, false))).toMatchObject({ updating: 0, pending: 1 });
+    expect(counts(rolloutProgress(rev('r2', { targets: ['i1'] }), states, true))).toMatchObject({
+      updating: 1,
+      pending: 0,
+    });
+    expect(counts(rolloutProgress(rev('r1', { status: 'APPLIED', targets: ['i1'] }), states, false))).toMatchObject({
+      updating: 0,
+      pending: 1,
+    });
     // an observation recorded before the field existed has no key at all
     const legacy: InstanceObservation = { instanceId: 'i1', state: 'UPDATING', revisionId: 'r0', clock: 1 };
     expect(rolloutProgress(rev('r2', { targets: ['i1'] }), [legacy], true).updating).toBe(1);
@@ -84,10 +149,22 @@ describe('rolloutProgress', () => {
       obs('i3', 'FAILED', null),
       obs('i4', 'ACTIVE', 'r2'), // the others still apply a FAILED revision: counted as they are now
     ];
-    expect(counts(rolloutProgress(r2, states, true))).toEqual({ total: 4, applied: 1, updating: 0, failed: 3, pending: 0 });
+    expect(counts(rolloutProgress(r2, states, true))).toEqual({
+      total: 4,
+      applied: 1,
+      updating: 0,
+      failed: 3,
+      pending: 0,
+    });
     // the same instances seen from r1, the last applied revision: i1 still serves it; i2, i3 merely left it
     const r1 = rev('r1', { status: 'APPLIED', targets: ['i1', 'i2', 'i3', 'i4'] });
-    expect(counts(rolloutProgress(r1, states, false))).toEqual({ total: 4, applied: 1, updating: 0, failed: 0, pending: 3 });
+    expect(counts(rolloutProgress(r1, states, false))).toEqual({
+      total: 4,
+      applied: 1,
+      updating: 0,
+      failed: 0,
+      pending: 3,
+    });
   });
 
   it('a FAILED instance counts for the revision it failed on, or while moving to, also when not the latest', () => {
@@ -98,7 +175,11 @@ describe('rolloutProgress', () => {
 
   it('an APPLIED revision counts its targets as they are now: moved on to a newer revision is pending', () => {
     const r1 = rev('r1', { status: 'APPLIED', targets: ['i1', 'i2', 'i3'] });
-    const states = [obs('i1', 'ACTIVE', 'r2'), obs('i2', 'UPDATING', 'r1', { targetRevisionId: 'r2' }), obs('i3', 'ACTIVE', 'r1')];
+    const states = [
+      obs('i1', 'ACTIVE', 'r2'),
+      obs('i2', 'UPDATING', 'r1', { targetRevisionId: 'r2' }),
+      obs('i3', 'ACTIVE', 'r1'),
+    ];
     const p = rolloutProgress(r1, states, false);
     expect(counts(p)).toEqual({ total: 3, applied: 2, updating: 0, failed: 0, pending: 1 });
     expect(sums(p)).toBe(true);
@@ -113,9 +194,23 @@ describe('rolloutProgress', () => {
       obs('i9', 'ACTIVE', 'r2'), // launched by a higher minInstances after the rollout started
       obs('i8', 'STARTING', null),
     ];
-    expect(counts(rolloutProgress(r2, states, true))).toEqual({ total: 2, applied: 1, updating: 1, failed: 0, pending: 0 });
+    expect(counts(rolloutProgress(r2, states, true))).toEqual({
+      total: 2,
+      applied: 1,
+      updating: 1,
+      failed: 0,
+      pending: 0,
+    });
     // every target terminated (undeployed): nothing in scope
-    expect(counts(rolloutProgress(r2, ['i1', 'i2', 'i3'].map((i) => obs(i, 'TERMINATED', 'r2')), true))).toEqual({ total: 0, applied: 0, updating: 0, failed: 0, pending: 0 });
+    expect(
+      counts(
+        rolloutProgress(
+          r2,
+          ['i1', 'i2', 'i3'].map((i) => obs(i, 'TERMINATED', 'r2')),
+          true,
+        ),
+      ),
+    ).toEqual({ total: 0, applied: 0, updating: 0, failed: 0, pending: 0 });
   });
 
   it('a target listed twice is one instance', () => {
@@ -124,8 +219,12 @@ describe('rolloutProgress', () => {
 
   it('startedAt: revisions stored before it was recorded give createdAt once they were handed to ICMS', () => {
     expect(rolloutProgress(rev('r2', { startedAt: undefined, targets: ['i1'] }), [], true).startedAt).toBe(created);
-    expect(rolloutProgress(rev('r2', { startedAt: undefined, status: 'APPLIED', targets: ['i1'] }), [], true).startedAt).toBe(created);
-    expect(rolloutProgress(rev('r2', { startedAt: undefined, status: 'PENDING', targets: null }), [], true).startedAt).toBeNull();
+    expect(
+      rolloutProgress(rev('r2', { startedAt: undefined, status: 'APPLIED', targets: ['i1'] }), [], true).startedAt,
+    ).toBe(created);
+    expect(
+      rolloutProgress(rev('r2', { startedAt: undefined, status: 'PENDING', targets: null }), [], true).startedAt,
+    ).toBeNull();
     expect(rolloutProgress(rev('r2', { deadline: null }), [], true).deadline).toBeNull();
   });
 
@@ -134,9 +233,12 @@ describe('rolloutProgress', () => {
     const statesOf: InstanceObservation['state'][] = ['STARTING', 'ACTIVE', 'UPDATING', 'FAILED', 'TERMINATED'];
     const all: InstanceObservation[] = [];
     let n = 0;
-    for (const state of statesOf) for (const revisionId of relations) for (const targetRevisionId of relations) for (const failedRevisionId of [null, 'r2']) {
-      all.push(obs(`i${n++}`, state, revisionId, { targetRevisionId, failedRevisionId }));
-    }
+    for (const state of statesOf)
+      for (const revisionId of relations)
+        for (const targetRevisionId of relations)
+          for (const failedRevisionId of [null, 'r2']) {
+            all.push(obs(`i${n++}`, state, revisionId, { targetRevisionId, failedRevisionId }));
+          }
     const targets = [...all.map((s) => s.instanceId), 'unreported'];
     for (const latest of [true, false]) {
       const p = rolloutProgress(rev('r2', { targets }), all, latest);
@@ -176,7 +278,10 @@ describe('progress agrees with the rollout outcome', () => {
 
     const other = createMemoryNvcfStore();
     await rolling(other, ['i1', 'i2']);
-    await other.recordInstance('spec', obs('i1', 'ACTIVE', 'r1', { failedRevisionId: 'r2', message: 'update to revision r2 failed' }));
+    await other.recordInstance(
+      'spec',
+      obs('i1', 'ACTIVE', 'r1', { failedRevisionId: 'r2', message: 'update to revision r2 failed' }),
+    );
     await new Rollouts(other).evaluate('spec');
     expect((await latestOf(other)).status).toBe('FAILED');
     expect(rolloutProgress(await latestOf(other), await other.instanceStates('spec'), true).failed).toBe(1);
@@ -189,7 +294,9 @@ describe('progress agrees with the rollout outcome', () => {
     await store.recordInstance('spec', obs('i2', 'TERMINATED', 'r1'));
     await store.recordInstance('spec', obs('i3', 'UPDATING', 'r1', { targetRevisionId: 'r2' }));
     expect(await new Rollouts(store).sweepDeadlines(Date.parse(deadline) + 1)).toBe(1);
-    expect((await latestOf(store)).failureReason).toBe(`deadline ${deadline} passed with 1 of 2 instances on this revision`);
+    expect((await latestOf(store)).failureReason).toBe(
+      `deadline ${deadline} passed with 1 of 2 instances on this revision`,
+    );
   });
 });
 
@@ -199,12 +306,20 @@ describe('Revision.progress through the nvcf schema', () => {
     const calls = { instanceStates: 0, getRevisions: 0 };
     const wrapped: NvcfStore = {
       ...store,
-      instanceStates: (specId) => { calls.instanceStates++; return store.instanceStates(specId); },
-      getRevisions: (specIds) => { calls.getRevisions++; return store.getRevisions(specIds); },
+      instanceStates: (specId) => {
+        calls.instanceStates++;
+        return store.instanceStates(specId);
+      },
+      getRevisions: (specIds) => {
+        calls.getRevisions++;
+        return store.getRevisions(specIds);
+      },
     };
     return { store: wrapped, calls };
   }
-  const refuse = async (): Promise<never> => { throw new Error('queries never call ICMS'); };
+  const refuse = async (): Promise<never> => {
+    throw new Error('queries never call ICMS');
+  };
   const icms: IcmsClient = { launch: refuse, update: refuse, accepted: refuse, terminate: refuse };
 
   it('a 1000-instance spec: latest and last applied progress from one instance-states read and one revisions read', async () => {
@@ -212,25 +327,77 @@ describe('Revision.progress through the nvcf schema', () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `i${i}`);
     await memory.putDeployment(
       { id: 'dep', versionId: 'ver', ncaId: 'nca-a', specIds: ['spec'], createdAt: created },
-      [{ id: 'spec', deploymentId: 'dep', versionId: 'ver', functionId: 'fn', ncaId: 'nca-a', gpu: 'L40S', instanceType: 't', minInstances: 1000, maxInstances: 1000, maxRequestConcurrency: 1, clusters: [], regions: [], attributes: [] }],
-      [{ specId: 'spec', latest: rev('r2', { targets: ids }), lastApplied: rev('r1', { status: 'APPLIED', targets: ids }) }],
+      [
+        {
+          id: 'spec',
+          deploymentId: 'dep',
+          versionId: 'ver',
+          functionId: 'fn',
+          ncaId: 'nca-a',
+          gpu: 'L40S',
+          instanceType: 't',
+          minInstances: 1000,
+          maxInstances: 1000,
+          maxRequestConcurrency: 1,
+          clusters: [],
+          regions: [],
+          attributes: [],
+        },
+      ],
+      [
+        {
+          specId: 'spec',
+          latest: rev('r2', { targets: ids }),
+          lastApplied: rev('r1', { status: 'APPLIED', targets: ids }),
+        },
+      ],
     );
     // a rollout under way: 600 done, 300 updating, 100 not yet
     for (const [n, id] of ids.entries()) {
-      await memory.recordInstance('spec', n < 600 ? obs(id, 'ACTIVE', 'r2') : n < 900 ? obs(id, 'UPDATING', 'r1', { targetRevisionId: 'r2' }) : obs(id, 'ACTIVE', 'r1'));
+      await memory.recordInstance(
+        'spec',
+        n < 600
+          ? obs(id, 'ACTIVE', 'r2')
+          : n < 900
+            ? obs(id, 'UPDATING', 'r1', { targetRevisionId: 'r2' })
+            : obs(id, 'ACTIVE', 'r1'),
+      );
     }
     const { store, calls } = counting(memory);
     const nvcf = new Nvcf(store, icms, loadRegistry(defaultRegistryPath()), { maxConfigurationBytes: 65536 }, 600_000);
     const fields = 'total applied updating failed pending startedAt deadline';
     const result = await execute({
       schema: buildNvcfSchema(nvcf),
-      document: parse(`{ gpuSpecification(id: "spec") { latestRevision { id progress { ${fields} } } lastAppliedRevision { id progress { ${fields} } } } }`),
+      document: parse(
+        `{ gpuSpecification(id: "spec") { latestRevision { id progress { ${fields} } } lastAppliedRevision { id progress { ${fields} } } } }`,
+      ),
       contextValue: { tenant: 'nca-a', loaders: createLoaders(store) },
     });
     expect(result.errors).toBeUndefined();
-    const spec = (result.data as { gpuSpecification: { latestRevision: { progress: RolloutProgress }; lastAppliedRevision: { progress: RolloutProgress } } }).gpuSpecification;
-    expect(spec.latestRevision.progress).toEqual({ total: 1000, applied: 600, updating: 300, failed: 0, pending: 100, startedAt: started, deadline });
-    expect(counts(spec.lastAppliedRevision.progress)).toEqual({ total: 1000, applied: 400, updating: 0, failed: 0, pending: 600 });
+    const spec = (
+      result.data as {
+        gpuSpecification: {
+          latestRevision: { progress: RolloutProgress };
+          lastAppliedRevision: { progress: RolloutProgress };
+        };
+      }
+    ).gpuSpecification;
+    expect(spec.latestRevision.progress).toEqual({
+      total: 1000,
+      applied: 600,
+      updating: 300,
+      failed: 0,
+      pending: 100,
+      startedAt: started,
+      deadline,
+    });
+    expect(counts(spec.lastAppliedRevision.progress)).toEqual({
+      total: 1000,
+      applied: 400,
+      updating: 0,
+      failed: 0,
+      pending: 600,
+    });
     expect(calls).toEqual({ instanceStates: 1, getRevisions: 1 });
   });
 });

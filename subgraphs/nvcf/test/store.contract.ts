@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { NvcfStore } from '../src/index.js';
-import type { DeploymentRecord, FunctionRecord, Revision, RevisionPair, SpecRecord, VersionRecord } from '../src/model.js';
+import type {
+  DeploymentRecord,
+  FunctionRecord,
+  Revision,
+  RevisionPair,
+  SpecRecord,
+  VersionRecord,
+} from '../src/model.js';
 
 // Fresh ids in every test: the Cassandra runner shares one keyspace across tests and runs.
 const id = (kind: string) => `${kind}-${randomUUID()}`;
@@ -10,16 +17,41 @@ const bySpec = (ps: RevisionPair[]) => [...ps].sort((a, b) => a.specId.localeCom
 
 const fn = (ncaId: string, name = 'fn'): FunctionRecord => ({ id: id('fn'), ncaId, name, createdAt: at });
 const version = (f: FunctionRecord, patch: Partial<VersionRecord> = {}): VersionRecord => ({
-  id: id('ver'), functionId: f.id, ncaId: f.ncaId, status: 'INACTIVE', workloadType: 'HELM',
-  helmChart: 'oci://registry/charts/app-1.0.0.tgz', helmChartServiceName: 'svc', inferencePort: 8000,
-  health: { protocol: 'HTTP', uri: '/health', port: 8000 }, createdAt: at, ...patch,
+  id: id('ver'),
+  functionId: f.id,
+  ncaId: f.ncaId,
+  status: 'INACTIVE',
+  workloadType: 'HELM',
+  helmChart: 'oci://registry/charts/app-1.0.0.tgz',
+  helmChartServiceName: 'svc',
+  inferencePort: 8000,
+  health: { protocol: 'HTTP', uri: '/health', port: 8000 },
+  createdAt: at,
+  ...patch,
 });
 const spec = (v: VersionRecord, deploymentId: string): SpecRecord => ({
-  id: id('spec'), deploymentId, versionId: v.id, functionId: v.functionId, ncaId: v.ncaId, gpu: 'L40S', instanceType: 'gl40s_1.br25_2xlarge',
-  minInstances: 1, maxInstances: 2, maxRequestConcurrency: 4, clusters: ['c1'], regions: ['us-east'], attributes: [],
+  id: id('spec'),
+  deploymentId,
+  versionId: v.id,
+  functionId: v.functionId,
+  ncaId: v.ncaId,
+  gpu: 'L40S',
+  instanceType: 'gl40s_1.br25_2xlarge',
+  minInstances: 1,
+  maxInstances: 2,
+  maxRequestConcurrency: 4,
+  clusters: ['c1'],
+  regions: ['us-east'],
+  attributes: [],
 });
 const revision = (specId: string, status: Revision['status'], patch: Partial<Revision> = {}): Revision => ({
-  id: id('rev'), specId, status, configuration: { replicas: 1, nested: { a: [1, 2] } }, createdAt: at, targets: ['i1'], ...patch,
+  id: id('rev'),
+  specId,
+  status,
+  configuration: { replicas: 1, nested: { a: [1, 2] } },
+  createdAt: at,
+  targets: ['i1'],
+  ...patch,
 });
 
 /** The NvcfStore contract: memory and Cassandra must both pass it unchanged. */
@@ -67,7 +99,11 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
 
     it('keeps versions per function and returns copies, not shared state', async () => {
       const [f1, f2] = [fn(id('nca')), fn(id('nca'))];
-      const [v1, v2, v3] = [version(f1), version(f1, { workloadType: 'CONTAINER', containerImage: 'img:1', containerEnvironment: { A: '1' } }), version(f2)];
+      const [v1, v2, v3] = [
+        version(f1),
+        version(f1, { workloadType: 'CONTAINER', containerImage: 'img:1', containerEnvironment: { A: '1' } }),
+        version(f2),
+      ];
       for (const v of [v1, v2, v3]) await store.putVersion(v);
       expect(await store.getVersions([v3.id, id('ver'), v1.id])).toEqual([v3, null, v1]);
       const lists = await store.listVersions([f2.id, id('fn'), f1.id]);
@@ -121,7 +157,9 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
       const specId = id('spec');
       const r1 = revision(specId, 'APPLIED');
       expect(await store.casRevisions(specId, null, { latest: r1, lastApplied: r1 })).toBe(true);
-      expect(await store.casRevisions(specId, null, { latest: revision(specId, 'APPLIED'), lastApplied: null })).toBe(false);
+      expect(await store.casRevisions(specId, null, { latest: revision(specId, 'APPLIED'), lastApplied: null })).toBe(
+        false,
+      );
       const r2 = revision(specId, 'FAILED', { failureReason: 'deadline passed', supersedes: r1.id });
       expect(await store.casRevisions(specId, 'not-the-latest', { latest: r2, lastApplied: r1 })).toBe(false);
       expect(await store.getRevisions([specId])).toEqual([{ specId, latest: r1, lastApplied: r1 }]);
@@ -136,7 +174,9 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
       expect(await store.casRevisions(s.id, pair.latest!.id, { latest: next, lastApplied: pair.latest })).toBe(true);
 
       const empty = await deployedWithoutRevision();
-      expect(await store.casRevisions(empty, null, { latest: revision(empty, 'APPLIED'), lastApplied: null })).toBe(true);
+      expect(await store.casRevisions(empty, null, { latest: revision(empty, 'APPLIED'), lastApplied: null })).toBe(
+        true,
+      );
     });
     it.each([
       ['an existing latest revision', true],
@@ -147,7 +187,9 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
       if (seeded) await store.casRevisions(specId, null, { latest: base, lastApplied: base });
       const expected = seeded ? base.id : null;
       const contenders = Array.from({ length: 20 }, () => revision(specId, 'APPLIED'));
-      const results = await Promise.all(contenders.map((r) => store.casRevisions(specId, expected, { latest: r, lastApplied: r })));
+      const results = await Promise.all(
+        contenders.map((r) => store.casRevisions(specId, expected, { latest: r, lastApplied: r })),
+      );
       expect(results.filter(Boolean)).toHaveLength(1);
       const winner = contenders[results.indexOf(true)]!;
       expect(await store.getRevisions([specId])).toEqual([{ specId, latest: winner, lastApplied: winner }]);
@@ -159,13 +201,17 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
       const other = id('spec');
       const pending = revision(other, 'PENDING');
       await store.casRevisions(other, null, { latest: pending, lastApplied: null });
-      expect(bySpec(mine(await store.inFlightRevisions(), [s.id, other]))).toEqual(bySpec([pair, { specId: other, latest: pending, lastApplied: null }]));
+      expect(bySpec(mine(await store.inFlightRevisions(), [s.id, other]))).toEqual(
+        bySpec([pair, { specId: other, latest: pending, lastApplied: null }]),
+      );
 
       const applied = { ...pair.latest!, status: 'APPLIED' as const, appliedAt: at };
       await store.casRevisions(s.id, pair.latest!.id, { latest: applied, lastApplied: applied });
       const rolling = { ...pending, status: 'ROLLING_OUT' as const };
       await store.casRevisions(other, pending.id, { latest: rolling, lastApplied: null });
-      expect(mine(await store.inFlightRevisions(), [s.id, other])).toEqual([{ specId: other, latest: rolling, lastApplied: null }]);
+      expect(mine(await store.inFlightRevisions(), [s.id, other])).toEqual([
+        { specId: other, latest: rolling, lastApplied: null },
+      ]);
 
       const failed = { ...rolling, status: 'FAILED' as const, failureReason: 'permanent' };
       expect(await store.casRevisions(other, rolling.id, { latest: failed, lastApplied: null })).toBe(true);
@@ -174,8 +220,14 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
 
     it('keeps the newest observation per instance and ignores stale ones', async () => {
       const [specId, otherSpec] = [id('spec'), id('spec')];
-      const obs = (instanceId: string, clock: number, state: 'STARTING' | 'ACTIVE' | 'UPDATING' = 'ACTIVE') =>
-        ({ instanceId, state, revisionId: 'r1', clock, failedRevisionId: null, message: null });
+      const obs = (instanceId: string, clock: number, state: 'STARTING' | 'ACTIVE' | 'UPDATING' = 'ACTIVE') => ({
+        instanceId,
+        state,
+        revisionId: 'r1',
+        clock,
+        failedRevisionId: null,
+        message: null,
+      });
       const t = Date.now() * 1000;
       expect(await store.recordInstance(specId, obs('i1', t, 'STARTING'))).toBe(true);
       expect(await store.recordInstance(specId, obs('i1', t + 2, 'ACTIVE'))).toBe(true);
@@ -191,8 +243,18 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
     it("keeps what Revision.progress reads: an observation's target revision and a revision's startedAt", async () => {
       const specId = id('spec');
       const t = Date.now() * 1000;
-      await store.recordInstance(specId, { instanceId: 'i1', state: 'UPDATING', revisionId: 'r1', targetRevisionId: 'r2', clock: t, failedRevisionId: null, message: null });
-      expect(await store.instanceStates(specId)).toEqual([expect.objectContaining({ state: 'UPDATING', revisionId: 'r1', targetRevisionId: 'r2' })]);
+      await store.recordInstance(specId, {
+        instanceId: 'i1',
+        state: 'UPDATING',
+        revisionId: 'r1',
+        targetRevisionId: 'r2',
+        clock: t,
+        failedRevisionId: null,
+        message: null,
+      });
+      expect(await store.instanceStates(specId)).toEqual([
+        expect.objectContaining({ state: 'UPDATING', revisionId: 'r1', targetRevisionId: 'r2' }),
+      ]);
       const rolling = revision(specId, 'ROLLING_OUT', { startedAt: '2026-01-01T00:00:01.000Z' });
       await store.casRevisions(specId, null, { latest: rolling, lastApplied: null });
       expect((await store.getRevisions([specId]))[0]!.latest!.startedAt).toBe('2026-01-01T00:00:01.000Z');
@@ -202,9 +264,15 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
       const specId = id('spec');
       const t = Date.now() * 1000;
       const clocks = Array.from({ length: 12 }, (_, i) => t + ((i * 7) % 12));
-      const results = await Promise.all(clocks.map((clock) => store.recordInstance(specId, { instanceId: 'i', state: 'ACTIVE', revisionId: `r${clock}`, clock })));
+      const results = await Promise.all(
+        clocks.map((clock) =>
+          store.recordInstance(specId, { instanceId: 'i', state: 'ACTIVE', revisionId: `r${clock}`, clock }),
+        ),
+      );
       expect(results).toContain(true);
-      expect(await store.instanceStates(specId)).toEqual([{ instanceId: 'i', state: 'ACTIVE', revisionId: `r${t + 11}`, clock: t + 11 }]);
+      expect(await store.instanceStates(specId)).toEqual([
+        { instanceId: 'i', state: 'ACTIVE', revisionId: `r${t + 11}`, clock: t + 11 },
+      ]);
     });
   });
 }

@@ -47,11 +47,16 @@ export function registryWithKserve(): string {
 
 export function kubeClient(): KubeClient {
   const file = process.env.KUBECONFIG;
-  if (!file) throw new Error('KUBECONFIG is not set: the jest global setup starts Kubernetes unless NVCF_TEST_KUBERNETES=0');
+  if (!file)
+    throw new Error('KUBECONFIG is not set: the jest global setup starts Kubernetes unless NVCF_TEST_KUBERNETES=0');
   return createKubeClient(loadKubeConfig(file));
 }
 
-export interface KubeSystem { system: System; client: KubeClient; registryPath: string }
+export interface KubeSystem {
+  system: System;
+  client: KubeClient;
+  registryPath: string;
+}
 
 /**
  * One system per test file: NATS, Cassandra, and agents on the Kubernetes driver. Cluster-b also
@@ -61,9 +66,15 @@ export async function startKubeSystem(over: SystemOptions = {}): Promise<KubeSys
   const client = kubeClient();
   const registryPath = registryWithKserve();
   const registry = loadRegistry(registryPath);
-  const clusters = demoClusters(`-k${randomBytes(3).toString('hex')}`).map((c) => (c.attributes.length ? { ...c, attributes: [...c.attributes, 'KServeSupport'] } : c));
+  const clusters = demoClusters(`-k${randomBytes(3).toString('hex')}`).map((c) =>
+    c.attributes.length ? { ...c, attributes: [...c.attributes, 'KServeSupport'] } : c,
+  );
   const system = await startRealSystem({
-    ...fast, revisionDeadlineMs: 30_000, clusters, registryPath, agentOperatorCheckMs: 0,
+    ...fast,
+    revisionDeadlineMs: 30_000,
+    clusters,
+    registryPath,
+    agentOperatorCheckMs: 0,
     driver: (clusterId) => createKubernetesDriver({ clusterId, client, registry, pollMs: 500, removalTimeoutMs: 2000 }),
     ...over,
   });
@@ -73,9 +84,15 @@ export async function startKubeSystem(over: SystemOptions = {}): Promise<KubeSys
 /** Deletes what a system's clusters left on the shared API server. */
 export async function cleanupKube(client: KubeClient, system: System | undefined): Promise<void> {
   for (const c of system?.clusters ?? []) {
-    for (const kind of [{ apiVersion: 'nvca.nvcf.nvidia.io/v1alpha1', kind: 'MiniService' }, { apiVersion: 'v1', kind: 'Namespace' }]) {
-      const list = await client.list(kind.apiVersion, kind.kind, { labelSelector: `nvcf.nvidia.com/cluster-id=${c.id}` }).catch(() => ({ items: [] }));
-      for (const item of list.items) await client.delete({ ...kind, metadata: { name: item.metadata.name } }).catch(() => {});
+    for (const kind of [
+      { apiVersion: 'nvca.nvcf.nvidia.io/v1alpha1', kind: 'MiniService' },
+      { apiVersion: 'v1', kind: 'Namespace' },
+    ]) {
+      const list = await client
+        .list(kind.apiVersion, kind.kind, { labelSelector: `nvcf.nvidia.com/cluster-id=${c.id}` })
+        .catch(() => ({ items: [] }));
+      for (const item of list.items)
+        await client.delete({ ...kind, metadata: { name: item.metadata.name } }).catch(() => {});
     }
   }
 }

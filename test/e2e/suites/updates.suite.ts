@@ -1,13 +1,39 @@
 import { Streams, subjects, type Bus } from '@nvcf/messaging';
-import { RollbackGpuSpecificationDocument, SpecUpdateActionsDocument, InstanceStatusChangedDocument, UpdateGpuSpecificationDocument, CreateFunctionDocument, DeployFunctionVersionDocument } from '@nvcf/client';
+import {
+  RollbackGpuSpecificationDocument,
+  SpecUpdateActionsDocument,
+  InstanceStatusChangedDocument,
+  UpdateGpuSpecificationDocument,
+  CreateFunctionDocument,
+  DeployFunctionVersionDocument,
+} from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import type { System } from '@nvcf/local';
-import { httpClient, ok, errorCode, deployedHelm, waitRevision, submit, readSpec, versionStatus, wsSubscribe, sseSubscribe, watchSubscriptions, helmFunction, deployHelm, l40s } from '@nvcf/test';
+import {
+  httpClient,
+  ok,
+  errorCode,
+  deployedHelm,
+  waitRevision,
+  submit,
+  readSpec,
+  versionStatus,
+  wsSubscribe,
+  sseSubscribe,
+  watchSubscriptions,
+  helmFunction,
+  deployHelm,
+  l40s,
+} from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';
 import { parse } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 
-const sim = (system: System, clusterId: string) => system.drivers.get(clusterId) as unknown as { observe(id: string): Promise<any>; attempts(i: string, r: string): number };
+const sim = (system: System, clusterId: string) =>
+  system.drivers.get(clusterId) as unknown as {
+    observe(id: string): Promise<any>;
+    attempts(i: string, r: string): number;
+  };
 const clusterOf = async (system: System, instanceId: string) => {
   for (const [id, d] of system.drivers) if (await d.observe(instanceId)) return id;
   throw new Error(`no cluster runs ${instanceId}`);
@@ -16,17 +42,35 @@ const clusterOf = async (system: System, instanceId: string) => {
  * Waits until every message of a work-queue stream for this system's clusters was acked by
  * its agent (a NATS shared with other systems may hold work for clusters long gone).
  */
-const drained = (bus: Bus, stream: string, ofSubjects: string[]) => waitUntil(async () => {
-  for (const subject of ofSubjects) if ((await bus.streamInfo(stream, { subject })).messages) return false;
-  return true;
-}, { what: `${stream} drained for ${ofSubjects.join(', ')}` });
+const drained = (bus: Bus, stream: string, ofSubjects: string[]) =>
+  waitUntil(
+    async () => {
+      for (const subject of ofSubjects) if ((await bus.streamInfo(stream, { subject })).messages) return false;
+      return true;
+    },
+    { what: `${stream} drained for ${ofSubjects.join(', ')}` },
+  );
 
 // Raw documents, not generated ones: the fields below are new, and the client package that
 // generates documents is being moved (docs/api.md lists them).
-interface Progress { total: number; applied: number; updating: number; failed: number; pending: number; startedAt: string | null; deadline: string | null }
+interface Progress {
+  total: number;
+  applied: number;
+  updating: number;
+  failed: number;
+  pending: number;
+  startedAt: string | null;
+  deadline: string | null;
+}
 interface ProgressData {
   gpuSpecification: {
-    latestRevision: { id: string; status: string; createdAt: string; deadline: string | null; progress: Progress } | null;
+    latestRevision: {
+      id: string;
+      status: string;
+      createdAt: string;
+      deadline: string | null;
+      progress: Progress;
+    } | null;
     lastAppliedRevision: { id: string; progress: Progress } | null;
     instances: { id: string; state: string; revisionId: string | null; targetRevisionId: string | null }[];
   } | null;
@@ -40,7 +84,10 @@ const PROGRESS = parse(`query RolloutProgress($id: ID!) {
 }`) as TypedDocumentNode<ProgressData, { id: string }>;
 interface StatusData {
   instanceStatusChanged: {
-    kind: string; state: string; revisionId: string | null; targetRevisionId: string | null;
+    kind: string;
+    state: string;
+    revisionId: string | null;
+    targetRevisionId: string | null;
     instance: { id: string; state: string; revisionId: string | null; targetRevisionId: string | null };
   };
 }
@@ -67,14 +114,27 @@ async function watchRollout(system: System) {
 
   await using ws = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', WATCH, { spec: d.specId });
   await using sse = sseSubscribe(system.url, 'dev-token-a', WATCH, { spec: d.specId });
-  for (const sub of [ws, sse]) await sub.until((e) => e.filter((x) => x.instanceStatusChanged.kind === 'SNAPSHOT').length === 3, 'the snapshot of every instance');
+  for (const sub of [ws, sse])
+    await sub.until(
+      (e) => e.filter((x) => x.instanceStatusChanged.kind === 'SNAPSHOT').length === 3,
+      'the snapshot of every instance',
+    );
 
   // slow enough to see the instances UPDATING, well within the suite's 4 s revision deadline
-  const r2 = ok(await submit(a, d.specId, { model: 'v2', nvcfSimulate: { delayMs: 1000 } })).updateGpuSpecification.latestRevision!;
-  const mid = await waitUntil(async () => {
-    const s = await progressOf();
-    return s.latestRevision!.id === r2.id && s.latestRevision!.progress.updating > 0 && s.instances.some((i) => i.state === 'UPDATING') && s;
-  }, { what: 'the rollout under way, instances UPDATING', timeoutMs: 10_000 });
+  const r2 = ok(await submit(a, d.specId, { model: 'v2', nvcfSimulate: { delayMs: 1000 } })).updateGpuSpecification
+    .latestRevision!;
+  const mid = await waitUntil(
+    async () => {
+      const s = await progressOf();
+      return (
+        s.latestRevision!.id === r2.id &&
+        s.latestRevision!.progress.updating > 0 &&
+        s.instances.some((i) => i.state === 'UPDATING') &&
+        s
+      );
+    },
+    { what: 'the rollout under way, instances UPDATING', timeoutMs: 10_000 },
+  );
   const p = mid.latestRevision!.progress;
   expect(mid.latestRevision!.status).toBe('ROLLING_OUT');
   expect(p.total).toBe(3);
@@ -87,28 +147,56 @@ async function watchRollout(system: System) {
   // UPDATING or not yet moved, and the ones that moved on count as its pending
   const old = mid.lastAppliedRevision!;
   expect(old.id).toBe(d.firstRevisionId);
-  expect(old.progress).toMatchObject({ total: 3, applied: p.updating + p.pending, pending: p.applied, updating: 0, failed: 0 });
-  for (const i of mid.instances.filter((x) => x.state === 'UPDATING')) expect(i).toMatchObject({ revisionId: d.firstRevisionId, targetRevisionId: r2.id });
+  expect(old.progress).toMatchObject({
+    total: 3,
+    applied: p.updating + p.pending,
+    pending: p.applied,
+    updating: 0,
+    failed: 0,
+  });
+  for (const i of mid.instances.filter((x) => x.state === 'UPDATING'))
+    expect(i).toMatchObject({ revisionId: d.firstRevisionId, targetRevisionId: r2.id });
 
   const done = await waitRevision(a, d.specId, 'APPLIED');
   expect(done.latestRevision!.id).toBe(r2.id);
   const end = await progressOf();
-  expect(end.latestRevision!.progress).toMatchObject({ total: 3, applied: 3, updating: 0, failed: 0, pending: 0, deadline: end.latestRevision!.deadline });
+  expect(end.latestRevision!.progress).toMatchObject({
+    total: 3,
+    applied: 3,
+    updating: 0,
+    failed: 0,
+    pending: 0,
+    deadline: end.latestRevision!.deadline,
+  });
   expect(end.lastAppliedRevision!.id).toBe(r2.id);
-  expect(end.instances.map((i) => [i.state, i.revisionId, i.targetRevisionId])).toEqual(d.instanceIds.map(() => ['ACTIVE', r2.id, null]));
+  expect(end.instances.map((i) => [i.state, i.revisionId, i.targetRevisionId])).toEqual(
+    d.instanceIds.map(() => ['ACTIVE', r2.id, null]),
+  );
 
   // every transition, on both transports: UPDATING from the old revision to the new, then ACTIVE on the new without a target
   const expected = ['UPDATING', d.firstRevisionId, r2.id, d.firstRevisionId, r2.id, 'ACTIVE', r2.id, null, r2.id, null];
   for (const sub of [ws, sse]) {
-    const transitions = (id: string) => sub.events.map((e) => e.instanceStatusChanged).filter((e) => e.kind === 'TRANSITION' && e.instance.id === id);
-    await sub.until(() => d.instanceIds.every((id) => transitions(id).some((e) => e.state === 'ACTIVE')), 'every instance ACTIVE on the new revision');
+    const transitions = (id: string) =>
+      sub.events.map((e) => e.instanceStatusChanged).filter((e) => e.kind === 'TRANSITION' && e.instance.id === id);
+    await sub.until(
+      () => d.instanceIds.every((id) => transitions(id).some((e) => e.state === 'ACTIVE')),
+      'every instance ACTIVE on the new revision',
+    );
     for (const id of d.instanceIds) {
-      const seen = transitions(id).flatMap((e) => [e.state, e.revisionId, e.targetRevisionId, e.instance.revisionId, e.instance.targetRevisionId]);
+      const seen = transitions(id).flatMap((e) => [
+        e.state,
+        e.revisionId,
+        e.targetRevisionId,
+        e.instance.revisionId,
+        e.instance.targetRevisionId,
+      ]);
       expect([id, seen]).toEqual([id, expected]);
     }
     // the snapshot shows the state before the rollout: ACTIVE on the old revision, going nowhere
     const snapshot = sub.events.map((e) => e.instanceStatusChanged).filter((e) => e.kind === 'SNAPSHOT');
-    expect(snapshot.map((e) => [e.state, e.revisionId, e.targetRevisionId])).toEqual(d.instanceIds.map(() => ['ACTIVE', d.firstRevisionId, null]));
+    expect(snapshot.map((e) => [e.state, e.revisionId, e.targetRevisionId])).toEqual(
+      d.instanceIds.map(() => ['ACTIVE', d.firstRevisionId, null]),
+    );
     expect(sub.errors).toEqual([]);
   }
 }
@@ -118,7 +206,9 @@ export function updatesSuite(name: string, make: MakeSystem) {
   describe(`${name}: in-place configuration updates`, () => {
     let system: System;
     const a = () => httpClient(system.url, 'dev-token-a');
-    beforeAll(async () => { system = await make(fast); });
+    beforeAll(async () => {
+      system = await make(fast);
+    });
     afterAll(async () => system?.dispose());
 
     it('rule 1: the whole configuration is stored and applied, never merged', async () => {
@@ -141,7 +231,9 @@ export function updatesSuite(name: string, make: MakeSystem) {
       expect((await readSpec(a(), idle!))!.latestRevision).toEqual(before!.latestRevision);
 
       const slow = await helmFunction(a());
-      const [specId] = await deployHelm(a(), slow.versionId, [l40s({ minInstances: 1, configuration: { nvcfSimulate: { delayMs: 800 } } })]);
+      const [specId] = await deployHelm(a(), slow.versionId, [
+        l40s({ minInstances: 1, configuration: { nvcfSimulate: { delayMs: 800 } } }),
+      ]);
       expect(await versionStatus(a(), slow.versionId)).toBe('DEPLOYING');
       const accepted = ok(await submit(a(), specId!, { model: 'during-deploy' }));
       expect(accepted.updateGpuSpecification.latestRevision!.configuration).toEqual({ model: 'during-deploy' });
@@ -149,8 +241,15 @@ export function updatesSuite(name: string, make: MakeSystem) {
     });
 
     it('rule 3: container functions get a clear error', async () => {
-      const v = ok(await a()(CreateFunctionDocument, { input: { name: 'ctr', container: { image: 'nvcr.io/nca-a/echo:1' } } })).createFunction;
-      const dep = ok(await a()(DeployFunctionVersionDocument, { versionId: v.id, input: { gpuSpecifications: [l40s({ minInstances: 1, configuration: null })] } }));
+      const v = ok(
+        await a()(CreateFunctionDocument, { input: { name: 'ctr', container: { image: 'nvcr.io/nca-a/echo:1' } } }),
+      ).createFunction;
+      const dep = ok(
+        await a()(DeployFunctionVersionDocument, {
+          versionId: v.id,
+          input: { gpuSpecifications: [l40s({ minInstances: 1, configuration: null })] },
+        }),
+      );
       const specId = dep.deployFunctionVersion.gpuSpecifications[0]!.id;
       await waitUntil(async () => (await versionStatus(a(), v.id)) === 'ACTIVE');
       const r = await submit(a(), specId, { model: 'v2' });
@@ -160,7 +259,11 @@ export function updatesSuite(name: string, make: MakeSystem) {
 
     it('rule 4: a change of the sidecar contract needs a redeploy; restating it is fine', async () => {
       const d = await deployedHelm(a());
-      for (const bad of [{ serviceName: 'other' }, { inferencePort: 9000 }, { health: { protocol: 'HTTP', uri: '/x', port: 1 } }]) {
+      for (const bad of [
+        { serviceName: 'other' },
+        { inferencePort: 9000 },
+        { health: { protocol: 'HTTP', uri: '/x', port: 1 } },
+      ]) {
         const r = await submit(a(), d.specId, { model: 'v2', ...bad });
         expect(errorCode(r)).toBe('REDEPLOY_REQUIRED');
         expect(r.errors![0]!.message).toContain('new function version');
@@ -172,7 +275,9 @@ export function updatesSuite(name: string, make: MakeSystem) {
 
     it('rule 5: exactly two revisions kept; racing owners never lose an update silently', async () => {
       const d = await deployedHelm(a());
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => submit(a(), d.specId, { model: `race-${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => submit(a(), d.specId, { model: `race-${i}` })),
+      );
       const won = results.filter((r) => !r.errors);
       const lost = results.filter((r) => r.errors);
       expect(won.length).toBeGreaterThanOrEqual(1);
@@ -181,19 +286,28 @@ export function updatesSuite(name: string, make: MakeSystem) {
       const s = await waitRevision(a(), d.specId, 'APPLIED');
       const winner = won.find((r) => r.data!.updateGpuSpecification.latestRevision!.id === s.latestRevision!.id);
       expect(winner).toBeDefined();
-      expect(s.latestRevision!.configuration).toEqual(winner!.data!.updateGpuSpecification.latestRevision!.configuration);
+      expect(s.latestRevision!.configuration).toEqual(
+        winner!.data!.updateGpuSpecification.latestRevision!.configuration,
+      );
       expect(s.lastAppliedRevision!.id).toBe(s.latestRevision!.id);
     });
 
     it('expectedRevisionId: a read-modify-write based on a revision that is no longer latest is a CONFLICT, nothing stored', async () => {
       const d = await deployedHelm(a());
-      const update = (model: string, expectedRevisionId: string) => a()(UpdateGpuSpecificationDocument, { id: d.specId, input: { revision: { configuration: { model } }, expectedRevisionId } });
+      const update = (model: string, expectedRevisionId: string) =>
+        a()(UpdateGpuSpecificationDocument, {
+          id: d.specId,
+          input: { revision: { configuration: { model } }, expectedRevisionId },
+        });
       // two owners read the same latest revision; the first to submit wins
       const first = ok(await update('owner-1', d.firstRevisionId)).updateGpuSpecification.latestRevision!.id;
       const stale = await update('owner-2', d.firstRevisionId);
       expect(errorCode(stale)).toBe('CONFLICT');
       expect(stale.errors![0]!.message).toContain(first);
-      expect((await readSpec(a(), d.specId))!.latestRevision).toMatchObject({ id: first, configuration: { model: 'owner-1' } });
+      expect((await readSpec(a(), d.specId))!.latestRevision).toMatchObject({
+        id: first,
+        configuration: { model: 'owner-1' },
+      });
       // based on the current one, it goes through
       const next = ok(await update('owner-2', first)).updateGpuSpecification.latestRevision!;
       expect(next.configuration).toEqual({ model: 'owner-2' });
@@ -220,7 +334,10 @@ export function updatesSuite(name: string, make: MakeSystem) {
       let s = await waitRevision(a(), d.specId, 'APPLIED');
       expect(s.instances.map((i) => i.id)).toEqual(d.instanceIds);
       ok(await a()(UpdateGpuSpecificationDocument, { id: d.specId, input: { minInstances: 2 } }));
-      s = await waitUntil(async () => { const x = (await readSpec(a(), d.specId))!; return x.instances.length === 2 && x.instances.every((i) => i.state === 'ACTIVE') && x; });
+      s = await waitUntil(async () => {
+        const x = (await readSpec(a(), d.specId))!;
+        return x.instances.length === 2 && x.instances.every((i) => i.state === 'ACTIVE') && x;
+      });
       const added = s.instances.find((i) => !d.instanceIds.includes(i.id))!;
       expect(added.revisionId).toBe(rev.id);
     });
@@ -233,14 +350,35 @@ export function updatesSuite(name: string, make: MakeSystem) {
       const other = [...system.drivers.keys()].find((c) => c !== home)!;
       const rev = ok(await submit(a(), d.specId, { model: 'v2' })).updateGpuSpecification.latestRevision!;
       await waitRevision(a(), d.specId, 'APPLIED');
-      await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { instanceId: id });
+      await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, {
+        instanceId: id,
+      });
       await watchA.opened(1);
       const attempts = sim(system, home).attempts(id, rev.id);
       const observed = await sim(system, home).observe(id);
-      const msg = { type: 'update', updateActionId: 'redelivered', ncaId: 'nca-a', functionId: d.functionId, versionId: d.versionId, gpuSpecificationId: d.specId, revisionId: rev.id, revisionCreatedAt: rev.createdAt, workload: observed.desired.workload, targets: [id] };
+      const msg = {
+        type: 'update',
+        updateActionId: 'redelivered',
+        ncaId: 'nca-a',
+        functionId: d.functionId,
+        versionId: d.versionId,
+        gpuSpecificationId: d.specId,
+        revisionId: rev.id,
+        revisionCreatedAt: rev.createdAt,
+        workload: observed.desired.workload,
+        targets: [id],
+      };
       await system.backends.bus.publish(`Update.NVCA.${home}`, { ...msg, clusterId: home }, { msgId: 'redelivery-1' });
-      await system.backends.bus.publish(`Update.NVCA.${other}`, { ...msg, clusterId: other, revisionId: 'not-for-you', revisionCreatedAt: new Date().toISOString() }, { msgId: 'foreign-1' });
-      await drained(system.backends.bus, Streams.update.name, system.clusters.map((c) => subjects.update(c.id)));
+      await system.backends.bus.publish(
+        `Update.NVCA.${other}`,
+        { ...msg, clusterId: other, revisionId: 'not-for-you', revisionCreatedAt: new Date().toISOString() },
+        { msgId: 'foreign-1' },
+      );
+      await drained(
+        system.backends.bus,
+        Streams.update.name,
+        system.clusters.map((c) => subjects.update(c.id)),
+      );
       expect(sim(system, home).attempts(id, rev.id)).toBe(attempts);
       expect(await sim(system, other).observe(id)).toBeNull();
       // a real transition afterwards is the first event the subscription sees: nothing was reported in between
@@ -253,15 +391,22 @@ export function updatesSuite(name: string, make: MakeSystem) {
       const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
       const id = d.instanceIds[0]!;
-      await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, { instanceId: id });
+      await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, {
+        instanceId: id,
+      });
       await watchA.opened(1);
-      const temp = ok(await submit(a(), d.specId, { model: 'v2', nvcfSimulate: { failure: 'temporary', failTimes: 2 } })).updateGpuSpecification.latestRevision!;
+      const temp = ok(
+        await submit(a(), d.specId, { model: 'v2', nvcfSimulate: { failure: 'temporary', failTimes: 2 } }),
+      ).updateGpuSpecification.latestRevision!;
       const s = await waitRevision(a(), d.specId, 'APPLIED');
       expect(sim(system, await clusterOf(system, id)).attempts(id, temp.id)).toBe(3);
-      await sub.until((e) => e.some((x) => x.instanceStatusChanged.revisionId === temp.id && x.instanceStatusChanged.state === 'ACTIVE'));
+      await sub.until((e) =>
+        e.some((x) => x.instanceStatusChanged.revisionId === temp.id && x.instanceStatusChanged.state === 'ACTIVE'),
+      );
       expect(sub.events.map((e) => e.instanceStatusChanged.state)).toEqual(['UPDATING', 'ACTIVE']);
 
-      const perm = ok(await submit(a(), d.specId, { model: 'v3', nvcfSimulate: { failure: 'permanent' } })).updateGpuSpecification.latestRevision!;
+      const perm = ok(await submit(a(), d.specId, { model: 'v3', nvcfSimulate: { failure: 'permanent' } }))
+        .updateGpuSpecification.latestRevision!;
       const failed = await waitRevision(a(), d.specId, 'FAILED');
       expect(failed.latestRevision!.id).toBe(perm.id);
       expect(failed.latestRevision!.failureReason).toContain('nvcfSimulate permanent failure');
@@ -283,7 +428,8 @@ export function updatesSuite(name: string, make: MakeSystem) {
 
     it('a newer revision supersedes one still rolling out', async () => {
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
-      const slow = ok(await submit(a(), d.specId, { model: 'slow', nvcfSimulate: { delayMs: 300 } })).updateGpuSpecification.latestRevision!;
+      const slow = ok(await submit(a(), d.specId, { model: 'slow', nvcfSimulate: { delayMs: 300 } }))
+        .updateGpuSpecification.latestRevision!;
       const next = ok(await submit(a(), d.specId, { model: 'next' })).updateGpuSpecification.latestRevision!;
       expect(next.supersedes).toBe(slow.id);
       const s = await waitRevision(a(), d.specId, 'APPLIED');
@@ -315,7 +461,14 @@ export function updatesSuite(name: string, make: MakeSystem) {
       // on the status stream (a shared durable would split the events between the two systems).
       // A longer deadline than the suite's: a system that just started may take more than 4 s
       // for its first deployment, which this test does not measure.
-      beforeAll(async () => { forward = await make({ ...fast, revisionDeadlineMs: 30_000, statusPath: 'forward', deploymentSuffix: '_forward' }); });
+      beforeAll(async () => {
+        forward = await make({
+          ...fast,
+          revisionDeadlineMs: 30_000,
+          statusPath: 'forward',
+          deploymentSuffix: '_forward',
+        });
+      });
       afterAll(async () => forward?.dispose());
 
       it('serves the same target revisions and progress', async () => {
@@ -325,7 +478,9 @@ export function updatesSuite(name: string, make: MakeSystem) {
 
     describe('refusals', () => {
       let spec: Awaited<ReturnType<typeof deployedHelm>>;
-      beforeAll(async () => { spec = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 }); });
+      beforeAll(async () => {
+        spec = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
+      });
 
       it('another tenant cannot see or update the spec', async () => {
         const b = httpClient(system.url, 'dev-token-b');
@@ -359,20 +514,34 @@ export function updatesSuite(name: string, make: MakeSystem) {
  * cluster simulator): one system for the file; what only the simulated driver can show
  * (attempt counts) stays in `updatesSuite`.
  */
-export function updatesKubernetesSuite(start: () => Promise<import('./kubernetes.js').KubeSystem>, cleanup: (k: import('./kubernetes.js').KubeSystem | undefined) => Promise<void>) {
+export function updatesKubernetesSuite(
+  start: () => Promise<import('./kubernetes.js').KubeSystem>,
+  cleanup: (k: import('./kubernetes.js').KubeSystem | undefined) => Promise<void>,
+) {
   describe('kubernetes driver: in-place configuration updates', () => {
     let k: import('./kubernetes.js').KubeSystem;
     const a = () => httpClient(k.system.url, 'dev-token-a');
     const miniService = async (instanceId: string) => {
       const cluster = await clusterOf(k.system, instanceId);
-      const list = await k.client.list('nvca.nvcf.nvidia.io/v1alpha1', 'MiniService', { labelSelector: `nvcf.nvidia.com/cluster-id=${cluster},nvcf.nvidia.com/instance-id=${instanceId}` });
+      const list = await k.client.list('nvca.nvcf.nvidia.io/v1alpha1', 'MiniService', {
+        labelSelector: `nvcf.nvidia.com/cluster-id=${cluster},nvcf.nvidia.com/instance-id=${instanceId}`,
+      });
       return list.items[0];
     };
-    beforeAll(async () => { k = await start(); });
-    afterAll(async () => { await k?.system.dispose(); await cleanup(k); });
+    beforeAll(async () => {
+      k = await start();
+    });
+    afterAll(async () => {
+      await k?.system.dispose();
+      await cleanup(k);
+    });
 
     it('applies in place: the same MiniService (UID), a new generation with the whole configuration', async () => {
-      const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1, configuration: { model: 'v1', extra: { keep: true } } });
+      const d = await deployedHelm(a(), {
+        minInstances: 1,
+        maxInstances: 1,
+        configuration: { model: 'v1', extra: { keep: true } },
+      });
       const before = await miniService(d.instanceIds[0]!);
       expect(before?.spec.values).toEqual({ model: 'v1', extra: { keep: true } });
       const rev = ok(await submit(a(), d.specId, { model: 'v2' })).updateGpuSpecification.latestRevision!;
@@ -391,19 +560,36 @@ export function updatesKubernetesSuite(start: () => Promise<import('./kubernetes
       const observed = await k.system.drivers.get(home)!.observe(id);
       const stranger = `stranger-${Date.now()}`;
       const rev = (await readSpec(a(), d.specId))!.latestRevision!;
-      const msg = { type: 'update', updateActionId: `foreign-${stranger}`, ncaId: 'nca-a', functionId: d.functionId, versionId: d.versionId, gpuSpecificationId: d.specId, clusterId: home, revisionId: 'not-yours', revisionCreatedAt: new Date().toISOString(), workload: observed!.desired.workload, targets: [stranger] };
+      const msg = {
+        type: 'update',
+        updateActionId: `foreign-${stranger}`,
+        ncaId: 'nca-a',
+        functionId: d.functionId,
+        versionId: d.versionId,
+        gpuSpecificationId: d.specId,
+        clusterId: home,
+        revisionId: 'not-yours',
+        revisionCreatedAt: new Date().toISOString(),
+        workload: observed!.desired.workload,
+        targets: [stranger],
+      };
       await k.system.backends.bus.publish(subjects.update(home), msg, { msgId: msg.updateActionId });
       await drained(k.system.backends.bus, Streams.update.name, [subjects.update(home)]);
       expect(await k.system.drivers.get(home)!.observe(stranger)).toBeNull();
-      const list = await k.client.list('nvca.nvcf.nvidia.io/v1alpha1', 'MiniService', { labelSelector: `nvcf.nvidia.com/instance-id=${stranger}` });
+      const list = await k.client.list('nvca.nvcf.nvidia.io/v1alpha1', 'MiniService', {
+        labelSelector: `nvcf.nvidia.com/instance-id=${stranger}`,
+      });
       expect(list.items).toEqual([]);
-      expect((await readSpec(a(), d.specId))!.instances.map((i) => [i.state, i.revisionId])).toEqual([['ACTIVE', rev.id]]);
+      expect((await readSpec(a(), d.specId))!.instances.map((i) => [i.state, i.revisionId])).toEqual([
+        ['ACTIVE', rev.id],
+      ]);
     });
 
     it('a permanent failure (the controller says Failed) fails the revision; the instance keeps its last revision', async () => {
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
       const uid = (await miniService(d.instanceIds[0]!))?.metadata.uid;
-      const perm = ok(await submit(a(), d.specId, { model: 'v3', nvcfSimulate: { failure: 'permanent' } })).updateGpuSpecification.latestRevision!;
+      const perm = ok(await submit(a(), d.specId, { model: 'v3', nvcfSimulate: { failure: 'permanent' } }))
+        .updateGpuSpecification.latestRevision!;
       const failed = await waitRevision(a(), d.specId, 'FAILED');
       expect(failed.latestRevision!.id).toBe(perm.id);
       expect(failed.latestRevision!.failureReason).toContain('nvcfSimulate permanent failure');

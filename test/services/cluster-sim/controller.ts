@@ -39,7 +39,10 @@ export function generationController(client: KubeClient, o: GenerationController
   };
 
   const watcher = startWatch(client, {
-    apiVersion: o.apiVersion, kind: o.kind, labelSelector: o.labelSelector, log: o.log,
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    labelSelector: o.labelSelector,
+    log: o.log,
     onEvent: (type, obj) => {
       const full = { ...obj, apiVersion: o.apiVersion, kind: o.kind };
       if (type !== 'DELETED') return onObject(full);
@@ -47,7 +50,13 @@ export function generationController(client: KubeClient, o: GenerationController
       taken.delete(objectKey(full));
     },
   });
-  return { watcher, async dispose() { steps.stop(); await watcher.dispose(); } };
+  return {
+    watcher,
+    async dispose() {
+      steps.stop();
+      await watcher.dispose();
+    },
+  };
 }
 
 /** The object, when it still is at `gen` (a newer generation has steps of its own). */
@@ -58,4 +67,13 @@ export async function stillAt(client: KubeClient, obj: KubeObject, gen: number):
 
 /** Writes the whole status this simulator manages (Server-Side Apply on the status subresource). */
 export const applyStatus = (client: KubeClient, obj: KubeObject, status: Record<string, unknown>, manager: string) =>
-  client.apply({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) }, status }, manager, 'status');
+  client.apply(
+    {
+      apiVersion: obj.apiVersion,
+      kind: obj.kind,
+      metadata: { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) },
+      status,
+    },
+    manager,
+    'status',
+  );

@@ -36,6 +36,13 @@ export function startClusterSim(o: ClusterSimOptions): ClusterSim {
     ...operatorControllers(o.client, delays, selector, log),
     namespaceController(o.client, selector, log),
   ];
-  const dispose = async () => { await Promise.all(controllers.map((c) => c.dispose())); };
-  return { controllers, synced: Promise.all(controllers.map((c) => c.watcher.synced)).then(() => {}), dispose, [Symbol.asyncDispose]: dispose };
+  const dispose = async () => {
+    await Promise.all(controllers.map((c) => c.dispose()));
+  };
+  return {
+    controllers,
+    synced: Promise.all(controllers.map((c) => c.watcher.synced)).then(() => {}),
+    dispose,
+    [Symbol.asyncDispose]: dispose,
+  };
 }

@@ -13,8 +13,10 @@ if (!kubeconfig) {
 }
 const [installMs, updateMs, operatorMs, secondaryMs] = ms.map(Number);
 const delays = {
-  installMs: installMs ?? defaultSimDelays.installMs, updateMs: updateMs ?? defaultSimDelays.updateMs,
-  operatorMs: operatorMs ?? defaultSimDelays.operatorMs, secondaryMs: secondaryMs ?? defaultSimDelays.secondaryMs,
+  installMs: installMs ?? defaultSimDelays.installMs,
+  updateMs: updateMs ?? defaultSimDelays.updateMs,
+  operatorMs: operatorMs ?? defaultSimDelays.operatorMs,
+  secondaryMs: secondaryMs ?? defaultSimDelays.secondaryMs,
 };
 const log = (m: string) => process.stdout.write(`${new Date().toISOString()} ${m}\n`);
 const sim = startClusterSim({ client: createKubeClient(loadKubeConfig(kubeconfig)), delays, log });

@@ -12,25 +12,51 @@ export interface MiniServiceDelays {
   installMs: number;
   updateMs: number;
 }
-interface Simulate { failure?: 'permanent' | 'temporary'; failTimes?: number; delayMs?: number }
+interface Simulate {
+  failure?: 'permanent' | 'temporary';
+  failTimes?: number;
+  delayMs?: number;
+}
 
 const MANAGER = 'nvcf-sim-miniservice';
-const simulateOf = (obj: KubeObject): Simulate => (obj.spec?.values as { nvcfSimulate?: Simulate } | undefined)?.nvcfSimulate ?? {};
+const simulateOf = (obj: KubeObject): Simulate =>
+  (obj.spec?.values as { nvcfSimulate?: Simulate } | undefined)?.nvcfSimulate ?? {};
 const statusOf = (obj: KubeObject) => (obj.status ?? {}) as { observedGeneration?: number; phase?: MiniServicePhase };
 
-export function miniServiceController(client: KubeClient, delays: MiniServiceDelays, labelSelector: string, log: (m: string) => void): Controller {
+export function miniServiceController(
+  client: KubeClient,
+  delays: MiniServiceDelays,
+  labelSelector: string,
+  log: (m: string) => void,
+): Controller {
   const setStatus = (obj: KubeObject, gen: number, phase: MiniServicePhase, message?: string) =>
-    applyStatus(client, obj, { observedGeneration: gen, phase, lastTransitionTime: new Date().toISOString(), ...(message ? { message } : {}) }, MANAGER);
+    applyStatus(
+      client,
+      obj,
+      { observedGeneration: gen, phase, lastTransitionTime: new Date().toISOString(), ...(message ? { message } : {}) },
+      MANAGER,
+    );
 
   /** Install attempt `n` of generation `gen`, unless the object moved on meanwhile. */
   const attempt = async (obj: KubeObject, gen: number, n: number, steps: Steps, key: string): Promise<void> => {
     const cur = await stillAt(client, obj, gen);
     if (!cur) return;
     const sim = simulateOf(cur);
-    if (sim.failure === 'permanent') return void (await setStatus(cur, gen, 'Failed', 'values rejected by the chart (nvcfSimulate permanent failure)'));
+    if (sim.failure === 'permanent')
+      return void (await setStatus(
+        cur,
+        gen,
+        'Failed',
+        'values rejected by the chart (nvcfSimulate permanent failure)',
+      ));
     const failTimes = sim.failTimes ?? 1;
     if (sim.failure === 'temporary' && n <= failTimes) {
-      await setStatus(cur, gen, 'Retrying', `worker not ready yet (nvcfSimulate temporary failure ${n} of ${failTimes})`);
+      await setStatus(
+        cur,
+        gen,
+        'Retrying',
+        `worker not ready yet (nvcfSimulate temporary failure ${n} of ${failTimes})`,
+      );
       steps.after(key, sim.delayMs ?? delays.updateMs, () => attempt(cur, gen, n + 1, steps, key));
       return;
     }
@@ -38,12 +64,18 @@ export function miniServiceController(client: KubeClient, delays: MiniServiceDel
   };
 
   return generationController(client, {
-    ...MINISERVICE, labelSelector, log,
-    settled: (obj) => statusOf(obj).observedGeneration === obj.metadata.generation && ['Running', 'Failed'].includes(statusOf(obj).phase ?? ''),
+    ...MINISERVICE,
+    labelSelector,
+    log,
+    settled: (obj) =>
+      statusOf(obj).observedGeneration === obj.metadata.generation &&
+      ['Running', 'Failed'].includes(statusOf(obj).phase ?? ''),
     async start(obj, steps, key) {
       const gen = obj.metadata.generation ?? 1;
       if (statusOf(obj).observedGeneration !== gen) await setStatus(obj, gen, 'Installing');
-      steps.after(key, simulateOf(obj).delayMs ?? (gen === 1 ? delays.installMs : delays.updateMs), () => attempt(obj, gen, 1, steps, key));
+      steps.after(key, simulateOf(obj).delayMs ?? (gen === 1 ? delays.installMs : delays.updateMs), () =>
+        attempt(obj, gen, 1, steps, key),
+      );
     },
   });
 }

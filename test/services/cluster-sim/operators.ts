@@ -26,10 +26,19 @@ interface StateKind {
   beforeReady?(obj: KubeObject): Promise<void>;
 }
 
-function stateController(client: KubeClient, k: StateKind, labelSelector: string, log: (m: string) => void): Controller {
-  const status = (obj: KubeObject, state: string) => applyStatus(client, obj, { state, observedGeneration: obj.metadata.generation }, k.manager);
+function stateController(
+  client: KubeClient,
+  k: StateKind,
+  labelSelector: string,
+  log: (m: string) => void,
+): Controller {
+  const status = (obj: KubeObject, state: string) =>
+    applyStatus(client, obj, { state, observedGeneration: obj.metadata.generation }, k.manager);
   return generationController(client, {
-    apiVersion: k.apiVersion, kind: k.kind, labelSelector, log,
+    apiVersion: k.apiVersion,
+    kind: k.kind,
+    labelSelector,
+    log,
     settled: (obj) => obj.status?.observedGeneration === obj.metadata.generation && obj.status?.state === k.ready,
     async start(obj, steps, key) {
       const gen = obj.metadata.generation ?? 1;
@@ -55,61 +64,129 @@ function stateController(client: KubeClient, k: StateKind, labelSelector: string
 }
 
 /** A child in the owner's namespace with the owner's labels (NVCF's included) and an owner reference. */
-function child(owner: KubeObject, apiVersion: string, kind: string, name: string, spec: Record<string, unknown>): KubeObject {
+function child(
+  owner: KubeObject,
+  apiVersion: string,
+  kind: string,
+  name: string,
+  spec: Record<string, unknown>,
+): KubeObject {
   const { name: ownerName = '', uid = '' } = owner.metadata;
   return {
-    apiVersion, kind,
+    apiVersion,
+    kind,
     metadata: {
-      name, namespace: owner.metadata.namespace, labels: { ...owner.metadata.labels },
+      name,
+      namespace: owner.metadata.namespace,
+      labels: { ...owner.metadata.labels },
       ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: ownerName, uid, controller: true }],
     },
     spec,
   };
 }
 
-const ownedBy = (obj: KubeObject, kind: string) => (obj.metadata.ownerReferences as { kind: string }[] | undefined)?.some((r) => r.kind === kind) ?? false;
+const ownedBy = (obj: KubeObject, kind: string) =>
+  (obj.metadata.ownerReferences as { kind: string }[] | undefined)?.some((r) => r.kind === kind) ?? false;
 
-export function operatorControllers(client: KubeClient, d: OperatorDelays, labelSelector: string, log: (m: string) => void): Controller[] {
+export function operatorControllers(
+  client: KubeClient,
+  d: OperatorDelays,
+  labelSelector: string,
+  log: (m: string) => void,
+): Controller[] {
   const nim = 'apps.nvidia.com/v1alpha1';
   const dynamo = 'nvidia.com/v1alpha1';
   const kinds: StateKind[] = [
     {
-      apiVersion: nim, kind: 'NIMService', manager: 'nvcf-sim-nim-operator', pending: 'NotReady', ready: 'Ready', delayMs: () => d.operatorMs,
+      apiVersion: nim,
+      kind: 'NIMService',
+      manager: 'nvcf-sim-nim-operator',
+      pending: 'NotReady',
+      ready: 'Ready',
+      delayMs: () => d.operatorMs,
       async beforeReady(svc) {
         const image = svc.spec?.image as { repository?: string; tag?: string } | undefined;
         const app = { 'app.kubernetes.io/name': svc.metadata.name! };
-        await client.apply(child(svc, 'apps/v1', 'Deployment', svc.metadata.name!, {
-          replicas: (svc.spec?.replicas as number | undefined) ?? 1,
-          selector: { matchLabels: app },
-          template: { metadata: { labels: { ...app, ...((svc.spec?.labels as object) ?? {}) } }, spec: { containers: [{ name: 'nim', image: `${image?.repository}:${image?.tag}` }] } },
-        }), 'nvcf-sim-nim-operator');
+        await client.apply(
+          child(svc, 'apps/v1', 'Deployment', svc.metadata.name!, {
+            replicas: (svc.spec?.replicas as number | undefined) ?? 1,
+            selector: { matchLabels: app },
+            template: {
+              metadata: { labels: { ...app, ...((svc.spec?.labels as object) ?? {}) } },
+              spec: { containers: [{ name: 'nim', image: `${image?.repository}:${image?.tag}` }] },
+            },
+          }),
+          'nvcf-sim-nim-operator',
+        );
       },
     },
-    { apiVersion: nim, kind: 'NIMCache', manager: 'nvcf-sim-nim-operator', pending: 'NotReady', ready: 'Ready', delayMs: () => d.operatorMs },
-    { apiVersion: nim, kind: 'NIMPipeline', manager: 'nvcf-sim-nim-operator', pending: 'NotReady', ready: 'Ready', delayMs: () => d.operatorMs },
     {
-      apiVersion: dynamo, kind: 'DynamoGraphDeployment', manager: 'nvcf-sim-dynamo-operator', pending: 'pending', ready: 'successful', delayMs: () => d.operatorMs,
+      apiVersion: nim,
+      kind: 'NIMCache',
+      manager: 'nvcf-sim-nim-operator',
+      pending: 'NotReady',
+      ready: 'Ready',
+      delayMs: () => d.operatorMs,
+    },
+    {
+      apiVersion: nim,
+      kind: 'NIMPipeline',
+      manager: 'nvcf-sim-nim-operator',
+      pending: 'NotReady',
+      ready: 'Ready',
+      delayMs: () => d.operatorMs,
+    },
+    {
+      apiVersion: dynamo,
+      kind: 'DynamoGraphDeployment',
+      manager: 'nvcf-sim-dynamo-operator',
+      pending: 'pending',
+      ready: 'successful',
+      delayMs: () => d.operatorMs,
       async beforeReady(dgd) {
-        for (const [service, s] of Object.entries((dgd.spec?.services ?? {}) as Record<string, { replicas?: number; componentType?: string }>)) {
-          const spec = { ...(s.replicas !== undefined ? { replicas: s.replicas } : {}), ...(s.componentType ? { componentType: s.componentType } : {}) };
-          await client.apply(child(dgd, dynamo, 'DynamoComponentDeployment', dnsLabel(dgd.metadata.name!, service.toLowerCase()), spec), 'nvcf-sim-dynamo-operator');
+        for (const [service, s] of Object.entries(
+          (dgd.spec?.services ?? {}) as Record<string, { replicas?: number; componentType?: string }>,
+        )) {
+          const spec = {
+            ...(s.replicas !== undefined ? { replicas: s.replicas } : {}),
+            ...(s.componentType ? { componentType: s.componentType } : {}),
+          };
+          await client.apply(
+            child(dgd, dynamo, 'DynamoComponentDeployment', dnsLabel(dgd.metadata.name!, service.toLowerCase()), spec),
+            'nvcf-sim-dynamo-operator',
+          );
         }
       },
     },
     {
-      apiVersion: dynamo, kind: 'DynamoComponentDeployment', manager: 'nvcf-sim-dynamo-operator', pending: 'pending', ready: 'successful',
+      apiVersion: dynamo,
+      kind: 'DynamoComponentDeployment',
+      manager: 'nvcf-sim-dynamo-operator',
+      pending: 'pending',
+      ready: 'successful',
       delayMs: (o) => (ownedBy(o, 'DynamoGraphDeployment') ? d.secondaryMs : d.operatorMs),
     },
   ];
   const deployments = generationController(client, {
-    apiVersion: 'apps/v1', kind: 'Deployment', labelSelector, log,
-    settled: (o) => o.status?.observedGeneration === o.metadata.generation && (o.status?.readyReplicas ?? 0) >= ((o.spec?.replicas as number | undefined) ?? 1),
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    labelSelector,
+    log,
+    settled: (o) =>
+      o.status?.observedGeneration === o.metadata.generation &&
+      (o.status?.readyReplicas ?? 0) >= ((o.spec?.replicas as number | undefined) ?? 1),
     async start(obj, steps, key) {
       const gen = obj.metadata.generation ?? 1;
       steps.after(key, d.secondaryMs, async () => {
         const cur = await stillAt(client, obj, gen);
         const n = (cur?.spec?.replicas as number | undefined) ?? 1;
-        if (cur) await applyStatus(client, cur, { observedGeneration: gen, replicas: n, updatedReplicas: n, readyReplicas: n, availableReplicas: n }, 'nvcf-sim-kubelet');
+        if (cur)
+          await applyStatus(
+            client,
+            cur,
+            { observedGeneration: gen, replicas: n, updatedReplicas: n, readyReplicas: n, availableReplicas: n },
+            'nvcf-sim-kubelet',
+          );
       });
     },
   });

@@ -6,7 +6,10 @@ export class Steps {
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private stopped = false;
 
-  constructor(private readonly log: (msg: string) => void, private readonly retryMs = 500) {}
+  constructor(
+    private readonly log: (msg: string) => void,
+    private readonly retryMs = 500,
+  ) {}
 
   has(key: string): boolean {
     return this.pending.has(key);
@@ -15,17 +18,24 @@ export class Steps {
   after(key: string, ms: number, step: () => Promise<void>): void {
     if (this.stopped) return;
     clearTimeout(this.pending.get(key));
-    this.pending.set(key, setTimeout(() => {
-      this.pending.delete(key);
-      step().catch((err: Error) => {
-        this.log(`${key}: ${err.message}; again in ${this.retryMs} ms`);
-        if (!this.pending.has(key)) this.after(key, this.retryMs, step);
-      });
-    }, ms));
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        this.pending.delete(key);
+        step().catch((err: Error) => {
+          this.log(`${key}: ${err.message}; again in ${this.retryMs} ms`);
+          if (!this.pending.has(key)) this.after(key, this.retryMs, step);
+        });
+      }, ms),
+    );
   }
 
   cancel(prefix: string): void {
-    for (const [key, t] of this.pending) if (key.startsWith(prefix)) { clearTimeout(t); this.pending.delete(key); }
+    for (const [key, t] of this.pending)
+      if (key.startsWith(prefix)) {
+        clearTimeout(t);
+        this.pending.delete(key);
+      }
   }
 
   stop(): void {

@@ -35,11 +35,18 @@ export class Changes {
         if (!set.size) this.waiters.delete(instanceId);
         signal.removeEventListener('abort', onAbort);
       };
-      const wake = () => { cleanup(); resolve(); };
-      const onAbort = () => { cleanup(); reject(signal.reason); };
+      const wake = () => {
+        cleanup();
+        resolve();
+      };
+      const onAbort = () => {
+        cleanup();
+        reject(signal.reason);
+      };
       const timer = setTimeout(wake, pollMs);
       set.add(wake);
-      if (signal.aborted) onAbort(); else signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 

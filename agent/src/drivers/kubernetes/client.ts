@@ -1,4 +1,12 @@
-import { HttpMethod, KubeConfig, KubernetesObjectApi, PatchStrategy, Watch, type KubernetesObject, type ResponseContext } from '@kubernetes/client-node';
+import {
+  HttpMethod,
+  KubeConfig,
+  KubernetesObjectApi,
+  PatchStrategy,
+  Watch,
+  type KubernetesObject,
+  type ResponseContext,
+} from '@kubernetes/client-node';
 import { inSpan, SpanKind } from '@nvcf/telemetry';
 import { KubeApiError } from './errors.js';
 
@@ -15,9 +23,16 @@ export interface Meta {
   annotations?: Record<string, string>;
   [field: string]: unknown;
 }
-export interface KubeList { items: KubeObject[]; metadata: { resourceVersion?: string } }
+export interface KubeList {
+  items: KubeObject[];
+  metadata: { resourceVersion?: string };
+}
 /** Enough to address one object. */
-export interface ObjectRef { apiVersion: string; kind: string; metadata: { name?: string; namespace?: string } }
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  metadata: { name?: string; namespace?: string };
+}
 export type Query = Record<string, string | number | boolean | undefined>;
 
 /**
@@ -41,7 +56,11 @@ class PlainObjectApi extends KubernetesObjectApi {
     return this.specUriPath(structuredClone(ref) as KubernetesObject, action);
   }
 
-  async send<T>(method: HttpMethod, path: string, o: { query?: Query; body?: unknown; contentType?: string } = {}): Promise<T> {
+  async send<T>(
+    method: HttpMethod,
+    path: string,
+    o: { query?: Query; body?: unknown; contentType?: string } = {},
+  ): Promise<T> {
     const ctx = this.configuration.baseServer.makeRequestContext(path, method);
     ctx.setHeaderParam('Accept', 'application/json');
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) ctx.setQueryParam(k, String(v));
@@ -52,19 +71,28 @@ class PlainObjectApi extends KubernetesObjectApi {
     // an HTTP client span per API call (semantic conventions: the method as its name, the path as url.path;
     // bodies and queries, which hold configuration values, are never recorded)
     const server = new URL(ctx.getUrl());
-    return inSpan(method, {
-      kind: SpanKind.CLIENT,
-      attributes: { 'http.request.method': method, 'url.path': path, 'server.address': server.hostname, 'server.port': Number(server.port) || (server.protocol === 'https:' ? 443 : 80) },
-    }, async (span) => {
-      try {
-        const out = (await this.requestPromise(ctx)) as T;
-        span?.setAttribute('http.response.status_code', 200);
-        return out;
-      } catch (err) {
-        if (err instanceof KubeApiError) span?.setAttribute('http.response.status_code', err.code);
-        throw err;
-      }
-    });
+    return inSpan(
+      method,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'http.request.method': method,
+          'url.path': path,
+          'server.address': server.hostname,
+          'server.port': Number(server.port) || (server.protocol === 'https:' ? 443 : 80),
+        },
+      },
+      async (span) => {
+        try {
+          const out = (await this.requestPromise(ctx)) as T;
+          span?.setAttribute('http.response.status_code', 200);
+          return out;
+        } catch (err) {
+          if (err instanceof KubeApiError) span?.setAttribute('http.response.status_code', err.code);
+          throw err;
+        }
+      },
+    );
   }
 }
 
@@ -103,11 +131,19 @@ export function createKubeClient(kubeConfig: KubeConfig): KubeClient {
     watcher: new Watch(kubeConfig),
     async apply(obj, fieldManager, subresource) {
       const path = (await api.path(obj, 'patch')) + (subresource ? `/${subresource}` : '');
-      return api.send(HttpMethod.PATCH, path, { body: obj, contentType: PatchStrategy.ServerSideApply, query: { fieldManager, force: true } });
+      return api.send(HttpMethod.PATCH, path, {
+        body: obj,
+        contentType: PatchStrategy.ServerSideApply,
+        query: { fieldManager, force: true },
+      });
     },
     async mergePatch(ref, patch, fieldManager, subresource) {
       const path = (await api.path(ref, 'patch')) + (subresource ? `/${subresource}` : '');
-      return api.send(HttpMethod.PATCH, path, { body: patch, contentType: PatchStrategy.MergePatch, query: { fieldManager } });
+      return api.send(HttpMethod.PATCH, path, {
+        body: patch,
+        contentType: PatchStrategy.MergePatch,
+        query: { fieldManager },
+      });
     },
     async get(ref) {
       try {
@@ -123,7 +159,9 @@ export function createKubeClient(kubeConfig: KubeConfig): KubeClient {
     },
     async delete(ref, o = {}) {
       try {
-        await api.send(HttpMethod.DELETE, await api.path(ref, 'patch'), { query: { gracePeriodSeconds: o.gracePeriodSeconds } });
+        await api.send(HttpMethod.DELETE, await api.path(ref, 'patch'), {
+          query: { gracePeriodSeconds: o.gracePeriodSeconds },
+        });
         return true;
       } catch (err) {
         if (isNotFound(err)) return false;

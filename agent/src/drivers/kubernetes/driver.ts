@@ -1,13 +1,26 @@
 import type { HelmWorkload, InstanceState, OperatorWorkload } from '@nvcf/messaging';
 import { LABEL, type OperatorRegistry } from '@nvcf/operators';
 import { createLogger } from '@nvcf/logging';
-import { PermanentFailure, TemporaryFailure, type ClusterDriver, type DesiredInstance, type ObservedInstance } from '../../driver.js';
+import {
+  PermanentFailure,
+  TemporaryFailure,
+  type ClusterDriver,
+  type DesiredInstance,
+  type ObservedInstance,
+} from '../../driver.js';
 import { Changes } from './changes.js';
 import type { KubeClient, KubeObject, ObjectRef } from './client.js';
 import { classify, KubeApiError } from './errors.js';
 import { miniService, miniServiceReady } from './helm.js';
 import { CLUSTER_LABEL, FIELD_MANAGER, instanceNames, MINISERVICE, NAMESPACE } from './names.js';
-import { instanceNamespace, operatorObjects, operatorPending, operatorSupport, requireCrds, secondaryKinds } from './operator.js';
+import {
+  instanceNamespace,
+  operatorObjects,
+  operatorPending,
+  operatorSupport,
+  requireCrds,
+  secondaryKinds,
+} from './operator.js';
 import { RemovalStuck } from '../../driver.js';
 import { observedFrom, readyPatch, reportedPatch } from './record.js';
 import { startWatch, type Watcher } from './watcher.js';
@@ -56,7 +69,8 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     }
     const namespace = ref.metadata.name!;
     const kinds = new Map<string, { apiVersion: string; kind: string }>();
-    for (const t of registry.types) for (const k of [...t.kinds, ...t.extraTypes, ...t.secondary]) kinds.set(`${k.apiVersion}/${k.kind}`, k);
+    for (const t of registry.types)
+      for (const k of [...t.kinds, ...t.extraTypes, ...t.secondary]) kinds.set(`${k.apiVersion}/${k.kind}`, k);
     const stuck: string[] = [];
     for (const k of kinds.values()) {
       const list = await client.list(k.apiVersion, k.kind, { namespace }).catch(() => ({ items: [] as KubeObject[] }));
@@ -79,7 +93,10 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
   const watch = (apiVersion: string, kind: string, labelSelector: string) => {
     const key = `${apiVersion}/${kind}`;
     if (disposed || watchers.has(key)) return;
-    watchers.set(key, startWatch(client, { apiVersion, kind, labelSelector, onEvent: (_t, obj) => changes.seen(obj), log }));
+    watchers.set(
+      key,
+      startWatch(client, { apiVersion, kind, labelSelector, onEvent: (_t, obj) => changes.seen(obj), log }),
+    );
   };
   const msRef = (id: string): ObjectRef => ({ ...MINISERVICE, metadata: { name: names.miniService(id) } });
   const nsRef = (id: string): ObjectRef => ({ ...NAMESPACE, metadata: { name: names.namespace(id) } });
@@ -89,7 +106,10 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     const known = records.get(id);
     for (const ref of known ? [known] : [msRef(id), nsRef(id)]) {
       const obj = await client.get(ref);
-      if (obj) { records.set(id, ref); return obj; }
+      if (obj) {
+        records.set(id, ref);
+        return obj;
+      }
     }
     return null;
   };
@@ -104,7 +124,12 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
           if (await ready()) return;
         } catch (err) {
           // what the controller reported (Failed, Retrying) goes to the agent; so does a refusal
-          if (err instanceof TemporaryFailure || err instanceof PermanentFailure || classify(err, '') instanceof PermanentFailure) throw err;
+          if (
+            err instanceof TemporaryFailure ||
+            err instanceof PermanentFailure ||
+            classify(err, '') instanceof PermanentFailure
+          )
+            throw err;
           log(`instance ${id}: cannot read its objects (${(err as Error).message}); waiting for the API server`);
           away = true;
         }
@@ -120,7 +145,11 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     const obj = miniService(names.miniService(d.instanceId), d, w);
     const applied = await client.apply(obj, FIELD_MANAGER);
     records.set(d.instanceId, msRef(d.instanceId));
-    await until(d.instanceId, async () => miniServiceReady(await client.get(obj), d.revisionId, applied.metadata.generation ?? 0), signal);
+    await until(
+      d.instanceId,
+      async () => miniServiceReady(await client.get(obj), d.revisionId, applied.metadata.generation ?? 0),
+      signal,
+    );
     await client.mergePatch(obj, readyPatch(d.revisionId), FIELD_MANAGER);
   };
 
@@ -134,8 +163,13 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     await requireCrds(client, registry, clusterId, w);
     for (const k of [...objects, ...secondaryKinds(registry, w)]) watch(k.apiVersion, k.kind, LABEL.instanceId);
     const applied: KubeObject[] = [];
-    for (const m of objects) applied.push({ ...(await client.apply(m, FIELD_MANAGER)), apiVersion: m.apiVersion, kind: m.kind });
-    await until(d.instanceId, async () => (await operatorPending(client, registry, namespace, d, w, applied)).length === 0, signal);
+    for (const m of objects)
+      applied.push({ ...(await client.apply(m, FIELD_MANAGER)), apiVersion: m.apiVersion, kind: m.kind });
+    await until(
+      d.instanceId,
+      async () => (await operatorPending(client, registry, namespace, d, w, applied)).length === 0,
+      signal,
+    );
     await client.mergePatch(ns, readyPatch(d.revisionId), FIELD_MANAGER);
   };
 
@@ -166,7 +200,10 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     },
     async remove(instanceId, graceful) {
       const obj = await locate(instanceId);
-      if (!obj || obj.metadata.labels?.[CLUSTER_LABEL] !== clusterId) { records.delete(instanceId); return; } // gone, or not ours
+      if (!obj || obj.metadata.labels?.[CLUSTER_LABEL] !== clusterId) {
+        records.delete(instanceId);
+        return;
+      } // gone, or not ours
       const ref = records.get(instanceId)!;
       // a namespace takes the operators' objects with it, once their finalizers are done
       if (!obj.metadata.deletionTimestamp) await client.delete(ref, { gracePeriodSeconds: graceful ? undefined : 0 });

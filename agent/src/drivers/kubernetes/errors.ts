@@ -3,7 +3,12 @@ import { PermanentFailure, TemporaryFailure } from '../../driver.js';
 /** An API server answer other than 2xx, with the server's own Status message. */
 export class KubeApiError extends Error {
   override name = 'KubeApiError';
-  constructor(readonly code: number, readonly reason: string, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 
@@ -31,11 +36,14 @@ export function classify(err: unknown, what: string): TemporaryFailure | Permane
   if (err instanceof TemporaryFailure || err instanceof PermanentFailure) return err;
   if (err instanceof KubeApiError) {
     const message = `${what}: ${err.message}`;
-    return temporaryCodes(err.code) ? new TemporaryFailure(message, { cause: err }) : new PermanentFailure(message, { cause: err });
+    return temporaryCodes(err.code)
+      ? new TemporaryFailure(message, { cause: err })
+      : new PermanentFailure(message, { cause: err });
   }
   const e = err as Error & { message?: string };
   // client-node's discovery says this when a kind is not served at all
-  if (/Unrecognized API version and kind/.test(e?.message ?? '')) return new PermanentFailure(`${what}: ${e.message}`, { cause: err });
+  if (/Unrecognized API version and kind/.test(e?.message ?? ''))
+    return new PermanentFailure(`${what}: ${e.message}`, { cause: err });
   // connection refused, reset, TLS: the API server is away (restarting); try again
   return new TemporaryFailure(`${what}: ${e?.message ?? String(err)}`, { cause: err });
 }

@@ -21,7 +21,10 @@ export const RECORD = {
  */
 export function dnsLabel(...parts: string[]): string {
   const raw = parts.join('-');
-  const clean = raw.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  const clean = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   if (clean === raw && clean.length <= 63) return clean;
   const hash = createHash('sha256').update(raw).digest('hex').slice(0, 8);
   return `${clean.slice(0, 63 - 9).replace(/-+$/, '')}-${hash}`;

@@ -1,5 +1,15 @@
 import type { OperatorSupport, OperatorWorkload } from '@nvcf/messaging';
-import { crdName, failures, injectIdentity, LABEL, nvcfLabels, notReady, REVISION_ANNOTATION, type KindSpec, type OperatorRegistry } from '@nvcf/operators';
+import {
+  crdName,
+  failures,
+  injectIdentity,
+  LABEL,
+  nvcfLabels,
+  notReady,
+  REVISION_ANNOTATION,
+  type KindSpec,
+  type OperatorRegistry,
+} from '@nvcf/operators';
 import { MissingCrds, PermanentFailure, TemporaryFailure, type DesiredInstance } from '../../driver.js';
 import { KubeApiError } from './errors.js';
 import type { KubeClient, KubeObject } from './client.js';
@@ -8,18 +18,29 @@ import { desiredAnnotations } from './record.js';
 
 /** The instance's namespace, which also holds its record (desired, reported state, clock). */
 export function instanceNamespace(name: string, d: DesiredInstance): KubeObject {
-  return { ...NAMESPACE, metadata: { name, labels: { ...nvcfLabels(d), [CLUSTER_LABEL]: d.clusterId }, annotations: desiredAnnotations(d) } };
+  return {
+    ...NAMESPACE,
+    metadata: { name, labels: { ...nvcfLabels(d), [CLUSTER_LABEL]: d.clusterId }, annotations: desiredAnnotations(d) },
+  };
 }
 
 /** The merged manifests with NVCF labels (the cluster's too, so operators copy it), in the namespace. */
-export function operatorObjects(namespace: string, d: DesiredInstance, w: OperatorWorkload, registry: OperatorRegistry): KubeObject[] {
+export function operatorObjects(
+  namespace: string,
+  d: DesiredInstance,
+  w: OperatorWorkload,
+  registry: OperatorRegistry,
+): KubeObject[] {
   for (const m of w.manifests as KubeObject[]) {
     if (!registry.kindOf(m.apiVersion, m.kind, w.operatorTypes)) {
-      throw new PermanentFailure(`${m.apiVersion}/${m.kind} ${m.metadata?.name} is not a kind of operator types ${w.operatorTypes.join(', ')}`);
+      throw new PermanentFailure(
+        `${m.apiVersion}/${m.kind} ${m.metadata?.name} is not a kind of operator types ${w.operatorTypes.join(', ')}`,
+      );
     }
   }
   return (injectIdentity(w.manifests, d, registry) as KubeObject[]).map((m) => ({
-    ...m, metadata: { ...m.metadata, namespace, labels: { ...m.metadata.labels, [CLUSTER_LABEL]: d.clusterId } },
+    ...m,
+    metadata: { ...m.metadata, namespace, labels: { ...m.metadata.labels, [CLUSTER_LABEL]: d.clusterId } },
   }));
 }
 
@@ -32,28 +53,43 @@ export function secondaryKinds(registry: OperatorRegistry, w: OperatorWorkload):
   return [...out.values()];
 }
 
-const staleStatus = (o: KubeObject) => typeof o.status?.observedGeneration === 'number' && o.status.observedGeneration < (o.metadata.generation ?? 0);
+const staleStatus = (o: KubeObject) =>
+  typeof o.status?.observedGeneration === 'number' && o.status.observedGeneration < (o.metadata.generation ?? 0);
 
 /**
  * What is not ready yet (empty: the instance is ready): read fresh, not from a watch cache,
  * so that the secondary objects an operator created before it marked the primary ready are
  * always seen together with that mark.
  */
-export async function operatorPending(client: KubeClient, registry: OperatorRegistry, namespace: string, d: DesiredInstance, w: OperatorWorkload, applied: KubeObject[]): Promise<string[]> {
+export async function operatorPending(
+  client: KubeClient,
+  registry: OperatorRegistry,
+  namespace: string,
+  d: DesiredInstance,
+  w: OperatorWorkload,
+  applied: KubeObject[],
+): Promise<string[]> {
   const pending: string[] = [];
   const primaries: KubeObject[] = [];
   for (const a of applied) {
     const cur = await client.get(a);
     const id = `${a.kind}/${a.metadata.name}`;
     if (!cur) pending.push(`${id} (missing)`);
-    else if (cur.metadata.annotations?.[REVISION_ANNOTATION] !== d.revisionId || (cur.metadata.generation ?? 0) < (a.metadata.generation ?? 0)) pending.push(`${id} (not at revision ${d.revisionId})`);
+    else if (
+      cur.metadata.annotations?.[REVISION_ANNOTATION] !== d.revisionId ||
+      (cur.metadata.generation ?? 0) < (a.metadata.generation ?? 0)
+    )
+      pending.push(`${id} (not at revision ${d.revisionId})`);
     else if (staleStatus(cur)) pending.push(`${id} (status of an older generation)`);
     else primaries.push(cur);
   }
   const seen = new Set(applied.map((a) => a.metadata.uid));
   const secondaries: KubeObject[] = [];
   for (const k of secondaryKinds(registry, w)) {
-    const list = await client.list(k.apiVersion, k.kind, { namespace, labelSelector: `${LABEL.instanceId}=${d.instanceId}` });
+    const list = await client.list(k.apiVersion, k.kind, {
+      namespace,
+      labelSelector: `${LABEL.instanceId}=${d.instanceId}`,
+    });
     for (const item of list.items) {
       if (seen.has(item.metadata.uid)) continue;
       const obj = { ...item, apiVersion: k.apiVersion, kind: k.kind } as KubeObject;
@@ -84,7 +120,12 @@ export async function served(client: KubeClient, apiVersion: string, kind: strin
 }
 
 /** Fails at once, naming the CRDs, when a kind of the workload is not served by the API server. */
-export async function requireCrds(client: KubeClient, registry: OperatorRegistry, clusterId: string, w: OperatorWorkload): Promise<void> {
+export async function requireCrds(
+  client: KubeClient,
+  registry: OperatorRegistry,
+  clusterId: string,
+  w: OperatorWorkload,
+): Promise<void> {
   const missing: { crd: string; what: string; type: string }[] = [];
   const seen = new Set<string>();
   for (const m of w.manifests as KubeObject[]) {
@@ -99,7 +140,9 @@ export async function requireCrds(client: KubeClient, registry: OperatorRegistry
   const types = [...new Set(missing.map((x) => x.type))];
   throw new MissingCrds(
     `operator type${types.length > 1 ? 's' : ''} ${types.map((t) => `'${t}'`).join(', ')} not installed on cluster ${clusterId}: the API server serves no CRD ${missing.map((x) => `${x.crd} (${x.what})`).join(', ')}`,
-    missing.map((x) => x.crd), types);
+    missing.map((x) => x.crd),
+    types,
+  );
 }
 
 /** Every operator type of the registry, with the CRDs of its kinds the API server does not serve. */

@@ -13,7 +13,9 @@ export const desiredAnnotations = (d: DesiredInstance): Record<string, string> =
 });
 
 /** Written by merge patch, never by the apply: an apply drops the fields it does not send. */
-export const readyPatch = (revisionId: string) => ({ metadata: { annotations: { [RECORD.readyRevision]: revisionId } } });
+export const readyPatch = (revisionId: string) => ({
+  metadata: { annotations: { [RECORD.readyRevision]: revisionId } },
+});
 export const reportedPatch = (state: InstanceState, clock: number) => ({
   metadata: { annotations: { [RECORD.reportedState]: state, [RECORD.lastClock]: String(clock) } },
 });

@@ -43,10 +43,14 @@ export function startWatch(client: KubeClient, o: WatchOptions): Watcher {
   let markSynced!: () => void;
   const synced = new Promise<void>((r) => (markSynced = r));
 
-  const pause = (ms: number) => new Promise<void>((r) => {
-    const t = setTimeout(r, ms);
-    wake = () => { clearTimeout(t); r(); };
-  });
+  const pause = (ms: number) =>
+    new Promise<void>((r) => {
+      const t = setTimeout(r, ms);
+      wake = () => {
+        clearTimeout(t);
+        r();
+      };
+    });
 
   const relist = async (): Promise<string> => {
     const list = await client.list(o.apiVersion, o.kind, { namespace: o.namespace, labelSelector: o.labelSelector });
@@ -63,7 +67,11 @@ export function startWatch(client: KubeClient, o: WatchOptions): Watcher {
     for (const k of [...known.keys()].filter((k) => !seen.has(k))) {
       known.delete(k);
       const [namespace, name] = k.split('/');
-      o.onEvent('DELETED', { apiVersion: o.apiVersion, kind: o.kind, metadata: { name, ...(namespace ? { namespace } : {}) } });
+      o.onEvent('DELETED', {
+        apiVersion: o.apiVersion,
+        kind: o.kind,
+        metadata: { name, ...(namespace ? { namespace } : {}) },
+      });
     }
     return list.metadata.resourceVersion ?? '';
   };
@@ -78,22 +86,36 @@ export function startWatch(client: KubeClient, o: WatchOptions): Watcher {
       const end = (err: unknown) => {
         if (ended) return;
         ended = true;
-        if (err && !stopped) reject(err); else resolve(rv);
+        if (err && !stopped) reject(err);
+        else resolve(rv);
         abort?.abort();
         abort = undefined;
       };
-      const done = (err: unknown) => end((err as { statusCode?: number } | null)?.statusCode === 410 ? new WatchGone('410 Gone') : err);
+      const done = (err: unknown) =>
+        end((err as { statusCode?: number } | null)?.statusCode === 410 ? new WatchGone('410 Gone') : err);
       const onEvent = (type: string, obj: KubeObject & { code?: number; message?: string }) => {
         if (ended) return;
-        if (type === 'ERROR') return end(obj.code === 410 ? new WatchGone(obj.message ?? '410 Gone') : new Error(`watch error: ${obj.message ?? JSON.stringify(obj)}`));
+        if (type === 'ERROR')
+          return end(
+            obj.code === 410
+              ? new WatchGone(obj.message ?? '410 Gone')
+              : new Error(`watch error: ${obj.message ?? JSON.stringify(obj)}`),
+          );
         rv = obj.metadata?.resourceVersion ?? rv;
         if (type === 'BOOKMARK') return;
-        if (type === 'DELETED') known.delete(key(obj)); else known.set(key(obj), rv);
+        if (type === 'DELETED') known.delete(key(obj));
+        else known.set(key(obj), rv);
         o.onEvent(type as WatchEventType, obj);
       };
-      const query = { resourceVersion: from, allowWatchBookmarks: true, labelSelector: o.labelSelector, timeoutSeconds: o.timeoutSeconds ?? 300 };
+      const query = {
+        resourceVersion: from,
+        allowWatchBookmarks: true,
+        labelSelector: o.labelSelector,
+        timeoutSeconds: o.timeoutSeconds ?? 300,
+      };
       client.watcher.watch(path, query, onEvent, done).then((c) => {
-        if (ended || stopped) c.abort(); else abort = c;
+        if (ended || stopped) c.abort();
+        else abort = c;
       }, done);
     });
   };
@@ -104,16 +126,25 @@ export function startWatch(client: KubeClient, o: WatchOptions): Watcher {
     let failures = 0;
     while (!stopped) {
       try {
-        if (!rv) { rv = await relist(); markSynced(); }
-        else stats.resumes++;
+        if (!rv) {
+          rv = await relist();
+          markSynced();
+        } else stats.resumes++;
         rv = await watchOnce(path, rv);
         failures = 0;
       } catch (err) {
         if (stopped) break;
-        if (err instanceof WatchGone) { stats.gone++; rv = ''; log(`watch of ${o.kind}: ${err.message}; listing again`); continue; }
+        if (err instanceof WatchGone) {
+          stats.gone++;
+          rv = '';
+          log(`watch of ${o.kind}: ${err.message}; listing again`);
+          continue;
+        }
         failures++;
         const ms = Math.min(retry.max, retry.initial * 2 ** (failures - 1));
-        log(`watch of ${o.kind} failed (${(err as Error).message}); retrying in ${ms} ms from resourceVersion ${rv || '(list)'}`);
+        log(
+          `watch of ${o.kind} failed (${(err as Error).message}); retrying in ${ms} ms from resourceVersion ${rv || '(list)'}`,
+        );
         await pause(ms);
       }
     }

@@ -59,7 +59,10 @@ export function loadMigrations(dir: string): Map<string, Migration[]> {
       const statements = splitStatements(fs.readFileSync(path.join(dir, entry.name, file), 'utf8'));
       list.push({ keyspace, version, file, statements });
     }
-    out.set(keyspace, list.sort((a, b) => a.version - b.version));
+    out.set(
+      keyspace,
+      list.sort((a, b) => a.version - b.version),
+    );
   }
   return out;
 }

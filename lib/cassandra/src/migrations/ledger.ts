@@ -46,7 +46,9 @@ export function ledger(client: Client, ks: string) {
 
     async create(replication: string): Promise<void> {
       await client.execute(`CREATE KEYSPACE IF NOT EXISTS ${ks} WITH replication = ${replication}`);
-      await client.execute(`CREATE TABLE IF NOT EXISTS ${table} (keyspace_name text PRIMARY KEY, version int, dirty boolean, updated_at timestamp)`);
+      await client.execute(
+        `CREATE TABLE IF NOT EXISTS ${table} (keyspace_name text PRIMARY KEY, version int, dirty boolean, updated_at timestamp)`,
+      );
     },
 
     /** Marks `keyspace` dirty at `version`, only from the clean state `from` that was read. */

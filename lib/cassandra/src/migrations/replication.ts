@@ -14,13 +14,15 @@ export type Replication =
 export const LOCAL_REPLICATION: Replication = { class: 'SimpleStrategy', replicationFactor: 1 };
 
 const rf = (n: number) => {
-  if (!Number.isInteger(n) || n < 1 || n > 9) throw new TypeError(`replication factor must be an integer 1..9 (got ${n})`);
+  if (!Number.isInteger(n) || n < 1 || n > 9)
+    throw new TypeError(`replication factor must be an integer 1..9 (got ${n})`);
   return n;
 };
 
 /** The CQL map literal for `WITH replication = …`; validated because it is spliced into DDL. */
 export function replicationCql(r: Replication): string {
-  if (r.class === 'SimpleStrategy') return `{'class': 'SimpleStrategy', 'replication_factor': ${rf(r.replicationFactor)}}`;
+  if (r.class === 'SimpleStrategy')
+    return `{'class': 'SimpleStrategy', 'replication_factor': ${rf(r.replicationFactor)}}`;
   const dcs = Object.entries(r.dataCenters);
   if (dcs.length === 0) throw new TypeError('NetworkTopologyStrategy needs at least one data center');
   for (const [dc] of dcs) if (!/^[A-Za-z0-9_.-]+$/.test(dc)) throw new TypeError(`invalid data center name '${dc}'`);

@@ -57,7 +57,11 @@ export async function createMigrator(opts: MigratorOptions): Promise<Migrator> {
   const names = (opts.keyspaces?.map((k) => `${k}${suffix}`) ?? [...all.keys()].sort()).map(keyspaceName);
   const replication = replicationCql(opts.replication ?? LOCAL_REPLICATION);
   const log = opts.log ?? (() => {});
-  const conn = { contactPoints: opts.contactPoints, localDataCenter: opts.localDataCenter, requestTimeoutMs: SLOW_DDL_MS };
+  const conn = {
+    contactPoints: opts.contactPoints,
+    localDataCenter: opts.localDataCenter,
+    requestTimeoutMs: SLOW_DDL_MS,
+  };
   const admin = await createCassandraClient(conn);
   const book = ledger(admin, keyspaceName(opts.ledgerKeyspace ?? 'schema_migrations'));
   const bound = new Map<string, CassandraClient>();
@@ -80,9 +84,12 @@ export async function createMigrator(opts: MigratorOptions): Promise<Migrator> {
     const q = 'SELECT index_name, is_queryable FROM system_views.sai_column_indexes WHERE keyspace_name = ?';
     const deadline = Date.now() + (opts.indexWaitMs ?? 60_000);
     for (;;) {
-      const waiting = (await admin.execute(q, [ks], { prepare: true })).rows.filter((r) => r.get('is_queryable') !== true);
+      const waiting = (await admin.execute(q, [ks], { prepare: true })).rows.filter(
+        (r) => r.get('is_queryable') !== true,
+      );
       if (waiting.length === 0) return;
-      if (Date.now() > deadline) return log(`${ks}: indexes still building: ${waiting.map((r) => r.get('index_name')).join(', ')}`);
+      if (Date.now() > deadline)
+        return log(`${ks}: indexes still building: ${waiting.map((r) => r.get('index_name')).join(', ')}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -101,7 +108,12 @@ export async function createMigrator(opts: MigratorOptions): Promise<Migrator> {
           await client.execute(stmt);
         } catch (err) {
           const why = err instanceof Error ? err.message : String(err);
-          throw new MigrationFailed(ks, m.version, `${ks}/${m.file}: statement ${i + 1} failed: ${why}; the ledger stays dirty at version ${m.version}`, { cause: err });
+          throw new MigrationFailed(
+            ks,
+            m.version,
+            `${ks}/${m.file}: statement ${i + 1} failed: ${why}; the ledger stays dirty at version ${m.version}`,
+            { cause: err },
+          );
         }
       }
       await waitForIndexes(ks);
@@ -117,7 +129,10 @@ export async function createMigrator(opts: MigratorOptions): Promise<Migrator> {
     if (!s.dirty) return;
     const repair = `UPDATE ${book.table} SET version = <v>, dirty = false WHERE keyspace_name = '${ks}'`;
     const why = `${ks}: the ledger is dirty at version ${s.version} (a migration failed or is running)`;
-    throw new MigrationRefused('dirty', `${why}; repair the schema by hand, then record the version it matches: ${repair}`);
+    throw new MigrationRefused(
+      'dirty',
+      `${why}; repair the schema by hand, then record the version it matches: ${repair}`,
+    );
   };
 
   const migrator: Migrator = {
@@ -127,7 +142,13 @@ export async function createMigrator(opts: MigratorOptions): Promise<Migrator> {
         names.map(async (ks) => {
           const s = present ? await book.read(ks) : { version: 0, dirty: false };
           const files = all.get(ks) ?? [];
-          return { keyspace: ks, version: s.version, dirty: s.dirty, latest: files.at(-1)?.version ?? 0, pending: files.filter((f) => f.version > s.version).map((f) => f.version) };
+          return {
+            keyspace: ks,
+            version: s.version,
+            dirty: s.dirty,
+            latest: files.at(-1)?.version ?? 0,
+            pending: files.filter((f) => f.version > s.version).map((f) => f.version),
+          };
         }),
       );
     },
@@ -140,7 +161,13 @@ export async function createMigrator(opts: MigratorOptions): Promise<Migrator> {
       for (const ks of targets) {
         const s = await book.read(ks);
         refuseDirty(ks, s);
-        done.push(...(await apply(ks, s, migrationsOf(ks).filter((m) => m.version > s.version))));
+        done.push(
+          ...(await apply(
+            ks,
+            s,
+            migrationsOf(ks).filter((m) => m.version > s.version),
+          )),
+        );
       }
       return done;
     },
@@ -151,12 +178,27 @@ export async function createMigrator(opts: MigratorOptions): Promise<Migrator> {
       await book.create(replication);
       const s = await book.read(ks);
       refuseDirty(ks, s);
-      if (s.version !== expect) throw new MigrationRefused('unexpected-version', `${ks}: the ledger is at version ${s.version}, not the expected ${expect}; nothing applied`);
-      if (target < s.version) throw new MigrationRefused('backward', `${ks}: refusing to move the ledger backward from ${s.version} to ${target}; write a new migration that undoes the change`);
+      if (s.version !== expect)
+        throw new MigrationRefused(
+          'unexpected-version',
+          `${ks}: the ledger is at version ${s.version}, not the expected ${expect}; nothing applied`,
+        );
+      if (target < s.version)
+        throw new MigrationRefused(
+          'backward',
+          `${ks}: refusing to move the ledger backward from ${s.version} to ${target}; write a new migration that undoes the change`,
+        );
       if (target !== s.version && !files.some((f) => f.version === target)) {
-        throw new MigrationRefused('unknown-target', `${ks}: there is no migration with version ${target} (latest is ${files.at(-1)?.version ?? 0})`);
+        throw new MigrationRefused(
+          'unknown-target',
+          `${ks}: there is no migration with version ${target} (latest is ${files.at(-1)?.version ?? 0})`,
+        );
       }
-      return apply(ks, s, files.filter((f) => f.version > s.version && f.version <= target));
+      return apply(
+        ks,
+        s,
+        files.filter((f) => f.version > s.version && f.version <= target),
+      );
     },
 
     async dispose() {

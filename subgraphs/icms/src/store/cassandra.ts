@@ -61,7 +61,8 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
     listActions: `SELECT spec_id, doc FROM ${ks}.update_actions WHERE spec_id IN ?`,
   };
   const exec = (q: string, params: unknown[]) => client.execute(q, params, P);
-  const instances = async (q: string, key: string) => (await selectAll(client, q, [key])).map(readInstance).filter((i): i is InstanceRecord => i !== null);
+  const instances = async (q: string, key: string) =>
+    (await selectAll(client, q, [key])).map(readInstance).filter((i): i is InstanceRecord => i !== null);
   const dispose = async () => {
     if (opts.closeClient) await client.shutdown();
   };
@@ -87,7 +88,17 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
       // separate writes, not a batch: a launch can hold more instances than a batch may carry
       await Promise.all(
         list.map((i) =>
-          exec(Q.putInstance, [i.id, i.gpuSpecificationId, i.versionId, i.clusterId, i.state, i.revisionId, i.clock, i.updatedAt, json(i)]),
+          exec(Q.putInstance, [
+            i.id,
+            i.gpuSpecificationId,
+            i.versionId,
+            i.clusterId,
+            i.state,
+            i.revisionId,
+            i.clock,
+            i.updatedAt,
+            json(i),
+          ]),
         ),
       );
     },

@@ -7,16 +7,23 @@ export function createMemoryIcmsStore(): IcmsStore {
   const clusters = new Map<string, ClusterRecord>();
   // apart from the records: registering a cluster again (every start) keeps its agent's report
   const reports = new Map<string, OperatorReport>();
-  const withReport = (c: ClusterRecord | null | undefined) => (c ? { ...copy(c), ...(reports.has(c.id) ? { operators: copy(reports.get(c.id)!) } : {}) } : null);
+  const withReport = (c: ClusterRecord | null | undefined) =>
+    c ? { ...copy(c), ...(reports.has(c.id) ? { operators: copy(reports.get(c.id)!) } : {}) } : null;
   const instances = new Map<string, InstanceRecord>();
   const accepted = new Set<string>();
   const actions: UpdateActionRecord[] = [];
   const by = (pred: (i: InstanceRecord) => boolean) => [...instances.values()].filter(pred).map(copy);
 
   const store: IcmsStore = {
-    async putCluster(c) { clusters.set(c.id, copy(c)); },
-    async listClusters() { return [...clusters.values()].map((c) => withReport(c)!); },
-    async getClusters(ids) { return ids.map((id) => withReport(clusters.get(id))); },
+    async putCluster(c) {
+      clusters.set(c.id, copy(c));
+    },
+    async listClusters() {
+      return [...clusters.values()].map((c) => withReport(c)!);
+    },
+    async getClusters(ids) {
+      return ids.map((id) => withReport(clusters.get(id)));
+    },
     async setOperatorReport(clusterId, report) {
       if ((reports.get(clusterId)?.clock ?? -1) < report.clock) reports.set(clusterId, copy(report));
     },
@@ -26,22 +33,43 @@ export function createMemoryIcmsStore(): IcmsStore {
       c.dedicatedTo = next;
       return true;
     },
-    async putInstances(list) { for (const i of list) instances.set(i.id, copy(i)); },
-    async getInstances(ids) { return ids.map((id) => copy(instances.get(id) ?? null)); },
-    async listInstancesBySpec(specIds) { return specIds.map((s) => by((i) => i.gpuSpecificationId === s)); },
-    async listInstancesByVersion(versionId) { return by((i) => i.versionId === versionId); },
-    async listInstancesByCluster(clusterId) { return by((i) => i.clusterId === clusterId); },
+    async putInstances(list) {
+      for (const i of list) instances.set(i.id, copy(i));
+    },
+    async getInstances(ids) {
+      return ids.map((id) => copy(instances.get(id) ?? null));
+    },
+    async listInstancesBySpec(specIds) {
+      return specIds.map((s) => by((i) => i.gpuSpecificationId === s));
+    },
+    async listInstancesByVersion(versionId) {
+      return by((i) => i.versionId === versionId);
+    },
+    async listInstancesByCluster(clusterId) {
+      return by((i) => i.clusterId === clusterId);
+    },
     async recordState(id, state, revisionId, clock, at) {
       const i = instances.get(id);
       if (!i || i.clock >= clock) return false;
       Object.assign(i, { state, revisionId, clock, updatedAt: at });
       return true;
     },
-    async markAccepted(specId) { accepted.add(specId); },
-    async isAccepted(specId) { return accepted.has(specId); },
-    async putUpdateAction(a) { actions.push(copy(a)); },
+    async markAccepted(specId) {
+      accepted.add(specId);
+    },
+    async isAccepted(specId) {
+      return accepted.has(specId);
+    },
+    async putUpdateAction(a) {
+      actions.push(copy(a));
+    },
     async listUpdateActions(specIds) {
-      return specIds.map((s) => actions.filter((a) => a.gpuSpecificationId === s).map(copy).reverse());
+      return specIds.map((s) =>
+        actions
+          .filter((a) => a.gpuSpecificationId === s)
+          .map(copy)
+          .reverse(),
+      );
     },
     async dispose() {},
     async [Symbol.asyncDispose]() {},

@@ -16,7 +16,13 @@ export interface IcmsStore extends AsyncDisposable {
   listInstancesByVersion(versionId: string): Promise<InstanceRecord[]>;
   listInstancesByCluster(clusterId: string): Promise<InstanceRecord[]>;
   /** newest by clock wins; false when stale or unknown */
-  recordState(instanceId: string, state: InstanceRecord['state'], revisionId: string | null, clock: number, at: string): Promise<boolean>;
+  recordState(
+    instanceId: string,
+    state: InstanceRecord['state'],
+    revisionId: string | null,
+    clock: number,
+    at: string,
+  ): Promise<boolean>;
 
   markAccepted(specId: string): Promise<void>;
   isAccepted(specId: string): Promise<boolean>;

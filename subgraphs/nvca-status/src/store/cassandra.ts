@@ -45,7 +45,10 @@ export function createCassandraStatusStore(client: Client, opts: CassandraStatus
     } else {
       const set = FILTER_COLUMNS.filter(([field]) => filter[field]);
       const where = ['nca_id = ?', ...set.map(([, col]) => `${col} = ?`)].join(' AND ');
-      rows = await selectAll(client, `SELECT doc FROM ${ks}.instance_status WHERE ${where}`, [ncaId, ...set.map(([field]) => filter[field])]);
+      rows = await selectAll(client, `SELECT doc FROM ${ks}.instance_status WHERE ${where}`, [
+        ncaId,
+        ...set.map(([field]) => filter[field]),
+      ]);
     }
     // the tenant check is what keeps another tenant's instance out of an instanceId lookup
     return rows.map(read).filter((s) => s.ncaId === ncaId && matches(filter, s));

@@ -10,8 +10,15 @@ export function createMemoryStatusStore(): StatusStore {
       rows.set(s.instanceId, { ...s });
       return true;
     },
-    async get(ids) { return ids.map((id) => { const r = rows.get(id); return r ? { ...r } : null; }); },
-    async list(ncaId, filter) { return [...rows.values()].filter((r) => r.ncaId === ncaId && matches(filter, r)).map((r) => ({ ...r })); },
+    async get(ids) {
+      return ids.map((id) => {
+        const r = rows.get(id);
+        return r ? { ...r } : null;
+      });
+    },
+    async list(ncaId, filter) {
+      return [...rows.values()].filter((r) => r.ncaId === ncaId && matches(filter, r)).map((r) => ({ ...r }));
+    },
     async dispose() {},
     async [Symbol.asyncDispose]() {},
   };

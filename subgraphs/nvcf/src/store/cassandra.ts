@@ -1,6 +1,14 @@
 import { keyspaceName, selectAll, selectByKeys, writeIfNewer, type Client, type Row } from '@nvcf/cassandra';
 import type { NvcfStore } from './types.js';
-import type { FunctionRecord, FunctionStatus, InstanceObservation, Revision, RevisionPair, SpecRecord, VersionRecord } from '../model.js';
+import type {
+  FunctionRecord,
+  FunctionStatus,
+  InstanceObservation,
+  Revision,
+  RevisionPair,
+  SpecRecord,
+  VersionRecord,
+} from '../model.js';
 
 export interface CassandraNvcfStoreOptions {
   /** default nvcf_api; the schema comes from deploy/migrations/nvcf_api */
@@ -64,7 +72,12 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
     obsList: `SELECT doc FROM ${ks}.instance_states WHERE spec_id = ?`,
   };
   const exec = (q: string, params: unknown[]) => client.execute(q, params, P);
-  const pairParams = (p: Omit<RevisionPair, 'specId'>) => [p.latest?.id ?? null, json(p.latest), json(p.lastApplied), inFlight(p.latest)];
+  const pairParams = (p: Omit<RevisionPair, 'specId'>) => [
+    p.latest?.id ?? null,
+    json(p.latest),
+    json(p.lastApplied),
+    inFlight(p.latest),
+  ];
   const dispose = async () => {
     if (opts.closeClient) await client.shutdown();
   };
@@ -75,7 +88,9 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
     },
     getFunctions: (ids) => selectByKeys(client, Q.getFunctions, ids, (r) => str(r, 'id'), readFunction),
     async listFunctions(ncaId) {
-      return (await selectAll(client, Q.listFunctions, [ncaId])).map(readFunction).filter((f): f is FunctionRecord => f !== null);
+      return (await selectAll(client, Q.listFunctions, [ncaId]))
+        .map(readFunction)
+        .filter((f): f is FunctionRecord => f !== null);
     },
 
     async putVersion(v) {
@@ -85,7 +100,11 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
     async listVersions(functionIds) {
       // SAI has no IN: one indexed query per function, all in flight at once
       return Promise.all(
-        functionIds.map(async (fid) => (await selectAll(client, Q.listVersions, [fid])).map(readVersion).filter((v): v is VersionRecord => v !== null)),
+        functionIds.map(async (fid) =>
+          (await selectAll(client, Q.listVersions, [fid]))
+            .map(readVersion)
+            .filter((v): v is VersionRecord => v !== null),
+        ),
       );
     },
     async setVersionStatus(id, status, expected) {
@@ -106,7 +125,14 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
       await exec(Q.putDeployment, [d.id, json(d)]);
       await exec(Q.linkVersion, [d.id, d.versionId]);
     },
-    getDeployments: (ids) => selectByKeys(client, Q.getDeployments, ids, (r) => str(r, 'id'), (r) => parse(r.get('doc'))),
+    getDeployments: (ids) =>
+      selectByKeys(
+        client,
+        Q.getDeployments,
+        ids,
+        (r) => str(r, 'id'),
+        (r) => parse(r.get('doc')),
+      ),
     getSpecs: (ids) => selectByKeys(client, Q.getSpecs, ids, (r) => str(r, 'id'), readSpec),
     async setSpecBounds(id, minInstances, maxInstances) {
       await exec(Q.setSpecBounds, [minInstances, maxInstances, id]);

@@ -1,5 +1,12 @@
 import type { NvcfStore } from './types.js';
-import type { DeploymentRecord, FunctionRecord, InstanceObservation, RevisionPair, SpecRecord, VersionRecord } from '../model.js';
+import type {
+  DeploymentRecord,
+  FunctionRecord,
+  InstanceObservation,
+  RevisionPair,
+  SpecRecord,
+  VersionRecord,
+} from '../model.js';
 
 // Copies in and out, so callers can never mutate stored state by accident (as with a real DB).
 const copy = <T>(v: T): T => (v === null || v === undefined ? v : structuredClone(v));
@@ -14,12 +21,22 @@ export function createMemoryNvcfStore(): NvcfStore {
   const many = <T>(m: Map<string, T>, ids: readonly string[]) => ids.map((id) => copy(m.get(id) ?? null));
 
   const store: NvcfStore = {
-    async putFunction(f) { functions.set(f.id, copy(f)); },
-    async getFunctions(ids) { return many(functions, ids); },
-    async listFunctions(ncaId) { return [...functions.values()].filter((f) => f.ncaId === ncaId).map(copy); },
+    async putFunction(f) {
+      functions.set(f.id, copy(f));
+    },
+    async getFunctions(ids) {
+      return many(functions, ids);
+    },
+    async listFunctions(ncaId) {
+      return [...functions.values()].filter((f) => f.ncaId === ncaId).map(copy);
+    },
 
-    async putVersion(v) { versions.set(v.id, copy(v)); },
-    async getVersions(ids) { return many(versions, ids); },
+    async putVersion(v) {
+      versions.set(v.id, copy(v));
+    },
+    async getVersions(ids) {
+      return many(versions, ids);
+    },
     async listVersions(functionIds) {
       const all = [...versions.values()];
       return functionIds.map((fid) => all.filter((v) => v.functionId === fid).map(copy));
@@ -38,8 +55,12 @@ export function createMemoryNvcfStore(): NvcfStore {
       const v = versions.get(d.versionId);
       if (v) v.deploymentId = d.id;
     },
-    async getDeployments(ids) { return many(deployments, ids); },
-    async getSpecs(ids) { return many(specs, ids); },
+    async getDeployments(ids) {
+      return many(deployments, ids);
+    },
+    async getSpecs(ids) {
+      return many(specs, ids);
+    },
     async setSpecBounds(id, minInstances, maxInstances) {
       const s = specs.get(id);
       if (s) Object.assign(s, { minInstances, maxInstances });
@@ -56,7 +77,9 @@ export function createMemoryNvcfStore(): NvcfStore {
       return true;
     },
     async inFlightRevisions() {
-      return [...revisions.values()].filter((p) => p.latest && (p.latest.status === 'PENDING' || p.latest.status === 'ROLLING_OUT')).map(copy);
+      return [...revisions.values()]
+        .filter((p) => p.latest && (p.latest.status === 'PENDING' || p.latest.status === 'ROLLING_OUT'))
+        .map(copy);
     },
 
     async recordInstance(specId, obs) {
@@ -67,7 +90,9 @@ export function createMemoryNvcfStore(): NvcfStore {
       m.set(obs.instanceId, copy(obs));
       return true;
     },
-    async instanceStates(specId) { return [...(instances.get(specId)?.values() ?? [])].map(copy); },
+    async instanceStates(specId) {
+      return [...(instances.get(specId)?.values() ?? [])].map(copy);
+    },
     async dispose() {},
     async [Symbol.asyncDispose]() {},
   };

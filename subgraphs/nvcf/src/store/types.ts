@@ -1,4 +1,12 @@
-import type { DeploymentRecord, FunctionRecord, FunctionStatus, InstanceObservation, RevisionPair, SpecRecord, VersionRecord } from '../model.js';
+import type {
+  DeploymentRecord,
+  FunctionRecord,
+  FunctionStatus,
+  InstanceObservation,
+  RevisionPair,
+  SpecRecord,
+  VersionRecord,
+} from '../model.js';
 
 /** nvcf's persistence port: memory (embedded default) and Cassandra implement it. */
 export interface NvcfStore extends AsyncDisposable {
