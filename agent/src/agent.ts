@@ -1,16 +1,14 @@
+import { PoisonMessage, type Bus, type Consumer } from '@nvcf/bus';
 import {
   Streams,
   durableName,
   msgIds,
   subjects,
-  PoisonMessage,
-  type Bus,
   type ClusterOperatorsMessage,
-  type Consumer,
   type CreateInstanceMessage,
   type TerminateInstanceMessage,
   type UpdateInstancesMessage,
-} from '@nvcf/messaging';
+} from '@nvcf/contracts';
 import { MissingCrds, PermanentFailure, RemovalStuck, type ClusterDriver, type DesiredInstance } from './driver.js';
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.js';
 import { keyedLock } from './keyed-lock.js';

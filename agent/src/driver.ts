@@ -1,4 +1,4 @@
-import type { CreateInstanceMessage, InstanceState, OperatorSupport } from '@nvcf/messaging';
+import type { CreateInstanceMessage, InstanceState, OperatorSupport } from '@nvcf/contracts';
 
 /** A failure that may pass (throttling, a conflict, a node not ready): retried with backoff. */
 export class TemporaryFailure extends Error {
@@ -29,7 +29,7 @@ export class RemovalStuck extends TemporaryFailure {
   override name = 'RemovalStuck';
 }
 
-/** What an instance should run: the create message minus its type tag (one definition, in lib/messaging). */
+/** What an instance should run: the create message minus its type tag (one definition, in lib/contracts). */
 export type DesiredInstance = Omit<CreateInstanceMessage, 'type'>;
 
 /** What the cluster says about one instance: the source of truth for idempotence. */

@@ -1,10 +1,11 @@
 import { createServer } from 'node:http';
 import { int, oneOf, required, str, type Env } from '@nvcf/config';
 import { createLogger, setLogLevel } from '@nvcf/logging';
-import { createNatsBus, allStreams } from '@nvcf/messaging';
+import { createNatsBus } from '@nvcf/bus';
+import { allStreams } from '@nvcf/contracts';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { DisposalStack } from '@nvcf/lifecycle';
-import { listen, sendJson } from '@nvcf/subgraph-kit';
+import { listen, sendJson } from '@nvcf/http';
 import { runMain, readServiceConfig, readBusConfig, processMetrics, drainServer } from '@nvcf/service';
 import { startAgent } from './agent.js';
 import { createSimulatedCluster } from './drivers/simulated.js';

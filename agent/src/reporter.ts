@@ -1,4 +1,5 @@
-import { msgIds, subjects, type Bus, type InstanceState, type StatusEvent } from '@nvcf/messaging';
+import { type Bus } from '@nvcf/bus';
+import { msgIds, subjects, type InstanceState, type StatusEvent } from '@nvcf/contracts';
 import type { ClusterDriver, DesiredInstance, ObservedInstance } from './driver.js';
 
 export type Last = Pick<ObservedInstance, 'reportedState' | 'lastClock'> | null;

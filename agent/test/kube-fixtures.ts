@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { HelmWorkload, OperatorWorkload } from '@nvcf/messaging';
+import type { HelmWorkload, OperatorWorkload } from '@nvcf/contracts';
 import { defaultRegistryPath, loadRegistry } from '@nvcf/operators';
 import type { DesiredInstance } from '../src/index.js';
 import { createKubeClient, loadKubeConfig, MINISERVICE, type KubeClient } from '../src/drivers/kubernetes/index.js';

@@ -1,15 +1,6 @@
 /** The agent itself on the Kubernetes driver: messages in on a memory bus, transitions out. */
-import {
-  allStreams,
-  createMemoryBus,
-  msgIds,
-  Streams,
-  subjects,
-  type Bus,
-  type Consumer,
-  type StatusEvent,
-  type UpdateInstancesMessage,
-} from '@nvcf/messaging';
+import { createMemoryBus, type Bus, type Consumer } from '@nvcf/bus';
+import { allStreams, msgIds, Streams, subjects, type StatusEvent, type UpdateInstancesMessage } from '@nvcf/contracts';
 import { startAgent, type Agent, type DesiredInstance } from '../src/index.js';
 import { createKubernetesDriver, type KubeClient, type KubernetesDriver } from '../src/drivers/kubernetes/index.js';
 import {

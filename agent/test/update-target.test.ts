@@ -6,17 +6,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  allStreams,
-  createMemoryBus,
-  msgIds,
-  Streams,
-  subjects,
-  type Bus,
-  type Consumer,
-  type StatusEvent,
-  type UpdateInstancesMessage,
-} from '@nvcf/messaging';
+import { createMemoryBus, type Bus, type Consumer } from '@nvcf/bus';
+import { allStreams, msgIds, Streams, subjects, type StatusEvent, type UpdateInstancesMessage } from '@nvcf/contracts';
 import { waitUntil } from '@nvcf/testing';
 import {
   createSimulatedCluster,

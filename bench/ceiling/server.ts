@@ -3,7 +3,8 @@
 // on top of this (execution, filters, conflation, auth) shows up as the gap to this number.
 // tsx --conditions=source bench/ceiling/server.ts   env: NATS_URL, CEILING_TENANT (nca-a), CEILING_FUNCTION_ID, PORT (0)
 import { WebSocketServer, type WebSocket } from 'ws';
-import { createNatsBus, Streams, subjects, type StatusEvent } from '@nvcf/messaging';
+import { createNatsBus } from '@nvcf/bus';
+import { Streams, subjects, type StatusEvent } from '@nvcf/contracts';
 
 const natsUrl = process.env.NATS_URL;
 const functionId = process.env.CEILING_FUNCTION_ID;

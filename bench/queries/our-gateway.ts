@@ -1,5 +1,6 @@
 import { startGateway } from '@nvcf/gateway';
-import { createMemoryBus, allStreams } from '@nvcf/messaging';
+import { createMemoryBus } from '@nvcf/bus';
+import { allStreams } from '@nvcf/contracts';
 import { staticTokens, DEV_TOKENS } from '@nvcf/auth';
 
 /**

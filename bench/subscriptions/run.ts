@@ -3,7 +3,8 @@
 import { readServicesEnv } from '../../test/services/index.js';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createNatsBus, subjects, type Bus, type StatusEvent } from '@nvcf/messaging';
+import { createNatsBus, type Bus } from '@nvcf/bus';
+import { subjects, type StatusEvent } from '@nvcf/contracts';
 import { percentile } from '../lib.js';
 import { startTarget, type Path, type Target } from './targets.js';
 

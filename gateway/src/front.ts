@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal, TokenVerifier } from '@nvcf/auth';
 import { fail } from '@nvcf/errors';
-import { readBody, BodyTooLarge } from '@nvcf/subgraph-kit';
+import { readBody, BodyTooLarge } from '@nvcf/http';
 import { createLogger } from '@nvcf/logging';
 import type { RequestMetrics } from '@nvcf/service';
 import type { GatewayLimits } from './limits.js';

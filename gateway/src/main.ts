@@ -1,5 +1,5 @@
 import { setLogLevel } from '@nvcf/logging';
-import { createNatsBus } from '@nvcf/messaging';
+import { createNatsBus } from '@nvcf/bus';
 import { runMain } from '@nvcf/service';
 import { readGatewayConfig } from './config.js';
 import { startGateway } from './server.js';

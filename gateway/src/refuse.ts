@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
-import { sendJson } from '@nvcf/subgraph-kit';
+import { sendJson } from '@nvcf/http';
 
 type HttpHint = { status?: number; headers?: Record<string, string> };
 

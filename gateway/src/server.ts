@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { withSubgraphUrls, readSupergraph, type SubgraphName } from '@nvcf/schema';
 import type { Principal, TokenVerifier } from '@nvcf/auth';
-import type { Bus } from '@nvcf/messaging';
+import type { Bus } from '@nvcf/bus';
 import type { StreamLimits } from '@nvcf/status-stream';
-import { listen, closeServer, sendJson, graphqlError } from '@nvcf/subgraph-kit';
+import { listen, closeServer, sendJson, graphqlError } from '@nvcf/http';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { RequestMetrics, processMetrics, drainServer } from '@nvcf/service';
 import { createRuntime } from './runtime.js';

@@ -6,12 +6,7 @@ import {
   type StreamInfo,
 } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import {
-  natsStreamConfig,
-  streamConfigDifferences,
-  type StreamConfigDifference,
-  type StreamSpec,
-} from '@nvcf/messaging';
+import { natsStreamConfig, streamConfigDifferences, type StreamConfigDifference, type StreamSpec } from '@nvcf/bus';
 import type { PreflightCheck } from './preflight.js';
 
 export interface NatsCheckOptions {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { allStreams, type StreamSpec } from '@nvcf/messaging';
+import { type StreamSpec } from '@nvcf/bus';
+import { allStreams } from '@nvcf/contracts';
 import { renderTable } from './cli.js';
 import { ledgerChecks } from './preflight-cassandra.js';
 import { natsChecks } from './preflight-nats.js';

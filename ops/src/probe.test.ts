@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startSystem, type System, type SystemOptions } from '@nvcf/local';
 import { startGateway, type RunningGateway } from '@nvcf/gateway';
 import { staticTokens, DEV_TOKENS } from '@nvcf/auth';
-import { Streams } from '@nvcf/messaging';
+import { Streams } from '@nvcf/contracts';
 import { waitUntil } from '@nvcf/testing';
 import { httpClient, ok, deployedHelm, submit, waitRevision, watchSubscriptions } from '@nvcf/test';
 import { startProbe, type Probe } from './index.js';

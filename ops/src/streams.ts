@@ -1,4 +1,5 @@
-import { allStreams, createNatsBus, type StreamSpec } from '@nvcf/messaging';
+import { createNatsBus, type StreamSpec } from '@nvcf/bus';
+import { allStreams } from '@nvcf/contracts';
 
 export interface EnsureStreamsOptions {
   natsUrl: string;

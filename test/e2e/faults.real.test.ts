@@ -16,7 +16,8 @@ import {
   startTcpProxy,
   type TcpProxy,
 } from '@nvcf/test';
-import { Streams, createNatsBus } from '@nvcf/messaging';
+import { createNatsBus } from '@nvcf/bus';
+import { Streams } from '@nvcf/contracts';
 import { startGateway, type RunningGateway } from '@nvcf/gateway';
 import { staticTokens, DEV_TOKENS, decodeCursor } from '@nvcf/auth';
 import { DisposalStack } from '@nvcf/lifecycle';

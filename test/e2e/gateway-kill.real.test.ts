@@ -1,6 +1,6 @@
 import type { System } from '@nvcf/local';
 import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/client';
-import { Streams } from '@nvcf/messaging';
+import { Streams } from '@nvcf/contracts';
 import { decodeCursor } from '@nvcf/auth';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { waitUntil } from '@nvcf/testing';

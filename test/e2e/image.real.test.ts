@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { createCassandraClient } from '@nvcf/cassandra';
-import { allStreams } from '@nvcf/messaging';
+import { allStreams } from '@nvcf/contracts';
 import { waitUntil, GiveUp } from '@nvcf/testing';
 import { describeReal, realEnv, buildDist, httpClient, deployedHelm } from '@nvcf/test';
 import { copyFiles, manifestFiles, runtimeFiles } from '../../scripts/image-files.js';

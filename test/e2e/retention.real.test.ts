@@ -1,5 +1,5 @@
 import type { System } from '@nvcf/local';
-import { subjects, type StatusEvent } from '@nvcf/messaging';
+import { subjects, type StatusEvent } from '@nvcf/contracts';
 import { InstanceStatusChangedDocument } from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
 import {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { createMigrator } from '@nvcf/cassandra';
-import { Streams, durableName } from '@nvcf/messaging';
+import { Streams, durableName } from '@nvcf/contracts';
 import {
   startTopology,
   startBalancer,

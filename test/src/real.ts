@@ -3,7 +3,7 @@ import { startSystem, demoClusters, statusConsumers, type SystemOptions } from '
 import { realBackends } from '@nvcf/local/real';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { Streams, durableName } from '@nvcf/messaging';
+import { Streams, durableName } from '@nvcf/contracts';
 import { waitUntil } from '@nvcf/testing';
 
 /** NVCF_TEST_BACKENDS=memory skips the suites that need NATS and Cassandra; otherwise they must run. */

@@ -1,4 +1,5 @@
-import { Streams, subjects, type Bus, type StatusEvent } from '@nvcf/messaging';
+import { type Bus } from '@nvcf/bus';
+import { Streams, subjects, type StatusEvent } from '@nvcf/contracts';
 
 /**
  * A tenant's status events as stored in the stream, read straight from it: the ground truth a

@@ -8,7 +8,7 @@ import {
   type OperatorRegistry,
   type ReadyRule,
 } from '@nvcf/operators';
-import type { OperatorWorkload } from '@nvcf/messaging';
+import type { OperatorWorkload } from '@nvcf/contracts';
 import type { DesiredInstance } from '../driver.js';
 
 type Obj = Record<string, any>;

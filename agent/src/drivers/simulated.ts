@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { InstanceState } from '@nvcf/messaging';
+import type { InstanceState } from '@nvcf/contracts';
 import type { OperatorRegistry } from '@nvcf/operators';
 import {
   PermanentFailure,

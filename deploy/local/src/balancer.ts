@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { listen, closeServer } from '@nvcf/subgraph-kit';
+import { listen, closeServer } from '@nvcf/http';
 
 export interface Balancer extends AsyncDisposable {
   url: string;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createNatsBus } from '@nvcf/messaging';
+import { createNatsBus } from '@nvcf/bus';
 import { createCassandraClient, createMigrator } from '@nvcf/cassandra';
 import { createCassandraNvcfStore } from '@nvcf/subgraph-nvcf';
 import { createCassandraIcmsStore } from '@nvcf/subgraph-icms';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createMemoryBus, allStreams, Streams, type Bus } from '@nvcf/messaging';
+import { createMemoryBus, type Bus } from '@nvcf/bus';
+import { allStreams, Streams } from '@nvcf/contracts';
 import { createNvcfServer, createMemoryNvcfStore, httpIcmsClient, type NvcfStore } from '@nvcf/subgraph-nvcf';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { createIcmsServer, createMemoryIcmsStore, type ClusterRecord, type IcmsStore } from '@nvcf/subgraph-icms';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { fail } from '@nvcf/errors';
 import { StatusStream, type StreamLimits } from '@nvcf/status-stream';
-import type { Bus } from '@nvcf/messaging';
+import type { Bus } from '@nvcf/bus';
 import type { StatusOperation } from './operation.js';
 import { InstanceFetcher, type Execute } from './instances.js';
 import { runStatusSubscription, ResultCache } from './execute.js';

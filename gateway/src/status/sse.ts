@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { ExecutionResult } from 'graphql';
-import { sendJson } from '@nvcf/subgraph-kit';
+import { sendJson } from '@nvcf/http';
 import type { StatusRun } from './execute.js';
 import { serializedResult } from './serialize.js';
 

@@ -30,7 +30,6 @@ export const Codes = {
     "The request did not finish within the gateway's per-request timeout; a mutation may still complete: read the object again before retrying.",
   DOWNSTREAM_SERVICE_ERROR:
     "A service behind the gateway failed while resolving a field (`path` says which); the failure is in that service's log. Retry later.",
-  NOT_IMPLEMENTED: 'The operation exists in the contract but is not available in this deployment.',
   UNAVAILABLE: 'A dependency (ICMS, the bus, the store) did not answer; retry later.',
   INTERNAL_SERVER_ERROR: 'An unexpected failure; details are in the service log, never in the response.',
 } as const;

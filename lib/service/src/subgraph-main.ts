@@ -1,6 +1,7 @@
 import type { Env } from '@nvcf/config';
 import { setLogLevel } from '@nvcf/logging';
-import { createNatsBus, allStreams, type Bus } from '@nvcf/messaging';
+import { createNatsBus, type Bus } from '@nvcf/bus';
+import { allStreams } from '@nvcf/contracts';
 import { createCassandraClient, type CassandraClient } from '@nvcf/cassandra';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { runMain } from './main.js';

@@ -1,4 +1,5 @@
-import type { BusMessage, StatusEvent } from '@nvcf/messaging';
+import type { BusMessage } from '@nvcf/bus';
+import type { StatusEvent } from '@nvcf/contracts';
 import type { Feed, FeedEvent, StatusFilter } from './types.js';
 import { matches } from './types.js';
 

@@ -41,7 +41,7 @@ export class StreamMetrics {
   closed(tenant: string) {
     this.of(tenant).open--;
   }
-  open(tenant: string) {
+  openCount(tenant: string): number {
     return this.tenants.get(tenant)?.open ?? 0;
   }
 

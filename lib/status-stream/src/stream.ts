@@ -1,6 +1,7 @@
 import { fail } from '@nvcf/errors';
 import { encodeCursor, decodeCursor, CursorError } from '@nvcf/auth';
-import { Streams, subjects, type Bus, type BusMessage, type Consumer, type StatusEvent } from '@nvcf/messaging';
+import { type Bus, type BusMessage, type Consumer } from '@nvcf/bus';
+import { Streams, subjects, type StatusEvent } from '@nvcf/contracts';
 import { Attr, ROOT_CONTEXT, SpanKind, linkFrom, startSpan, tracingOn } from '@nvcf/telemetry';
 import { SubscriberFeed } from './feed.js';
 import { StreamMetrics } from './metrics.js';
@@ -91,7 +92,7 @@ export class StatusStream {
     if (opts.after && opts.snapshot)
       throw fail('BAD_USER_INPUT', 'give either after (resume) or snapshot: true, not both', { field: 'snapshot' });
     const reserved = this.reserved.get(tenant) ?? 0;
-    if (this.metrics.open(tenant) + reserved >= this.limits.perTenant) {
+    if (this.metrics.openCount(tenant) + reserved >= this.limits.perTenant) {
       throw fail(
         'LIMIT_EXCEEDED',
         `tenant ${tenant} has ${this.limits.perTenant} open status subscriptions on this gateway, the limit; close some first`,

@@ -1,4 +1,4 @@
-import type { StatusEvent } from '@nvcf/messaging';
+import type { StatusEvent } from '@nvcf/contracts';
 
 export interface StatusFilter {
   functionId?: string | null;

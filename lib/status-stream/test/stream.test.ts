@@ -1,4 +1,5 @@
-import { createMemoryBus, allStreams, Streams, subjects, type Bus, type StatusEvent } from '@nvcf/messaging';
+import { createMemoryBus, type Bus } from '@nvcf/bus';
+import { allStreams, Streams, subjects, type StatusEvent } from '@nvcf/contracts';
 import { encodeCursor } from '@nvcf/auth';
 import { codeOf } from '@nvcf/errors';
 import { StatusStream, type Feed, type FeedEvent } from '../src/index.js';
@@ -144,7 +145,7 @@ describe('status stream', () => {
     });
     expect(stream.metrics.render()).toContain('nvcf_status_subscriptions_open{tenant="nca-a"} 5');
     await feeds[0]!.return!();
-    expect(stream.metrics.open('nca-a')).toBe(4);
+    expect(stream.metrics.openCount('nca-a')).toBe(4);
     await expect(stream.open('nca-a', {})).rejects.toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
   });
 });

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
+import { type Bus } from '@nvcf/bus';
 import {
   msgIds,
   subjects,
-  type Bus,
   type CreateInstanceMessage,
   type IcmsRpc,
   type TerminateInstanceMessage,
   type UpdateInstancesMessage,
-} from '@nvcf/messaging';
+} from '@nvcf/contracts';
 import type { IcmsStore } from './store/index.js';
 import { isLive, type ClusterRecord, type InstanceRecord } from './model.js';
 import { eligibleClusters } from './placement.js';

@@ -1,4 +1,4 @@
-import type { InstanceState, OperatorSupport } from '@nvcf/messaging';
+import type { InstanceState, OperatorSupport } from '@nvcf/contracts';
 
 /** The newest ClusterOperatorsMessage of the cluster's agent. */
 export interface OperatorReport {

@@ -1,5 +1,5 @@
 import { fail } from '@nvcf/errors';
-import type { PlacementRequest } from '@nvcf/messaging';
+import type { PlacementRequest } from '@nvcf/contracts';
 import { isLive, type ClusterRecord, type InstanceRecord } from './model.js';
 
 export const mayUse = (c: ClusterRecord, tenant: string) =>

@@ -2,7 +2,7 @@ import { parse } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { subgraphSdl } from '@nvcf/schema';
 import { startSubgraph, type RunningSubgraph } from '@nvcf/subgraph-kit';
-import type { Bus } from '@nvcf/messaging';
+import type { Bus } from '@nvcf/bus';
 import type { IcmsStore } from './store/index.js';
 import type { ClusterRecord } from './model.js';
 import { resolvers, createLoaders } from './resolvers.js';

@@ -1,12 +1,5 @@
-import {
-  PoisonMessage,
-  Streams,
-  durableName,
-  type Bus,
-  type ClusterOperatorsMessage,
-  type Consumer,
-  type StatusEvent,
-} from '@nvcf/messaging';
+import { PoisonMessage, type Bus, type Consumer } from '@nvcf/bus';
+import { Streams, durableName, type ClusterOperatorsMessage, type StatusEvent } from '@nvcf/contracts';
 import type { IcmsStore } from './store/index.js';
 
 /** ICMS tracks instance state (for the current set and placement) from the status stream. */

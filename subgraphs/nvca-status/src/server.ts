@@ -2,7 +2,7 @@ import { parse } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { subgraphSdl } from '@nvcf/schema';
 import { startSubgraph, type RunningSubgraph } from '@nvcf/subgraph-kit';
-import type { Bus } from '@nvcf/messaging';
+import type { Bus } from '@nvcf/bus';
 import type { StatusStore } from './store/index.js';
 import { resolvers, createLoaders } from './resolvers.js';
 import { consumeStatus } from './status-consumer.js';

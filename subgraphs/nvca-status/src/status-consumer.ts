@@ -1,4 +1,5 @@
-import { Streams, durableName, type Bus, type Consumer, type StatusEvent } from '@nvcf/messaging';
+import { type Bus, type Consumer } from '@nvcf/bus';
+import { Streams, durableName, type StatusEvent } from '@nvcf/contracts';
 import type { StatusStore } from './store/index.js';
 
 /** Keeps the latest status of every instance (Instance.state and friends). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
 import { inputLimit } from '@nvcf/subgraph-kit';
-import type { LaunchSpec } from '@nvcf/messaging';
+import type { LaunchSpec } from '@nvcf/contracts';
 import type { DeploymentRecord, JsonObject, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import { checkConfiguration, checkPort, checkSpec } from './validate.js';
 import { workloadFor } from './workload.js';

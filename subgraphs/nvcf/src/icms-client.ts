@@ -1,5 +1,5 @@
 import { rpcClient } from '@nvcf/subgraph-kit';
-import type { IcmsRpc } from '@nvcf/messaging';
+import type { IcmsRpc } from '@nvcf/contracts';
 
 export type IcmsClient = {
   [K in keyof IcmsRpc]: (tenant: string, input: IcmsRpc[K]['input']) => Promise<IcmsRpc[K]['output']>;

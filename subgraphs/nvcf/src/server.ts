@@ -2,7 +2,7 @@ import { parse } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { subgraphSdl } from '@nvcf/schema';
 import { startSubgraph, inputLimit, type RunningSubgraph } from '@nvcf/subgraph-kit';
-import type { Bus } from '@nvcf/messaging';
+import type { Bus } from '@nvcf/bus';
 import { Nvcf, type NvcfLimits } from './nvcf.js';
 import { resolvers } from './resolvers.js';
 import { createLoaders } from './loaders.js';

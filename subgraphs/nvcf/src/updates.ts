@@ -4,7 +4,7 @@ import { jsonExtent } from '@nvcf/subgraph-kit';
 import type { JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import type { Nvcf } from './nvcf.js';
 import { checkBounds, checkConfiguration } from './validate.js';
-import { checkSidecarContract } from './contract.js';
+import { checkSidecarContract } from './sidecar-contract.js';
 import { workloadFor } from './workload.js';
 import { mergeManifests } from './operators/merge.js';
 import { requiredAttributes } from './deploy.js';

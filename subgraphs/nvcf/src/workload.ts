@@ -1,4 +1,4 @@
-import type { Workload } from '@nvcf/messaging';
+import type { Workload } from '@nvcf/contracts';
 import type { DeploymentRecord, Revision, VersionRecord } from './model.js';
 import type { OperatorRegistry } from '@nvcf/operators';
 import { mergeManifests } from './operators/merge.js';

@@ -3,7 +3,7 @@ import { print } from 'graphql';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { randomUUID } from 'node:crypto';
-import { subjects, type StatusEvent } from '@nvcf/messaging';
+import { subjects, type StatusEvent } from '@nvcf/contracts';
 import type { System } from '@nvcf/local';
 import { InstanceStatusChangedDocument, type InstanceStatusChangedSubscription } from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';

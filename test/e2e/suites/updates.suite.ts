@@ -1,4 +1,5 @@
-import { Streams, subjects, type Bus } from '@nvcf/messaging';
+import { type Bus } from '@nvcf/bus';
+import { Streams, subjects } from '@nvcf/contracts';
 import {
   RollbackGpuSpecificationDocument,
   SpecUpdateActionsDocument,

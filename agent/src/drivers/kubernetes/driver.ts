@@ -1,4 +1,4 @@
-import type { HelmWorkload, InstanceState, OperatorWorkload } from '@nvcf/messaging';
+import type { HelmWorkload, InstanceState, OperatorWorkload } from '@nvcf/contracts';
 import { LABEL, type OperatorRegistry } from '@nvcf/operators';
 import { createLogger } from '@nvcf/logging';
 import {

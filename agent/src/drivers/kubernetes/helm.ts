@@ -1,4 +1,4 @@
-import type { HelmWorkload } from '@nvcf/messaging';
+import type { HelmWorkload } from '@nvcf/contracts';
 import { nvcfLabels, REVISION_ANNOTATION } from '@nvcf/operators';
 import { PermanentFailure, TemporaryFailure, type DesiredInstance } from '../../driver.js';
 import type { KubeObject } from './client.js';

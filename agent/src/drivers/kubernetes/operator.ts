@@ -1,4 +1,4 @@
-import type { OperatorSupport, OperatorWorkload } from '@nvcf/messaging';
+import type { OperatorSupport, OperatorWorkload } from '@nvcf/contracts';
 import {
   crdName,
   failures,

@@ -1,4 +1,4 @@
-import type { InstanceState } from '@nvcf/messaging';
+import type { InstanceState } from '@nvcf/contracts';
 import { REVISION_ANNOTATION } from '@nvcf/operators';
 import type { DesiredInstance, ObservedInstance } from '../../driver.js';
 import type { KubeObject } from './client.js';

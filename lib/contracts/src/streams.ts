@@ -1,4 +1,4 @@
-import type { StreamSpec } from './types.js';
+import type { StreamSpec } from '@nvcf/bus';
 
 const DAY = 86_400_000;
 
@@ -59,16 +59,3 @@ export const subjects = {
 };
 
 export const durableName = (stream: string, consumer: string) => `${stream}-${token(consumer)}`;
-
-/** NATS subject matching with `*` and `>` wildcards. */
-export function subjectMatches(filter: string | undefined, subject: string): boolean {
-  if (!filter) return true;
-  const f = filter.split('.');
-  const s = subject.split('.');
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === '>') return s.length > i;
-    if (i >= s.length) return false;
-    if (f[i] !== '*' && f[i] !== s[i]) return false;
-  }
-  return f.length === s.length;
-}

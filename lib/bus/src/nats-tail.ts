@@ -3,6 +3,9 @@ import type { NatsContext } from './nats-consume.js';
 import { ConsumeLoop } from './nats-loop.js';
 import { headersOf } from './nats-consume.js';
 import type { BusMessage, TailOptions } from './types.js';
+import { createLogger } from '@nvcf/logging';
+
+const log = createLogger('bus');
 
 /**
  * An ordered ephemeral read, reopened after failures at the sequence after the last one
@@ -27,7 +30,7 @@ export async function tailStream<T>(
     try {
       opts.onCaughtUp?.();
     } catch (err) {
-      console.error(`[bus] tail of ${opts.stream}: onCaughtUp failed`, err);
+      log.error(`tail of ${opts.stream}: onCaughtUp failed`, err);
     }
   };
 
@@ -54,14 +57,14 @@ export async function tailStream<T>(
     try {
       data = m.json<T>();
     } catch (err) {
-      return console.error(`[bus] tail of ${opts.stream}: skipping ${m.subject}#${seq}: payload is not JSON`, err);
+      return void log.error(`tail of ${opts.stream}: skipping ${m.subject}#${seq}: payload is not JSON`, err);
     }
     try {
       const headers = headersOf(m);
       handler({ subject: m.subject, seq, data, publishedAt: m.time.getTime(), ...(headers ? { headers } : {}) });
     } catch (err) {
       // one reader's bug must not stall the stream for it
-      console.error(`[bus] tail of ${opts.stream}: handler failed on ${m.subject}#${seq}`, err);
+      log.error(`tail of ${opts.stream}: handler failed on ${m.subject}#${seq}`, err);
     }
   };
 

@@ -1,4 +1,4 @@
-import type { InstanceRef, Workload } from './contracts.js';
+import type { InstanceRef, Workload } from './payloads.js';
 
 /** The internal calls nvcf makes to ICMS (POST /internal/rpc/<method>); defined once, here. */
 export interface PlacementRequest {

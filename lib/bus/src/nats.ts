@@ -8,6 +8,7 @@ import {
 } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { tracedPublish } from './telemetry.js';
+import { StreamIndex } from './subject-match.js';
 import { consumeDurable, type NatsContext } from './nats-consume.js';
 import { natsStreamConfig, streamConfigDifferences } from './nats-streams.js';
 import { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './nats-errors.js';
@@ -65,6 +66,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
   const replicas = opts.streamReplicas ?? 1;
   const publishRetryMs = opts.publishRetryMs ?? 10_000;
   const loops = new Set<ConsumeLoop>();
+  const streamNames = new StreamIndex();
   let disposed: Promise<void> | undefined;
 
   // After a reconnect the client re-checks each consumer but backs off 30 s if JetStream is not
@@ -89,6 +91,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
   const bus: Bus & AsyncDisposable = {
     async ensureStreams(specs) {
       alive();
+      streamNames.add(specs);
       for (const spec of specs) {
         const want = natsStreamConfig(spec, replicas);
         try {
@@ -111,7 +114,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
     },
 
     publish: (subject, data, o) =>
-      tracedPublish(subject, o?.msgId, async (traceHeaders): Promise<PublishAck> => {
+      tracedPublish(streamNames.of(subject), subject, o?.msgId, async (traceHeaders): Promise<PublishAck> => {
         alive();
         const payload = JSON.stringify(data);
         let hdrs: ReturnType<typeof natsHeaders> | undefined;

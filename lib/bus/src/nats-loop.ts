@@ -1,4 +1,7 @@
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import { createLogger } from '@nvcf/logging';
+
+const log = createLogger('bus');
 
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -81,7 +84,7 @@ export class ConsumeLoop {
         void this.watch(iter);
         for await (const m of iter) await this.opts.onMessage(m);
       } catch (err) {
-        if (!this.stopped && !this.opts.closed()) console.error(`[bus] ${this.opts.what}: ${errText(err)}; reopening`);
+        if (!this.stopped && !this.opts.closed()) log.warn(`${this.opts.what}: ${errText(err)}; reopening`);
       } finally {
         this.iter = undefined;
       }
@@ -93,7 +96,7 @@ export class ConsumeLoop {
     try {
       for await (const s of iter.status()) {
         if (!REOPEN_ON.has(s.type)) continue;
-        if (!this.stopped) console.error(`[bus] ${this.opts.what}: ${s.type}; reopening`);
+        if (!this.stopped) log.warn(`${this.opts.what}: ${s.type}; reopening`);
         void iter.close();
         return;
       }

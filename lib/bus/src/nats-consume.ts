@@ -14,6 +14,9 @@ import { AckTracker } from './nats-acks.js';
 import { tracedDelivery } from './telemetry.js';
 import { ConsumeLoop, Slots } from './nats-loop.js';
 import type { ConsumerOptions, Delivery } from './types.js';
+import { createLogger } from '@nvcf/logging';
+
+const log = createLogger('bus');
 
 export const nanos = (ms: number) => Math.round(ms * 1_000_000);
 
@@ -79,7 +82,7 @@ export async function consumeDurable<T>(
       else m.nak(outcome.nakMs);
     } catch (err) {
       // not fatal: the message comes back after ack wait and is handled again (at least once)
-      if (!nc.isClosed()) console.error(`[bus] ${durable}: could not settle ${m.subject}#${m.seq}`, err);
+      if (!nc.isClosed()) log.error(`${durable}: could not settle ${m.subject}#${m.seq}`, err);
     }
   };
 
@@ -110,7 +113,7 @@ export async function consumeDurable<T>(
       try {
         data = m.json<T>();
       } catch (err) {
-        console.error(`[bus] ${durable}: terminating ${m.subject}#${seq}: payload is not JSON`, err);
+        log.error(`${durable}: terminating ${m.subject}#${seq}: payload is not JSON`, err);
       }
       if (data !== undefined) {
         const delivery: Delivery<T> = {
@@ -120,12 +123,12 @@ export async function consumeDurable<T>(
           publishedAt: m.time.getTime(),
           deliveryCount: m.info.deliveryCount,
         };
-        outcome = await tracedDelivery(delivery, durable, headersOf(m), m.info.pending, () =>
+        outcome = await tracedDelivery(m.info.stream, delivery, durable, headersOf(m), m.info.pending, () =>
           runDelivery(delivery, handler, backoffMs),
         );
         if (outcome !== 'ack' && outcome !== 'term' && delivery.deliveryCount >= maxDeliver) {
           // JetStream would keep it stored but never deliver it again; say so, and let a workqueue drop it
-          console.error(`[bus] ${durable}: ${m.subject}#${seq} failed ${maxDeliver} times; terminating it`);
+          log.error(`${durable}: ${m.subject}#${seq} failed ${maxDeliver} times; terminating it`);
           outcome = 'term';
         }
       }

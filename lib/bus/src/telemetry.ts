@@ -11,13 +11,7 @@ import {
   tracingOn,
 } from '@nvcf/telemetry';
 import type { Outcome } from './delivery.js';
-import { allStreams, subjectMatches } from './subjects.js';
 import type { Delivery, PublishAck } from './types.js';
-
-/** The stream a subject belongs to: the low-cardinality name spans and metrics use. */
-export function streamOf(subject: string): string {
-  return allStreams.find((s) => s.subjects.some((f) => subjectMatches(f, subject)))?.name ?? 'other';
-}
 
 const published = counter(
   'nvcf_bus_published_total',
@@ -50,12 +44,13 @@ const pendingGauge = gauge(
  * carry in the message's headers; counted by outcome.
  */
 export async function tracedPublish(
+  stream: string,
   subject: string,
   msgId: string | undefined,
   send: (headers: Record<string, string> | undefined) => Promise<PublishAck>,
 ): Promise<PublishAck> {
-  const stream = streamOf(subject);
-  const attrs = {
+  // built only for a span: with tracing off, a publish costs a counter increment
+  const attrs = tracingOn() && {
     'messaging.system': 'nats',
     'messaging.operation.type': 'send',
     'messaging.operation.name': 'publish',
@@ -64,12 +59,16 @@ export async function tracedPublish(
     ...(msgId ? { 'messaging.message.id': msgId } : {}),
   };
   try {
-    const ack = await inSpan(`publish ${stream}`, { kind: SpanKind.PRODUCER, attributes: attrs }, async (span) => {
-      const headers = tracingOn() ? traceHeaders() : undefined;
-      const a = await send(headers && Object.keys(headers).length ? headers : undefined);
-      span?.setAttributes({ 'nvcf.messaging.sequence': a.seq, 'nvcf.messaging.duplicate': a.duplicate });
-      return a;
-    });
+    const ack = await inSpan(
+      `publish ${stream}`,
+      { kind: SpanKind.PRODUCER, attributes: attrs || {} },
+      async (span) => {
+        const headers = attrs ? traceHeaders() : undefined;
+        const a = await send(headers && Object.keys(headers).length ? headers : undefined);
+        span?.setAttributes({ 'nvcf.messaging.sequence': a.seq, 'nvcf.messaging.duplicate': a.duplicate });
+        return a;
+      },
+    );
     published.inc({ stream, outcome: ack.duplicate ? 'duplicate' : 'ok' });
     return ack;
   } catch (err) {
@@ -83,17 +82,17 @@ export async function tracedPublish(
  * the publisher's span, from the trace context in the message headers; counted by outcome.
  */
 export async function tracedDelivery<T>(
+  stream: string,
   delivery: Delivery<T>,
   durable: string,
   headers: Record<string, string> | undefined,
   pending: number | undefined,
   run: () => Promise<Outcome>,
 ): Promise<Outcome> {
-  const stream = streamOf(delivery.subject);
   if (delivery.deliveryCount > 1) redelivered.inc({ stream, durable });
   if (pending !== undefined) pendingGauge.set({ stream, durable }, pending);
   const done = handleSeconds.time({ stream, durable });
-  const attrs = {
+  const attrs = tracingOn() && {
     'messaging.system': 'nats',
     'messaging.operation.type': 'process',
     'messaging.operation.name': 'process',
@@ -105,7 +104,7 @@ export async function tracedDelivery<T>(
   };
   const outcome = await inSpan(
     `process ${stream}`,
-    { kind: SpanKind.CONSUMER, attributes: attrs, parent: contextFrom(headers) },
+    { kind: SpanKind.CONSUMER, attributes: attrs || {}, parent: attrs ? contextFrom(headers) : undefined },
     async (span) => {
       const o = await run();
       if (o !== 'ack') failSpan(span, new Error(o === 'term' ? 'terminated' : 'will be redelivered'));

@@ -9,7 +9,7 @@ import type {
   StreamSpec,
   TailOptions,
 } from './types.js';
-import { subjectMatches } from './subjects.js';
+import { subjectMatches } from './subject-match.js';
 import { runDelivery } from './delivery.js';
 import { tracedDelivery, tracedPublish } from './telemetry.js';
 import { createLogger } from '@nvcf/logging';
@@ -100,10 +100,10 @@ export function createMemoryBus(): Bus {
       }
     },
 
-    publish: (subject, data, opts) =>
-      tracedPublish(subject, opts?.msgId, async (headers): Promise<PublishAck> => {
-        const s = streamFor(subject);
-        if (!s) throw new Error(`no stream listens on subject ${subject}`);
+    publish: (subject, data, opts) => {
+      const s = streamFor(subject);
+      if (!s) return Promise.reject(new Error(`no stream listens on subject ${subject}`));
+      return tracedPublish(s.spec.name, subject, opts?.msgId, async (headers): Promise<PublishAck> => {
         const now = Date.now();
         trim(s, now);
         if (opts?.msgId) {
@@ -122,7 +122,8 @@ export function createMemoryBus(): Bus {
         for (const t of s.tails) t(m);
         for (const w of s.wake) w();
         return { stream: s.spec.name, seq: m.seq, duplicate: false };
-      }),
+      });
+    },
 
     async consume<T>(opts: ConsumerOptions, handler: (msg: Delivery<T>) => Promise<void>): Promise<Consumer> {
       const s = mustStream(opts.stream);
@@ -187,7 +188,7 @@ export function createMemoryBus(): Bus {
           };
           // settled even after stop(): the work is done, and an ack spares the next consumer a duplicate
           const delivery: Delivery<T> = { ...decode<T>(m), deliveryCount: count };
-          const h = tracedDelivery(delivery, opts.durable, m.headers, undefined, () =>
+          const h = tracedDelivery(opts.stream, delivery, opts.durable, m.headers, undefined, () =>
             runDelivery(delivery, handler, backoffMs),
           )
             .then(done)

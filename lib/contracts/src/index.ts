@@ -1,0 +1,18 @@
+/** What the services say to each other: the streams, their subjects and payloads, and ICMS's RPC. */
+export { Streams, allStreams, subjects, durableName } from './streams.js';
+export { msgIds } from './payloads.js';
+export type {
+  InstanceState,
+  Workload,
+  HelmWorkload,
+  OperatorWorkload,
+  ContainerWorkload,
+  InstanceRef,
+  CreateInstanceMessage,
+  UpdateInstancesMessage,
+  TerminateInstanceMessage,
+  StatusEvent,
+  ClusterOperatorsMessage,
+  OperatorSupport,
+} from './payloads.js';
+export type { IcmsRpc, LaunchSpec, PlacementRequest } from './icms-rpc.js';
