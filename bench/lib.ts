@@ -20,12 +20,12 @@ export function treeRssMb(root: number): number {
   for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of rows)
-      if (!tree.has(pid!) && tree.has(ppid!)) {
-        tree.add(pid!);
+      if (!tree.has(pid) && tree.has(ppid)) {
+        tree.add(pid);
         grew = true;
       }
   }
-  return rows.filter(([pid]) => tree.has(pid!)).reduce((sum, [, , rss]) => sum + rss! / 1024, 0);
+  return rows.filter(([pid]) => tree.has(pid)).reduce((sum, [, , rss]) => sum + rss / 1024, 0);
 }
 
 export interface Started {
@@ -49,7 +49,7 @@ export function spawnProcess(
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  child.stdout!.resume();
+  child.stdout.resume();
   return {
     child,
     rssMb: () => treeRssMb(child.pid!),
@@ -128,7 +128,7 @@ export async function startControlPlane(env: Record<string, string>): Promise<St
 
 export const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
 
 export async function gql(url: string, query: string, variables: Record<string, unknown> = {}) {

@@ -51,7 +51,7 @@ export interface SubscriptionRun {
 
 /** The headline is the 1k-subscriber run at the highest rate; every run is kept in `runs`. */
 export function subscriptionsSummary(runs: SubscriptionRun[]) {
-  const head = [...runs].filter((r) => r.subs === 1000 && !r.remote).sort((a, b) => b.rate - a.rate)[0] ?? runs[0]!;
+  const head = [...runs].filter((r) => r.subs === 1000 && !r.remote).sort((a, b) => b.rate - a.rate)[0] ?? runs[0];
   const by = (run: SubscriptionRun, p: SubscriptionResult['path']) => run.results.find((r) => r.path === p);
   const [ours, hive, ceiling] = [by(head, 'gateway'), by(head, 'forward'), by(head, 'ceiling')];
   return {

@@ -63,7 +63,7 @@ async function phase(name: string, body: () => Promise<unknown>) {
   console.error(`bench: ${name} took ${Math.round((Date.now() - t) / 1000)} s`);
 }
 
-await phase('queries', async () => queriesSummary(await runQueries(plan.queries as QueryOptions), plan.queries));
+await phase('queries', async () => queriesSummary(await runQueries(plan.queries), plan.queries));
 const env = (await servicesUp({ nats: true, cassandra: true })) as unknown as ServicesEnv;
 await phase('subscriptions', async () => {
   const runs: SubscriptionRun[] = [];

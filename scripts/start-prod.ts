@@ -35,8 +35,8 @@ const secretFile = (name: string) => {
 };
 const port = Number(env.PORT ?? 4000);
 const common = {
-  NATS_URL: env.NATS_URL!,
-  CASSANDRA_CONTACT_POINTS: env.CASSANDRA_CONTACT_POINTS!,
+  NATS_URL: env.NATS_URL,
+  CASSANDRA_CONTACT_POINTS: env.CASSANDRA_CONTACT_POINTS,
   CASSANDRA_LOCAL_DC: env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
   NVCF_INTERNAL_SECRET_FILE: secretFile('internal-secret'),
   NVCF_CURSOR_SECRET_FILE: secretFile('cursor-secret'),

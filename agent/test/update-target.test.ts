@@ -128,7 +128,7 @@ describe('agent: the target revision of an update', () => {
     await update(desired('i1', 'r3', '2026-01-01T00:00:03.000Z'));
     await until('i1', (e) => e.state === 'ACTIVE', 'ACTIVE on r3');
     expect(of('i1').map(brief)).toEqual(['UPDATING r1 → r3', 'ACTIVE r3']);
-    expect(of('i1')[0]!.previousState).toBe('UPDATING');
+    expect(of('i1')[0].previousState).toBe('UPDATING');
   });
 
   it('the same revision redelivered to an agent that died mid-update: no second UPDATING', async () => {

@@ -6,7 +6,7 @@ import { isExpectedAnswer, requestBody, requestHeaders } from './request.js';
 const [url, seconds, connections] = process.argv.slice(2);
 
 const result = await autocannon({
-  url: url!,
+  url: url,
   method: 'POST',
   headers: requestHeaders,
   body: requestBody(),

@@ -129,12 +129,12 @@ export async function runQueries(opts: QueryOptions): Promise<QueryResult[]> {
   try {
     const [, base] = await waitForLine(subgraphs.child, /subgraphs ready (\S+)/, 'benchmark subgraphs');
     const supergraph = join(tmpdir(), `bench-supergraph-${process.pid}.graphql`);
-    writeFileSync(supergraph, benchSupergraph(base!));
+    writeFileSync(supergraph, benchSupergraph(base));
     for (let round = 0; round < opts.rounds; round++) {
       // each round starts with a different gateway: no one always runs first (or after the ceiling)
       const order = [...chosen.slice(round % chosen.length), ...chosen.slice(0, round % chosen.length)];
       for (const spec of order)
-        rounds.set(spec.key, [...(rounds.get(spec.key) ?? []), await measure(spec, supergraph, base!, opts)]);
+        rounds.set(spec.key, [...(rounds.get(spec.key) ?? []), await measure(spec, supergraph, base, opts)]);
     }
   } finally {
     await subgraphs.stop();
@@ -143,7 +143,7 @@ export async function runQueries(opts: QueryOptions): Promise<QueryResult[]> {
   return chosen
     .map((g) => rounds.get(g.key)!)
     .map((rs) => {
-      const median = [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)]!;
+      const median = [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)];
       return {
         ...median,
         peak_rss_mb: Math.max(...rs.map((r) => r.peak_rss_mb)),

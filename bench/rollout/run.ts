@@ -27,7 +27,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 
 async function run(n: number, env: ServicesEnv): Promise<RolloutResult> {
   const suffix = `_${randomBytes(3).toString('hex')}`;
-  const base = demoClusters()[0]!;
+  const base = demoClusters()[0];
   const clusters = Array.from({ length: 10 }, (_, i) => ({
     ...base,
     id: `bench-${i}${suffix.replace('_', '-')}`,

@@ -78,7 +78,7 @@ async function measure(path: Path, o: SubscriptionsOptions, natsUrl: string): Pr
       );
     }
     for (let i = 0; i < o.subs; i++) {
-      clients[Math.floor(i / SUBS_PER_SOCKET)]!.subscribe<any>(
+      clients[Math.floor(i / SUBS_PER_SOCKET)].subscribe<any>(
         { query: query(o.remote), variables: { f: target.functionId } },
         {
           next: (m) => {
@@ -106,7 +106,7 @@ async function measure(path: Path, o: SubscriptionsOptions, natsUrl: string): Pr
     }
     let clock = Date.now() * 1000;
     const publish = (n: number, message: string) => {
-      const instanceId = target.instanceIds[n % target.instanceIds.length]!;
+      const instanceId = target.instanceIds[n % target.instanceIds.length];
       const e: StatusEvent = {
         ncaId: TENANT,
         functionId: target.functionId,

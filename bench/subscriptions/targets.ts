@@ -80,7 +80,7 @@ async function startCeiling(natsUrl: string): Promise<Target> {
     /ceiling listening on (ws:\/\/\S+)/,
   );
   return {
-    wsUrl: p.match[1]!,
+    wsUrl: p.match[1],
     functionId,
     versionId: `${functionId}-v`,
     instanceIds: Array.from({ length: INSTANCES }, (_, i) => `${functionId}-i${i}`),

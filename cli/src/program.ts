@@ -44,7 +44,7 @@ const int =
   };
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 const output = () =>
-  new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table' as OutputFormat);
+  new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table');
 
 /** The options of a command that only reads. */
 type Read = { output: OutputFormat };

@@ -32,7 +32,7 @@ export function parseSet(text: string, opts: { string?: boolean } = {}): SetExpr
         `${flag} ${text}: '${part}' is not a key (keys are separated by dots, lists indexed with [N])`,
       );
     path.push(name);
-    for (const idx of m[2]!.matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
+    for (const idx of m[2].matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
   }
   let value: unknown;
   if (raw === '' || opts.string) value = raw;
@@ -54,7 +54,7 @@ export function applySets(base: unknown, sets: SetExpression[]): Record<string, 
   for (const { path, value, text } of sets) {
     let node: Record<string, unknown> | unknown[] = root;
     for (let i = 0; i < path.length; i++) {
-      const seg = path[i]!;
+      const seg = path[i];
       const last = i === path.length - 1;
       const nextIsIndex = !last && typeof path[i + 1] === 'number';
       if (typeof seg === 'number') {
@@ -94,7 +94,7 @@ export function applySets(base: unknown, sets: SetExpression[]): Record<string, 
 export function mergeValues(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b))
-    out[k] = isObject(v) && isObject(out[k]) ? mergeValues(out[k] as Record<string, unknown>, v) : v;
+    out[k] = isObject(v) && isObject(out[k]) ? mergeValues(out[k], v) : v;
   return out;
 }
 
@@ -115,7 +115,7 @@ export async function readYamlDocuments(cwd: string, file: string, flag: string)
   for (const [i, doc] of docs.entries()) {
     if (doc.errors.length)
       throw new UsageError(
-        `${flag} ${file}: document ${i + 1} is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`,
+        `${flag} ${file}: document ${i + 1} is not valid YAML: ${doc.errors[0].message.split('\n')[0]}`,
       );
     const value: unknown = doc.toJS();
     if (value !== null && value !== undefined) out.push(value);

@@ -60,7 +60,7 @@ export function createClient(options: ClientOptions): NvcfClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retries = options.queryRetries ?? 2;
   // shared by every call: once the gateway is known not to serve ids, stop asking
-  const documents = { mode: options.documents ?? ('id' as DocumentMode) };
+  const documents = { mode: options.documents ?? ('id') };
   const headers = async (): Promise<Record<string, string>> => {
     const token = typeof options.token === 'function' ? await options.token() : options.token;
     return { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };

@@ -54,11 +54,11 @@ export function wsTransport(ctx: TransportContext, webSocketImpl: WebSocketImpl 
       },
     });
     // graphql-ws wants `query` a string; with a document id the gateway runs the trusted document
-    const unsubscribe = client.subscribe({ query: '', ...body } as { query: string }, {
+    const unsubscribe = client.subscribe({ query: '', ...body }, {
       next: (r) =>
         frames.push({
           kind: 'result',
-          data: r.data as Record<string, unknown> | null | undefined,
+          data: r.data,
           errors: r.errors as GraphQLErrorShape[] | undefined,
         }),
       error: (err) =>

@@ -144,7 +144,7 @@ export class WebAssets {
       );
       byName.set(
         name,
-        (entry = { file: PAGE_FILES[name], type: TYPES['.html']!, immutable: false, etag: etagOf(body), body }),
+        (entry = { file: PAGE_FILES[name], type: TYPES['.html'], immutable: false, etag: etagOf(body), body }),
       );
     }
     this.send(req, res, entry, HTML_HEADERS);

@@ -83,7 +83,7 @@ export class FrontDoor {
     this.serve(req, res, named).catch((err) => {
       const errors = refusalErrors(err);
       if (errors) {
-        this.opts.refused(String(errors[0]!.extensions.code));
+        this.opts.refused(String(errors[0].extensions.code));
         return refuse(res, errors);
       }
       if (err instanceof BodyTooLarge) {
@@ -236,7 +236,7 @@ function parseBody(body: string): GraphQLParams {
       { http: { status: 400 } },
     );
   }
-  return parsed as GraphQLParams;
+  return parsed;
 }
 
 function forwardSearch(p: GraphQLParams): string {

@@ -143,7 +143,7 @@ export function observabilityPlugins(ctx: GatewayConfigContext): GatewayPlugin[]
             initialization: false,
           },
         },
-      }) as unknown as GatewayPlugin,
+      }),
     );
   }
   return plugins;

@@ -94,7 +94,7 @@ export function createRuntime(opts: RuntimeOptions) {
     transportEntries: {
       '*.http': {},
       ...subscriptionsOverWs,
-    } as never,
+    },
     // the runtime's GraphiQL loads from a CDN; the gateway serves its own bundled IDE (web.ts)
     graphiql: false,
     landingPage: false,

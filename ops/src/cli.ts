@@ -10,7 +10,7 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 
 export function parseDuration(text: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
   if (!m) throw new UsageError(`${flag} must be a duration like 50ms, 60s, 2m or 1h (got '${text}')`);
-  const ms = Number(m[1]) * UNITS[m[2] ?? 'ms']!;
+  const ms = Number(m[1]) * UNITS[m[2] ?? 'ms'];
   if (!Number.isFinite(ms)) throw new UsageError(`${flag} is out of range (got '${text}')`);
   return Math.round(ms);
 }
@@ -20,7 +20,7 @@ export function renderTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
       .join('  ')
       .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');

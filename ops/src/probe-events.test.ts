@@ -61,8 +61,8 @@ describe('status events as a probe checks them', () => {
 
   it('takes a snapshot as the state to continue from', () => {
     const t = eventTracker();
-    expect(t.record(ev(3, 'a', null, 'ACTIVE', { kind: 'SNAPSHOT' }))[0]!.kind).toBe('new');
-    expect(t.record(ev(4, 'a', 'ACTIVE', 'UPDATING'))[0]!.kind).toBe('new');
+    expect(t.record(ev(3, 'a', null, 'ACTIVE', { kind: 'SNAPSHOT' }))[0].kind).toBe('new');
+    expect(t.record(ev(4, 'a', 'ACTIVE', 'UPDATING'))[0].kind).toBe('new');
   });
 });
 

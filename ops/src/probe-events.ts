@@ -21,8 +21,8 @@ export type EventVerdict = { kind: 'new' } | { kind: 'duplicate'; message: strin
  */
 export function cursorSequence(cursor: string): number | undefined {
   const parts = cursor.split('.');
-  if (parts.length !== 3 || parts[0] !== 'v1' || !/^[0-9a-z]+$/.test(parts[1]!)) return undefined;
-  const seq = parseInt(parts[1]!, 36);
+  if (parts.length !== 3 || parts[0] !== 'v1' || !/^[0-9a-z]+$/.test(parts[1])) return undefined;
+  const seq = parseInt(parts[1], 36);
   return Number.isSafeInteger(seq) ? seq : undefined;
 }
 

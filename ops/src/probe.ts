@@ -63,7 +63,7 @@ const DEFAULT_QUERY = '{ clusters { id } }';
 type Outcome = { ok: true; ms: number } | { ok: false; code: string; message: string };
 
 const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : null;
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null;
 const round = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
 
 async function query(url: string, token: string, body: string, timeoutMs: number): Promise<Outcome> {

@@ -27,7 +27,7 @@ function imports(dir: string): Map<string, boolean> {
   const found = new Map<string, boolean>();
   const note = (spec: string, typeOnly: boolean) => {
     if (spec.startsWith('.') || spec.startsWith('node:')) return;
-    const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+    const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
     found.set(name, (found.get(name) ?? true) && typeOnly);
   };
   const files = fs
@@ -105,7 +105,7 @@ describe('production packaging', () => {
         Object.keys(t)[0] !== 'source' ||
         t.types !== `./dist/${rel}.d.ts` ||
         t.default !== `./dist/${rel}.js` ||
-        !fs.existsSync(path.join(ROOT, dir, t.source!))
+        !fs.existsSync(path.join(ROOT, dir, t.source))
       );
     });
     expect(bad).toEqual([]);

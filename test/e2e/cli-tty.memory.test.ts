@@ -94,7 +94,7 @@ describe('nvcf rollout status --watch in a terminal (tmux)', () => {
       '--watch',
     ]);
     expect(d.code).toBe(EXIT.ok);
-    const specId = /^([0-9a-f-]{36})\s+L40S/m.exec(d.out)![1]!;
+    const specId = /^([0-9a-f-]{36})\s+L40S/m.exec(d.out)![1];
     expect((await cli.nvcf(['gpu-spec', 'update', specId, '--set', 'model=v2'])).code).toBe(EXIT.ok);
 
     const dir = mkdtempSync(join(tmpdir(), 'nvcf-tty-'));
@@ -129,7 +129,7 @@ describe('nvcf rollout status --watch in a terminal (tmux)', () => {
     writeFileSync(join(ARTIFACTS, 'cli-rollout-status-watch.txt'), mid);
     writeFileSync(join(ARTIFACTS, 'cli-rollout-status-watch.ansi'), tmux('capture-pane', '-p', '-e', '-t', 'cli'));
     expect(mid).toMatch(new RegExp(`^GPU specification ${specId}  echo · L40S gl40s_1\\.br25_2xlarge$`, 'm'));
-    expect(mid).toMatch(/^revision \S+  ROLLING_OUT$/m);
+    expect(mid).toMatch(/^revision \S+ {2}ROLLING_OUT$/m);
     expect(mid).toMatch(/^INSTANCE {2,}CLUSTER {2,}STATE {2,}REVISION$/m);
     const rows = mid.split('\n').filter((l) => /^[0-9a-f-]{36} {2,}cluster-[ab] /.test(l));
     expect(rows).toHaveLength(4);

@@ -80,7 +80,7 @@ describe('nvcf CLI against the embedded system', () => {
       '--watch',
     ]);
     expect(d.code).toBe(EXIT.ok);
-    const specId = /^([0-9a-f-]{36})\s+L40S/m.exec(d.out)![1]!;
+    const specId = /^([0-9a-f-]{36})\s+L40S/m.exec(d.out)![1];
     return { versionId: v.id, functionId: v.function.id, specId };
   }
   const spec = async (id: string) => (await nvcf(['gpu-spec', 'get', id, '-o', 'json'])).json<Spec>();
@@ -255,7 +255,7 @@ describe('nvcf CLI against the embedded system', () => {
       expect(d.code).toBe(EXIT.ok);
       const deployment = d.json<{ gpuSpecifications: { id: string; minInstances: number }[] }>();
       expect(deployment.gpuSpecifications[0]).toMatchObject({ minInstances: 1 });
-      expect((await spec(deployment.gpuSpecifications[0]!.id)).configuration).toEqual({
+      expect((await spec(deployment.gpuSpecifications[0].id)).configuration).toEqual({
         model: 'from-file',
         image: { tag: 'v2' },
       });
@@ -446,7 +446,7 @@ describe('nvcf CLI against the embedded system', () => {
       expect(r.code).toBe(EXIT.rolloutFailed);
       expect(r.err).toMatch(/FAILED: deadline .* passed with 0 of 1 instances/);
       const [instance] = (await spec(specId)).instances;
-      expect(r.err).toContain(`  ${instance!.id} ${/cluster-[ab]/.exec(r.out)![0]}: still UPDATING on ${old}`);
+      expect(r.err).toContain(`  ${instance.id} ${/cluster-[ab]/.exec(r.out)![0]}: still UPDATING on ${old}`);
     });
   });
 
@@ -477,7 +477,7 @@ describe('nvcf CLI against the embedded system', () => {
       // after the first event: every later one again, in the same order
       expect(events.length).toBeGreaterThanOrEqual(4);
       const stop2 = new AbortController();
-      const again = cli.start(['watch', '--function', functionId, '--after', events[0]!.cursor, '-o', 'json'], {
+      const again = cli.start(['watch', '--function', functionId, '--after', events[0].cursor, '-o', 'json'], {
         signal: stop2.signal,
       });
       await waitUntil(() => again.io.out.split('\n').filter(Boolean).length >= events.length - 1, {
@@ -541,7 +541,7 @@ describe('nvcf CLI against the embedded system', () => {
         '--watch',
       ]);
       expect(d.code).toBe(EXIT.ok);
-      const specId = /^([0-9a-f-]{36})\s+L40S/m.exec(d.out)![1]!;
+      const specId = /^([0-9a-f-]{36})\s+L40S/m.exec(d.out)![1];
       const p = await nvcf(['operator', 'patch', specId, '-f', patch, '--watch', '-o', 'json']);
       expect(p.code).toBe(EXIT.ok);
       expect(p.lines<Item>().at(-1)).toMatchObject({ type: 'result', result: 'APPLIED' });
@@ -652,9 +652,9 @@ describe('nvcf rollout status --watch across a gateway restart', () => {
         'json',
       ])
     ).lines<{ type: string; result?: string; deployment?: { gpuSpecifications: { id: string }[] } }>();
-    expect(d[0]!.type).toBe('deployed');
+    expect(d[0].type).toBe('deployed');
     expect(d.at(-1)).toMatchObject({ type: 'result', result: 'APPLIED' });
-    const specId = d[0]!.deployment!.gpuSpecifications[0]!.id;
+    const specId = d[0].deployment!.gpuSpecifications[0].id;
 
     const following = cli.start([
       'gpu-spec',
@@ -686,7 +686,7 @@ describe('nvcf rollout status --watch across a gateway restart', () => {
     const r = await following.done;
     expect(r.code).toBe(EXIT.ok);
     expect(r.err).toContain('resumed the status stream');
-    const rev = /^revision (\S+) submitted/m.exec(r.out)![1]!;
+    const rev = /^revision (\S+) submitted/m.exec(r.out)![1];
     for (const state of ['UPDATING', 'ACTIVE'])
       expect(r.out.match(new RegExp(` cluster-[ab] ${state} ${rev}`, 'g'))).toHaveLength(2);
     expect(r.out.trimEnd().split('\n').at(-1)).toBe(`revision ${rev} APPLIED (2/2)`);
@@ -733,8 +733,8 @@ describe('nvcf with TRUSTED_DOCUMENTS=require (the gateway runs the documents of
       'json',
     ]);
     expect(deployed.code).toBe(EXIT.ok);
-    const specId = deployed.lines<{ deployment?: { gpuSpecifications: { id: string }[] } }>()[0]!.deployment!
-      .gpuSpecifications[0]!.id;
+    const specId = deployed.lines<{ deployment?: { gpuSpecifications: { id: string }[] } }>()[0].deployment!
+      .gpuSpecifications[0].id;
     const updated = await nvcf(['gpu-spec', 'update', specId, '--set', 'model=v2', '--watch']);
     expect(updated.code).toBe(EXIT.ok);
     expect(updated.out).toMatch(/APPLIED \(2\/2\)\s*$/);
@@ -751,7 +751,7 @@ describe('nvcf with TRUSTED_DOCUMENTS=require (the gateway runs the documents of
       headers: { authorization: 'Bearer dev-token-a', 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ functions { id } }' }),
     });
-    expect(((await adHoc.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+    expect(((await adHoc.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe(
       'PERSISTED_QUERY_REQUIRED',
     );
   });

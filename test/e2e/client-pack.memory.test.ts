@@ -60,7 +60,7 @@ describe('@nvcf/client, packed and installed outside the monorepo', () => {
   it('packs only its built files, installs from the tarball, type-checks a typed program and runs a plain one', async () => {
     const { stdout } = await npm(['pack', '--json', '--pack-destination', dir], path.join(ROOT, 'client'));
     const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
-    const files = packed!.files.map((f) => f.path);
+    const files = packed.files.map((f) => f.path);
     expect(files).toEqual(
       expect.arrayContaining([
         'package.json',
@@ -76,7 +76,7 @@ describe('@nvcf/client, packed and installed outside the monorepo', () => {
       path.join(dir, 'package.json'),
       JSON.stringify({ name: 'nvcf-client-user', private: true, type: 'module' }),
     );
-    await npm(['install', path.join(dir, packed!.filename)], dir);
+    await npm(['install', path.join(dir, packed.filename)], dir);
     expect(fs.realpathSync(path.join(dir, 'node_modules/@nvcf/client')).startsWith(ROOT)).toBe(false);
 
     fs.writeFileSync(path.join(dir, 'program.ts'), typedProgram);

@@ -39,7 +39,7 @@ async function deployed(client: NvcfClient) {
     versionId: created.createFunction.id,
     input: { gpuSpecifications: [l40s({ minInstances: 2 })] },
   });
-  const specId = d.deployFunctionVersion.gpuSpecifications[0]!.id;
+  const specId = d.deployFunctionVersion.gpuSpecifications[0].id;
   const spec = await waitUntil(
     async () => {
       const s = (await client.query(GpuSpecificationDocument, { id: specId })).gpuSpecification;
@@ -182,7 +182,7 @@ describe('@nvcf/client', () => {
       expect(cursors(broken)).toEqual(cursors(direct));
       expect(new Set(cursors(broken)).size).toBe(cursors(broken).length);
       // the first cut was not after the end: transitions happened while that connection was down or after
-      expect(cursors(direct).length).toBeGreaterThan(seenAtCut[0]!);
+      expect(cursors(direct).length).toBeGreaterThan(seenAtCut[0]);
       expect(broken.items.filter((i) => i.type === 'connected').length).toBeGreaterThanOrEqual(3);
       const reconnecting = broken.items.find((i) => i.type === 'reconnecting');
       expect(reconnecting).toMatchObject({ error: { code: 'UNAVAILABLE' } });
@@ -199,7 +199,7 @@ describe('@nvcf/client', () => {
     const first = collect(client, { gpuSpecificationId: specId }, { snapshot: true });
     await waitUntil(() => first.events().length >= instanceIds.length, { what: 'a snapshot' });
     await first.stop();
-    const old = first.events()[0]!.cursor;
+    const old = first.events()[0].cursor;
     // more transitions than the stream keeps: the old cursor now points before its start
     for (const model of ['v2', 'v3']) {
       const u = await client.mutate(UpdateGpuSpecificationDocument, {

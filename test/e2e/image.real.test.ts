@@ -81,8 +81,8 @@ describeReal('the container image, staged without Docker', () => {
     });
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | string>((resolve) =>
       child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
     );
@@ -266,22 +266,22 @@ describeReal('the container image, staged without Docker', () => {
       }),
     ]);
     const base = (u: string) => u.replace(/\/graphql$/, '');
-    const nvcf = await service('nvcf', { ...consumer('nvcf'), ICMS_URL: base(icms.urls[0]!) });
+    const nvcf = await service('nvcf', { ...consumer('nvcf'), ICMS_URL: base(icms.urls[0]) });
     const gateway = await service('gateway', {
-      NVCF_URL: base(nvcf.urls[0]!),
-      ICMS_URL: base(icms.urls[0]!),
-      NVCA_STATUS_URL: base(status.urls[0]!),
+      NVCF_URL: base(nvcf.urls[0]),
+      ICMS_URL: base(icms.urls[0]),
+      NVCA_STATUS_URL: base(status.urls[0]),
       AUTH_MODE: 'dev',
       AUTH_TOKENS: 'dev-token-a=nca-a',
       METRICS_PORT: '0',
       METRICS_HOST: '127.0.0.1',
     });
     Object.assign(urls, {
-      icms: base(icms.urls[0]!),
-      'nvca-status': base(status.urls[0]!),
-      nvcf: base(nvcf.urls[0]!),
-      agent: agent.urls[0]!,
-      gateway: base(gateway.urls[0]!),
+      icms: base(icms.urls[0]),
+      'nvca-status': base(status.urls[0]),
+      nvcf: base(nvcf.urls[0]),
+      agent: agent.urls[0],
+      gateway: base(gateway.urls[0]),
     });
 
     for (const s of SERVICES) {
@@ -291,7 +291,7 @@ describeReal('the container image, staged without Docker', () => {
         what: `${s} /ready`,
       });
       // the gateway's metrics listener is its own (it names tenants, so it is not on the public port)
-      const metrics = await fetch(s === 'gateway' ? gateway.urls[1]! : `${urls[s]}/metrics`);
+      const metrics = await fetch(s === 'gateway' ? gateway.urls[1] : `${urls[s]}/metrics`);
       expect([s, metrics.status, metrics.headers.get('content-type')]).toEqual([
         s,
         200,

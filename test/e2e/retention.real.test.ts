@@ -32,7 +32,7 @@ describeReal('NATS JetStream and Cassandra', () => {
       const d = await deployedHelm(httpClient(system.url, 'dev-token-a'), { minInstances: 1, maxInstances: 1 });
       const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       await using first = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, {
-        instanceId: d.instanceIds[0]!,
+        instanceId: d.instanceIds[0],
       });
       await watchA.opened(1);
       let clock = Date.now() * 1000;
@@ -42,34 +42,34 @@ describeReal('NATS JetStream and Cassandra', () => {
           functionId: d.functionId,
           versionId: d.versionId,
           gpuSpecificationId: d.specId,
-          clusterId: system.clusters[0]!.id,
-          instanceId: d.instanceIds[0]!,
+          clusterId: system.clusters[0].id,
+          instanceId: d.instanceIds[0],
           state: 'ACTIVE',
           previousState: 'ACTIVE',
           revisionId: d.firstRevisionId,
           at: new Date().toISOString(),
           clock: ++clock,
         };
-        return system.backends.bus.publish(subjects.status('nca-a', d.instanceIds[0]!), e);
+        return system.backends.bus.publish(subjects.status('nca-a', d.instanceIds[0]), e);
       };
       await publish();
-      const old = (await first.until((e) => e.length === 1))[0]!.instanceStatusChanged.cursor;
+      const old = (await first.until((e) => e.length === 1))[0].instanceStatusChanged.cursor;
       for (let i = 0; i < 15; i++) await publish(); // the stream keeps 10: the first cursor's successor is gone
       await first.until((e) => e.length === 16);
 
       await using ws = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, {
-        instanceId: d.instanceIds[0]!,
+        instanceId: d.instanceIds[0],
         after: old,
       });
       await waitUntil(() => ws.errors.length > 0, { what: 'CURSOR_EXPIRED over graphql-ws' });
-      const err = (ws.errors[0] as { extensions: { code: string; oldestCursor: string } }[])[0]!;
+      const err = (ws.errors[0] as { extensions: { code: string; oldestCursor: string } }[])[0];
       expect(err.extensions.code).toBe('CURSOR_EXPIRED');
       expect(ws.events).toEqual([]);
       const sse = sseRaw(
         system.url,
         'dev-token-a',
         InstanceStatusChangedDocument,
-        { instanceId: d.instanceIds[0]! },
+        { instanceId: d.instanceIds[0] },
         old,
       );
       await sse.done;
@@ -81,7 +81,7 @@ describeReal('NATS JetStream and Cassandra', () => {
 
       // the oldest cursor resumes: exactly the events the stream still has after it
       await using resumed = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, {
-        instanceId: d.instanceIds[0]!,
+        instanceId: d.instanceIds[0],
         after: err.extensions.oldestCursor,
       });
       const tail = first.events.map((e) => e.instanceStatusChanged.cursor).slice(-10);

@@ -173,7 +173,7 @@ describeReal('the production topology, from the built output', () => {
       expect(s.latestRevision!.id).toBe(rev.id);
       for (const sub of subs) {
         await waitUntil(
-          () => d.instanceIds.every((id) => seen(sub, d.instanceIds).transitions[id]!.includes('ACTIVE')),
+          () => d.instanceIds.every((id) => seen(sub, d.instanceIds).transitions[id].includes('ACTIVE')),
           { what: 'every instance ACTIVE again for each subscriber', timeoutMs: 60_000 },
         ).catch((err: Error) => {
           throw new Error(
@@ -245,7 +245,7 @@ describeReal('the production topology, from the built output', () => {
       await waitRevision(a, d.specId, 'APPLIED', 60_000);
       for (const sub of subs)
         await waitUntil(
-          () => d.instanceIds.every((id) => seen(sub, d.instanceIds).transitions[id]!.includes('ACTIVE')),
+          () => d.instanceIds.every((id) => seen(sub, d.instanceIds).transitions[id].includes('ACTIVE')),
           { what: 'every instance ACTIVE for each subscriber', timeoutMs: 60_000 },
         );
       summary = await probe.stop();

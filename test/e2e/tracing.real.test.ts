@@ -104,7 +104,7 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
   });
 
   it('covers gateway, nvcf, icms, both NATS hops, the agent and nvca-status, with correct parents', async () => {
-    const gw = `${topology.gateways[0]!.url}/graphql`;
+    const gw = `${topology.gateways[0].url}/graphql`;
     const d = await deployedHelm(httpClient(gw, token), { minInstances: 1, maxInstances: 1 });
 
     // the client's own span: the gateway continues its trace
@@ -137,7 +137,7 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
       if (r.status !== 200) return undefined;
       return ((await r.json()) as { data: JTrace[] }).data[0];
     };
-    const services = (t: JTrace) => new Set(t.spans.map((s) => t.processes[s.processID]!.serviceName));
+    const services = (t: JTrace) => new Set(t.spans.map((s) => t.processes[s.processID].serviceName));
     // spans arrive in batches from six processes, a parent after its children (it ends later): wait
     // until every service and both hops are there and no span waits for its parent
     const t = await waitUntil(
@@ -161,14 +161,14 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
       const ids = new Set(tr?.spans.map((s) => s.spanID));
       const orphans = tr?.spans
         .filter((s) => !ids.has(parentOf(s) ?? '') && parentOf(s) !== clientSpan)
-        .map((s) => `${tr.processes[s.processID]!.serviceName}: ${s.operationName} (parent ${parentOf(s)})`);
+        .map((s) => `${tr.processes[s.processID].serviceName}: ${s.operationName} (parent ${parentOf(s)})`);
       throw new Error(
-        `${err.message}; have ${tr ? JSON.stringify({ services: [...services(tr)], orphans, spans: tr.spans.map((s) => `${tr.processes[s.processID]!.serviceName}: ${s.operationName}`) }) : 'no trace'}`,
+        `${err.message}; have ${tr ? JSON.stringify({ services: [...services(tr)], orphans, spans: tr.spans.map((s) => `${tr.processes[s.processID].serviceName}: ${s.operationName}`) }) : 'no trace'}`,
       );
     });
 
     const byId = new Map(t.spans.map((s) => [s.spanID, s]));
-    const svc = (s: JSpan) => t.processes[s.processID]!.serviceName;
+    const svc = (s: JSpan) => t.processes[s.processID].serviceName;
     // one trace: every span's parent is in it, except the root, whose parent is the client's span
     const roots = t.spans.filter((s) => !byId.has(parentOf(s) ?? ''));
     expect(roots.map((s) => ({ service: svc(s), parent: parentOf(s) }))).toEqual([
@@ -182,7 +182,7 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
     const one = (service: string, name: string, pred: (s: JSpan) => boolean = () => true) => {
       const found = t.spans.filter((s) => svc(s) === service && s.operationName === name && pred(s));
       expect([service, name, found.length > 0]).toEqual([service, name, true]);
-      return found[0]!;
+      return found[0];
     };
 
     // gateway → nvcf: nvcf's server span is a child of a gateway span
@@ -240,8 +240,8 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
       outcome: 'ok',
       trace_id: traceId,
     });
-    expect(typeof audits[0]!.duration_ms).toBe('number');
-    expect((audits[0]!.ids as Record<string, string[]>).id).toContain(d.specId);
+    expect(typeof audits[0].duration_ms).toBe('number');
+    expect((audits[0].ids as Record<string, string[]>).id).toContain(d.specId);
     expect(JSON.stringify(audits[0])).not.toContain('value-that-must-not-leak');
   }, 180_000);
 
@@ -251,7 +251,7 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
         topology.processes().map(async (p) => [p.name, await (await fetch(`${p.metricsUrl}/metrics`)).text()] as const),
       ),
     );
-    const families = (text: string) => new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+    const families = (text: string) => new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
     const want: Record<string, string[]> = {
       gateway: [
         'nvcf_gateway_requests_total',
@@ -281,8 +281,8 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
       'nvcf_bus_handle_duration_seconds',
     ];
     for (const p of topology.processes()) {
-      const have = families(scraped[p.name]!);
-      const missing = [...want[p.kind]!, ...bus].filter((f) => !have.has(f));
+      const have = families(scraped[p.name]);
+      const missing = [...want[p.kind], ...bus].filter((f) => !have.has(f));
       expect([p.name, missing]).toEqual([p.name, []]);
     }
     // and they count what happened: the rollout above finished, the agents applied, the bus carried it

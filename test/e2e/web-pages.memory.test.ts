@@ -36,7 +36,7 @@ function rawGet(base: string, rawPath: string, headers: Record<string, string> =
 function pageConfig(page: string): PageConfig {
   const m = new RegExp(`<script type="application/json" id="${PAGE_CONFIG_ID}">(.*?)</script>`).exec(page);
   if (!m) throw new Error('no page configuration in the page');
-  return JSON.parse(m[1]!) as PageConfig;
+  return JSON.parse(m[1]) as PageConfig;
 }
 
 let webDir: string;
@@ -53,7 +53,7 @@ describe('the web build', () => {
     expect(files().filter((f) => cdn.test(fs.readFileSync(path.join(webDir, f), 'utf8')))).toEqual([]);
     for (const page of ['ide.html', 'index.html']) {
       const text = fs.readFileSync(path.join(webDir, page), 'utf8');
-      const refs = [...text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      const refs = [...text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
       expect(refs.length).toBeGreaterThan(0);
       expect(refs.filter((r) => !r.startsWith('/console/assets/'))).toEqual([]);
       expect(text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)/);
@@ -62,7 +62,7 @@ describe('the web build', () => {
     const css = files()
       .filter((f) => f.endsWith('.css'))
       .flatMap((f) =>
-        [...fs.readFileSync(path.join(webDir, f), 'utf8').matchAll(/url\(\s*['"]?([^'")]+)/g)].map((m) => m[1]!),
+        [...fs.readFileSync(path.join(webDir, f), 'utf8').matchAll(/url\(\s*['"]?([^'")]+)/g)].map((m) => m[1]),
       );
     expect(
       css.filter((u) => !u.startsWith('/console/assets/') && !u.startsWith('data:') && !u.startsWith('#')),
@@ -104,8 +104,8 @@ describe('the IDE and the console, served by the gateway', () => {
 
   it('serves hashed assets for good, with their content type, gzip and ETags', async () => {
     const page = await (await fetch(system.url, { headers: html })).text();
-    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(page)![1]!;
-    const style = /href="(\/console\/assets\/[^"]+\.css)"/.exec(page)![1]!;
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(page)![1];
+    const style = /href="(\/console\/assets\/[^"]+\.css)"/.exec(page)![1];
     const js = await rawGet(system.gateway.url, script, { 'accept-encoding': 'gzip, br' });
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
@@ -161,7 +161,7 @@ describe('pages turned off, and production sign-in', () => {
     await using system = await startSystem({ graphiql: false, console: true });
     expect((await fetch(system.url, { headers: html })).status).toBe(401);
     const page = await (await fetch(`${system.gateway.url}/console/`, { headers: html })).text();
-    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(page)![1]!;
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(page)![1];
     expect((await fetch(`${system.gateway.url}${script}`)).status).toBe(200);
   });
 

@@ -72,7 +72,7 @@ function ourLivePid(p: ServicePaths, name: 'nats' | 'cassandra' | 'tracing'): nu
 }
 
 const pick = (env: ServicesEnv, keys: string[]) =>
-  Object.fromEntries(keys.filter((k) => env[k] !== undefined).map((k) => [k, env[k] as string]));
+  Object.fromEntries(keys.filter((k) => env[k] !== undefined).map((k) => [k, env[k]]));
 
 async function upNats(p: ServicePaths, started: Set<ServiceName>): Promise<ServicesEnv> {
   const url = process.env.NATS_URL;

@@ -47,7 +47,7 @@ export function prepareCredentials(dir: string): KubeCredentials {
     fs.writeFileSync(c.saKey, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
     fs.writeFileSync(c.saPub, publicKey.export({ type: 'spki', format: 'pem' }));
   }
-  const token = fs.readFileSync(c.tokenFile, 'utf8').split(',')[0]!;
+  const token = fs.readFileSync(c.tokenFile, 'utf8').split(',')[0];
   return { ...c, token };
 }
 

@@ -142,7 +142,7 @@ export async function stopKubernetes(p: ServicePaths, only: ProcessName[] = KUBE
   for (const name of [...KUBE_PROCESSES].reverse().filter((n) => only.includes(n))) {
     const pid = readPid(p, name);
     if (pid === undefined) continue;
-    if (isAlive(pid) && !isOurKubeProcess[name]!(p, cmdlineOf(pid)))
+    if (isAlive(pid) && !isOurKubeProcess[name](p, cmdlineOf(pid)))
       log(`pid ${pid} in ${name}.pid is no longer our ${name}; not signalling it`);
     else if (isAlive(pid)) {
       log(`stopping ${name} (pid ${pid})...`);
@@ -155,7 +155,7 @@ export async function stopKubernetes(p: ServicePaths, only: ProcessName[] = KUBE
 
 const liveOurs = (p: ServicePaths, name: ProcessName): number | undefined => {
   const pid = readPid(p, name);
-  return pid !== undefined && isAlive(pid) && isOurKubeProcess[name]!(p, cmdlineOf(pid)) ? pid : undefined;
+  return pid !== undefined && isAlive(pid) && isOurKubeProcess[name](p, cmdlineOf(pid)) ? pid : undefined;
 };
 
 /**

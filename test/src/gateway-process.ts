@@ -28,7 +28,7 @@ export interface GatewayProcess extends AsyncDisposable {
  * starts it (from its sources) — next to a test system's subgraphs; ready when it returns.
  */
 export async function startGatewayProcess(o: GatewayProcessOptions): Promise<GatewayProcess> {
-  const base = (name: string) => o.subgraphs[name]!.replace(/\/graphql$/, '');
+  const base = (name: string) => o.subgraphs[name].replace(/\/graphql$/, '');
   const p = spawnService({
     name: 'gateway',
     kind: 'gateway',

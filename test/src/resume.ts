@@ -22,7 +22,7 @@ export function resumingSubscription<T extends Event, V extends Record<string, u
   let current: { dispose(): void } | undefined;
   const closes: number[] = [];
   const connect = () => {
-    const url = wsUrls[Math.min(attempt, wsUrls.length - 1)]!;
+    const url = wsUrls[Math.min(attempt, wsUrls.length - 1)];
     const client = createClient({
       url,
       webSocketImpl: WebSocket,

@@ -23,12 +23,12 @@ export async function versionStatus(client: HttpClient, id: string) {
 export async function deployedHelm(client: HttpClient, spec: Partial<GpuSpecificationInput> = {}) {
   const { versionId, functionId } = await helmFunction(client);
   const [specId] = await deployHelm(client, versionId, [l40s(spec)]);
-  const s = await waitRevision(client, specId!, 'APPLIED');
+  const s = await waitRevision(client, specId, 'APPLIED');
   await waitUntil(async () => (await versionStatus(client, versionId)) === 'ACTIVE', { what: 'version ACTIVE' });
   return {
     versionId,
     functionId,
-    specId: specId!,
+    specId: specId,
     instanceIds: s.instances.map((i) => i.id),
     firstRevisionId: s.latestRevision!.id,
   };

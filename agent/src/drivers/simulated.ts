@@ -36,7 +36,7 @@ interface Simulate {
 const simulateOf = (d: DesiredInstance): Simulate => {
   const values = d.workload.kind === 'helm' ? d.workload.values : {};
   const s = (values as { nvcfSimulate?: unknown }).nvcfSimulate;
-  return typeof s === 'object' && s !== null ? (s as Simulate) : {};
+  return typeof s === 'object' && s !== null ? (s) : {};
 };
 
 const wait = (ms: number, signal: AbortSignal) =>

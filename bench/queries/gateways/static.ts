@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const [file, port] = process.argv.slice(2);
-const body = Buffer.from(readFileSync(file!, 'utf8'));
+const body = Buffer.from(readFileSync(file, 'utf8'));
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () =>

@@ -74,4 +74,4 @@ const resolvers = {
 };
 
 export const benchSchema = (name: BenchSubgraph): GraphQLSchema =>
-  buildSubgraphSchema({ typeDefs: parse(sdl[name]), resolvers: resolvers[name] as any });
+  buildSubgraphSchema({ typeDefs: parse(sdl[name]), resolvers: resolvers[name] });

@@ -35,7 +35,7 @@ export async function startBenchSubgraphs(port = 0): Promise<BenchSubgraphs> {
   }
 
   const server = createServer((req, res) => {
-    const name = (req.url ?? '').split('?')[0]!.slice(1) as BenchSubgraph;
+    const name = (req.url ?? '').split('?')[0].slice(1) as BenchSubgraph;
     if (!schemas.has(name) || req.method !== 'POST') {
       res.writeHead(404).end();
       return;

@@ -33,7 +33,7 @@ export function parseEditor(text: string, kind: EditorKind): Parsed {
       ok: false,
       errors: doc.errors.map((e) => ({
         line: e.linePos?.[0]?.line ?? null,
-        message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
+        message: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''),
       })),
     };
   }

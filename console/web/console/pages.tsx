@@ -99,7 +99,7 @@ function ExampleFunction() {
           ],
         },
       });
-      navigate(href.spec(deployFunctionVersion.gpuSpecifications[0]!.id));
+      navigate(href.spec(deployFunctionVersion.gpuSpecifications[0].id));
     } catch (e) {
       setError(e);
       setBusy(false);

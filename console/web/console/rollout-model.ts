@@ -160,7 +160,7 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
           const idx = s.tiles.findIndex((t) => t.id === next.id);
           let tiles = s.tiles;
           if (idx < 0) tiles = [...s.tiles, next].sort(byId);
-          else if (e.kind === 'TRANSITION' || next.at >= s.tiles[idx]!.at)
+          else if (e.kind === 'TRANSITION' || next.at >= s.tiles[idx].at)
             tiles = s.tiles.map((t, i) => (i === idx ? next : t));
           if (e.kind !== 'TRANSITION') return { ...s, tiles };
           const entry: LogEntry = {

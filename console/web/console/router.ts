@@ -28,8 +28,8 @@ export function parseRoute(pathname: string): Route {
       }
     });
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'functions')) return { name: 'functions' };
-  if (parts.length === 2 && parts[0] === 'functions') return { name: 'function', id: parts[1]! };
-  if (parts.length === 2 && parts[0] === 'specs') return { name: 'spec', id: parts[1]! };
+  if (parts.length === 2 && parts[0] === 'functions') return { name: 'function', id: parts[1] };
+  if (parts.length === 2 && parts[0] === 'specs') return { name: 'spec', id: parts[1] };
   return { name: 'not-found', path: pathname };
 }
 

@@ -150,7 +150,7 @@ async function stream(
       if (signal.aborted) return;
       if (retries >= MAX_RETRIES)
         return observer.error(new Error(`the subscription stream ended ${retries} times in a row; run it again`));
-      await wait(RETRY_MS[Math.min(retries, RETRY_MS.length - 1)]!, signal);
+      await wait(RETRY_MS[Math.min(retries, RETRY_MS.length - 1)], signal);
       retries++;
     }
   } catch (err) {

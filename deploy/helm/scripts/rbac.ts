@@ -59,7 +59,7 @@ const USES = {
   secondary: ['list', 'watch'],
 };
 
-const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
+const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
 
 /**
  * Rules for the driver over every type of `registry`: one per API group and verb set, sorted,
@@ -95,7 +95,7 @@ export function agentRules(registry: OperatorRegistry, crdsDir = CRDS_DIR): (Pol
   }
   return [...rules.values()]
     .map((r) => ({ ...r, resources: r.resources.sort(), why: r.why.sort() }))
-    .sort((a, b) => a.apiGroups[0]!.localeCompare(b.apiGroups[0]!) || a.verbs.join().localeCompare(b.verbs.join()));
+    .sort((a, b) => a.apiGroups[0].localeCompare(b.apiGroups[0]) || a.verbs.join().localeCompare(b.verbs.join()));
 }
 
 const list = (xs: string[]) => `[${xs.map((x) => (x === '' ? '""' : x)).join(', ')}]`;

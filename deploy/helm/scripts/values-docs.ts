@@ -73,10 +73,10 @@ function mergeServices(rows: Row[]): Row[] {
   const byId = new Map<string, { row: Row; services: string[] }>();
   for (const row of rows) {
     const [head, ...rest] = row.key.split('.');
-    const id = SERVICE_KEYS.includes(head!) && rest.length ? `${rest.join('.')}|${row.default}|${row.what}` : undefined;
+    const id = SERVICE_KEYS.includes(head) && rest.length ? `${rest.join('.')}|${row.default}|${row.what}` : undefined;
     const group = id ? byId.get(id) : undefined;
-    if (group) { group.services.push(head!); continue; }
-    const entry = { row, services: id ? [head!] : [] };
+    if (group) { group.services.push(head); continue; }
+    const entry = { row, services: id ? [head] : [] };
     if (id) byId.set(id, entry);
     merged.push(entry);
   }

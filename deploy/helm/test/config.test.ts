@@ -68,7 +68,7 @@ describe('the services accept the environment the chart gives them', () => {
       expect(readInternalSecret(env)).toHaveLength(48);
       if (svc === 'nvca-status') expect(readCursorSecret(env)).toHaveLength(48);
       if (svc === 'nvcf') expect(url(env, 'ICMS_URL', '')).toBe(`http://${named(objs, 'Service', '-icms').metadata.name}:4002`);
-      if (svc === 'icms') expect(fs.readFileSync(env.ICMS_CLUSTERS_FILE!, 'utf8')).toContain('id: gpu-west-1');
+      if (svc === 'icms') expect(fs.readFileSync(env.ICMS_CLUSTERS_FILE, 'utf8')).toContain('id: gpu-west-1');
     }
   });
 

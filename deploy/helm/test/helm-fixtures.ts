@@ -19,7 +19,7 @@ export const describeKube = (name: string, fn: () => void) =>
 /** the first use builds Helm from its Go module (minutes, once); later ones find it in .cache/bin */
 export const HELM_BUILD_TIMEOUT_MS = 1_800_000;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [field: string]: any };
 
 let helmBin: Promise<string> | undefined;
@@ -63,7 +63,7 @@ export async function render(chart: ChartName, o: RenderOptions = {}): Promise<K
 
 export function parseObjects(text: string): K8sObject[] {
   return parseAllDocuments(text, { version: '1.1' }).map((d) => {
-    if (d.errors.length) throw new Error(`helm rendered invalid YAML: ${d.errors[0]!.message}`);
+    if (d.errors.length) throw new Error(`helm rendered invalid YAML: ${d.errors[0].message}`);
     return d.toJS() as K8sObject | null;
   }).filter((o): o is K8sObject => !!o);
 }

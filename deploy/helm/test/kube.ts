@@ -25,7 +25,7 @@ export function impersonating(admin: KubeConfig, user: string): KubeConfig {
   return kc;
 }
 
-export interface KubeAnswer { status: number; body: any; warnings: string[] } // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface KubeAnswer { status: number; body: any; warnings: string[] }  
 
 /** One request with `kc`'s credentials (impersonation headers included), answered whatever the status. */
 export async function kubeRequest(kc: KubeConfig, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<KubeAnswer> {

@@ -103,8 +103,8 @@ describe.each(cases.map(([name]) => [name]))('rendered objects (%s)', (name) => 
     const hpa = byKind(cp(), 'HorizontalPodAutoscaler');
     if (hpa.length) {
       expect(d.spec.replicas).toBeUndefined(); // the HPA owns it
-      expect(hpa[0]!.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name });
-      expect(hpa[0]!.spec.minReplicas).toBeGreaterThanOrEqual(2);
+      expect(hpa[0].spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name });
+      expect(hpa[0].spec.minReplicas).toBeGreaterThanOrEqual(2);
     } else expect(d.spec.replicas).toBeGreaterThanOrEqual(2);
     const c = d.spec.template.spec.containers[0];
     const env = envOf(c);
@@ -140,8 +140,8 @@ describe.each(cases.map(([name]) => [name]))('rendered objects (%s)', (name) => 
       const np = named(cp(), 'NetworkPolicy', `-${svc}`);
       expect(np.spec.policyTypes).toEqual(['Ingress']);
       expect(np.spec.podSelector.matchLabels).toEqual(podLabels(svc));
-      const api = np.spec.ingress.find((r: { ports: { port: string }[]; from?: { podSelector?: unknown }[] }) => r.ports[0]!.port === 'http' && r.from?.some((f: { podSelector?: unknown }) => f.podSelector));
-      expect(api.from).toEqual(allowed[svc]!.map((caller) => ({ podSelector: { matchLabels: podLabels(caller) } })));
+      const api = np.spec.ingress.find((r: { ports: { port: string }[]; from?: { podSelector?: unknown }[] }) => r.ports[0].port === 'http' && r.from?.some((f: { podSelector?: unknown }) => f.podSelector));
+      expect(api.from).toEqual(allowed[svc].map((caller) => ({ podSelector: { matchLabels: podLabels(caller) } })));
       // the only other rule: /metrics, from the configured scrapers (none by default)
       expect(np.spec.ingress.filter((r: unknown) => r !== api)).toEqual(metricsFrom(name).length ? [{ ports: [{ port: 'http', protocol: 'TCP' }], from: metricsFrom(name) }] : []);
     }

@@ -181,7 +181,7 @@ export class OperationGuard {
         const [first, ...rest] = errors.map((e) =>
           withLocations(e, 'GRAPHQL_VALIDATION_FAILED', caller.introspection ? e.message : withoutHints(e.message)),
         );
-        throw rest.length ? new ValidationErrors([first!, ...rest]) : first!;
+        throw rest.length ? new ValidationErrors([first, ...rest]) : first;
       }
       if (this.validated.size >= 1000) this.validated.clear();
       if (query.length <= 8192) this.validated.add(query);
@@ -196,7 +196,7 @@ export class OperationGuard {
       const [first, ...rest] = coerced.errors.map((e) =>
         withLocations(e, 'BAD_USER_INPUT', caller.introspection ? e.message : withoutHints(e.message)),
       );
-      throw rest.length ? new ValidationErrors([first!, ...rest]) : first!;
+      throw rest.length ? new ValidationErrors([first, ...rest]) : first;
     }
     return {
       document,
@@ -263,7 +263,7 @@ function scan(document: DocumentNode): { directives: number; valueDepth: number 
 export class ValidationErrors extends Error {
   override name = 'ValidationErrors';
   constructor(readonly errors: GraphQLError[]) {
-    super(errors[0]!.message);
+    super(errors[0].message);
   }
 }
 

@@ -83,9 +83,9 @@ export interface RunOptions {
 /** Opens the feed for an admitted operation, or returns the errors a client should see. */
 export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | ExecutionResult> {
   const s = publicSchema();
-  const root = fieldsOf(o.op.operation.selectionSet, o.op.fragments)[0]!;
+  const root = fieldsOf(o.op.operation.selectionSet, o.op.fragments)[0];
   const args = getArgumentValues(
-    s.getSubscriptionType()!.getFields().instanceStatusChanged!,
+    s.getSubscriptionType()!.getFields().instanceStatusChanged,
     root,
     o.variables,
   ) as StatusArgs;

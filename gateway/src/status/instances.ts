@@ -90,7 +90,7 @@ export class InstanceFetcher {
           const unique = [...new Set(ids)];
           const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
           const rows = res.data?.__instances ?? [];
-          if (!res.data && res.errors?.length) return ids.map(() => new Error(res.errors![0]!.message));
+          if (!res.data && res.errors?.length) return ids.map(() => new Error(res.errors![0].message));
           const byId = new Map(
             rows.filter((r): r is Record<string, unknown> => !!r).map((r) => [r[ID_KEY] as string, r]),
           );

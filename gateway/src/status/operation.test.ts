@@ -186,7 +186,7 @@ function fakeStream(events: FeedEvent[]) {
         return: async () => ({ done: true as const, value: undefined }),
         [Symbol.asyncIterator]: () => feed,
       };
-      return feed as unknown as Feed;
+      return feed;
     },
   };
   return { stream: stream as unknown as StatusStream, opened };
@@ -218,7 +218,7 @@ async function firstResult(
   const { instances, loads } = fakeInstances(opts.rows ?? {});
   const run = await runStatusSubscription({ op: must(query), variables, tenant: 't', stream, instances });
   if (!('events' in run)) throw new Error(`no feed: ${JSON.stringify(run)}`);
-  const r = await (run as StatusRun).events.next();
+  const r = await (run).events.next();
   if (r.done) throw new Error('no event');
   return { result: r.value.result, cursor: r.value.cursor, opened, loads };
 }
@@ -301,8 +301,8 @@ describe('status event execution', () => {
       { rows },
     );
     expect(loads).toHaveLength(1);
-    expect(loads[0]!.id).toBe('i-1');
-    expect(loads[0]!.query).toContain('c: cluster');
+    expect(loads[0].id).toBe('i-1');
+    expect(loads[0].query).toContain('c: cluster');
     // the instance subtree is the supergraph's, the event's own fields the event's
     expect(result.data).toEqual({
       instanceStatusChanged: { state: 'ACTIVE', instance: { id: 'i-1', st: 'UPDATING', c: { name: 'Cluster A' } } },
@@ -315,7 +315,7 @@ describe('status event execution', () => {
       'subscription($f: ID!, $c: Boolean!) { instanceStatusChanged(functionId: $f) { instance { cluster @include(if: $c) { name } } } }';
     const on = await firstResult(q, { f: 'fn', c: true }, { rows });
     expect(on.result.data).toEqual({ instanceStatusChanged: { instance: { cluster: { name: 'Cluster A' } } } });
-    expect(on.loads[0]!.query).toContain('@include(if: $c)');
+    expect(on.loads[0].query).toContain('@include(if: $c)');
     const off = await firstResult(q, { f: 'fn', c: false }, { rows });
     expect(off.result.data).toEqual({ instanceStatusChanged: { instance: {} } });
   });

@@ -39,13 +39,13 @@ export function statusOperation(admitted: {
   const { document, operation, fragments } = admitted;
   if (operation.operation !== 'subscription') return null;
   const root = fieldsOf(operation.selectionSet, fragments);
-  if (root.length !== 1 || root[0]!.name.value !== STATUS_FIELD) return null;
-  const instanceFields = fieldsOf(root[0]!.selectionSet!, fragments).filter((f) => f.name.value === 'instance');
+  if (root.length !== 1 || root[0].name.value !== STATUS_FIELD) return null;
+  const instanceFields = fieldsOf(root[0].selectionSet, fragments).filter((f) => f.name.value === 'instance');
   const local = (x: FieldNode) =>
     LOCAL_INSTANCE_FIELDS.has(x.name.value) ||
     (KEYED_INSTANCE_FIELDS.has(x.name.value) &&
       fieldsOf(x.selectionSet, fragments).every((k) => KEY_FIELDS.has(k.name.value)));
-  const needsRemote = instanceFields.some((f) => !fieldsOf(f.selectionSet!, fragments).every(local));
+  const needsRemote = instanceFields.some((f) => !fieldsOf(f.selectionSet, fragments).every(local));
   return { document, operation, fragments, instanceFields, needsRemote };
 }
 

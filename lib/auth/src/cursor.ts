@@ -29,11 +29,11 @@ export function decodeCursor(secret: string, tenant: string, cursor: string): nu
     );
   const body = `${parts[0]}.${parts[1]}`;
   const expected = Buffer.from(mac(secret, `${tenant}|${body}`));
-  const given = Buffer.from(parts[2]!);
+  const given = Buffer.from(parts[2]);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     throw new CursorError('CURSOR_INVALID', 'the cursor was not issued to this tenant or was altered');
   }
-  const seq = parseInt(parts[1]!, 36);
+  const seq = parseInt(parts[1], 36);
   if (!Number.isSafeInteger(seq) || seq < 0) throw new CursorError('CURSOR_INVALID', 'the cursor is malformed');
   return seq;
 }

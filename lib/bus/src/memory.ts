@@ -64,7 +64,7 @@ export function createMemoryBus(): Bus {
     const { maxAgeMs, maxMsgs } = s.spec;
     while (
       s.messages.length &&
-      ((maxMsgs && s.messages.length > maxMsgs) || (maxAgeMs && now - s.messages[0]!.publishedAt > maxAgeMs))
+      ((maxMsgs && s.messages.length > maxMsgs) || (maxAgeMs && now - s.messages[0].publishedAt > maxAgeMs))
     )
       s.messages.shift();
     for (const [id, d] of s.dedup) if (now - d.at > (s.spec.duplicateWindowMs ?? 120_000)) s.dedup.delete(id);
@@ -75,7 +75,7 @@ export function createMemoryBus(): Bus {
       hi = s.messages.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const v = s.messages[mid]!.seq;
+      const v = s.messages[mid].seq;
       if (v === seq) return s.messages[mid];
       if (v < seq) lo = mid + 1;
       else hi = mid - 1;
@@ -168,17 +168,17 @@ export function createMemoryBus(): Bus {
           d.deliveries.set(seq, count);
           inFlight.add(seq);
           const done = (outcome: 'ack' | 'term' | { nakMs: number }) => {
-            inFlight.delete(seq!);
+            inFlight.delete(seq);
             if (outcome === 'ack' || outcome === 'term' || count >= maxDeliver) {
               if (outcome !== 'ack' && outcome !== 'term')
                 log.error(`${opts.durable}: seq ${seq} reached maxDeliver ${maxDeliver}; dropped`);
-              d.unacked.delete(seq!);
-              d.deliveries.delete(seq!);
+              d.unacked.delete(seq);
+              d.deliveries.delete(seq);
               if (s.spec.retention === 'workqueue') s.messages = s.messages.filter((x) => x.seq !== seq);
             } else if (!stopped) {
               const t = setTimeout(() => {
                 timers.delete(t);
-                due.push(seq!);
+                due.push(seq);
                 due.sort((a, b) => a - b);
                 pump();
               }, outcome.nakMs);

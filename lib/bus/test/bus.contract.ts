@@ -117,7 +117,7 @@ export function busContract(name: string, make: () => Promise<Bus>) {
         {
           stream: log.name,
           filterSubject: `CL.${id}.*`,
-          fromSeq: acks[2]!.seq,
+          fromSeq: acks[2].seq,
           onCaughtUp: () => {
             caughtUp = got.length === 3;
           },
@@ -133,7 +133,7 @@ export function busContract(name: string, make: () => Promise<Bus>) {
       expect(got).toEqual([2, 3, 4, 5]);
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
       const info = await bus.streamInfo(log.name);
-      expect(info.lastSeq).toBeGreaterThanOrEqual(seqs[3]!);
+      expect(info.lastSeq).toBeGreaterThanOrEqual(seqs[3]);
       await t.stop();
     });
 

@@ -96,7 +96,7 @@ async function observed<T>(operation: string, table: string, run: () => Promise<
               'db.system.name': 'cassandra',
               'db.operation.name': operation,
               'db.collection.name': table.split('.').at(-1)!,
-              ...(table.includes('.') ? { 'db.namespace': table.split('.')[0]! } : {}),
+              ...(table.includes('.') ? { 'db.namespace': table.split('.')[0] } : {}),
             },
           },
           run,

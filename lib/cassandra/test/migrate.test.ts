@@ -54,7 +54,7 @@ describeCassandra('migration runner (Cassandra)', () => {
       .sort();
   const ledgerOf = async (m: Migrator) => {
     const [s] = await m.status();
-    return { version: s!.version, dirty: s!.dirty };
+    return { version: s.version, dirty: s.dirty };
   };
 
   it('applies every file in order from an empty keyspace, then re-runs as a no-op', async () => {

@@ -6,7 +6,7 @@ export function readEnvFile(path: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
-    if (m) out[m[1]!] = m[2]!;
+    if (m) out[m[1]] = m[2]!;
   }
   return out;
 }

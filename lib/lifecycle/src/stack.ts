@@ -10,8 +10,8 @@ export class DisposalStack implements AsyncDisposable {
   use<T extends AsyncDisposable | { dispose(): unknown }>(value: T): T {
     this.items.push(
       Symbol.asyncDispose in value
-        ? () => (value as AsyncDisposable)[Symbol.asyncDispose]()
-        : () => (value as { dispose(): unknown }).dispose(),
+        ? () => (value)[Symbol.asyncDispose]()
+        : () => (value).dispose(),
     );
     return value;
   }

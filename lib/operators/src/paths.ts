@@ -20,8 +20,8 @@ export function at(root: unknown, path: string): unknown[] {
     const sel = SELECT.exec(seg);
     for (const v of cur) {
       if (sel) {
-        const list = isObj(v) ? v[sel[1]!] : undefined;
-        if (Array.isArray(list)) next.push(...list.filter((e) => isObj(e) && String(e[sel[2]!]) === sel[3]));
+        const list = isObj(v) ? v[sel[1]] : undefined;
+        if (Array.isArray(list)) next.push(...list.filter((e) => isObj(e) && String(e[sel[2]]) === sel[3]));
       } else if (seg === '*') {
         if (isObj(v)) next.push(...Object.values(v));
         else if (Array.isArray(v)) next.push(...v);

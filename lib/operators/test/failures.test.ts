@@ -52,7 +52,7 @@ describe('failure rules', () => {
       rule: 'status.state=failed',
       message: 'pull access denied',
     });
-    expect(f!.text).toBe('DynamoGraphDeployment/graph: status.state=failed: pull access denied');
+    expect(f.text).toBe('DynamoGraphDeployment/graph: status.state=failed: pull access denied');
   });
 
   it('Unschedulable is temporary; a ready or pending object has no failure', () => {
@@ -98,7 +98,7 @@ describe('failure rules', () => {
       ['permanent', 'condition Failed=True (ModelNotFound)'],
       ['temporary', 'condition ReplicaFailure=True (FailedCreate)'],
     ]);
-    expect(failures([dep('Progressing', 'False', 'ProgressDeadlineExceeded')], registry)[0]!.severity).toBe(
+    expect(failures([dep('Progressing', 'False', 'ProgressDeadlineExceeded')], registry)[0].severity).toBe(
       'permanent',
     );
     expect(failures([dep('Progressing', 'True', 'NewReplicaSetAvailable')], registry)).toEqual([]);
@@ -184,6 +184,6 @@ describe('failure rules', () => {
         .join('\n'),
     );
     expect(checkRegistryFile(file)).toEqual([]);
-    expect(loadRegistry(file).types[0]!.kinds[0]!.failed).toBeUndefined();
+    expect(loadRegistry(file).types[0].kinds[0].failed).toBeUndefined();
   });
 });

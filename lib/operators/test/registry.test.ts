@@ -83,11 +83,11 @@ describe('operator-type registry', () => {
       id,
       r,
     );
-    expect(dgd!.metadata.labels).toMatchObject({ mine: 'x', [LABEL.instanceId]: 'i', [LABEL.ncaId]: 'nca-a' });
-    expect(dgd!.metadata.annotations['nvcf.nvidia.com/revision-id']).toBe('r');
-    expect(dgd!.spec.services.worker.extraPodMetadata.labels).toMatchObject({ a: 'b', [LABEL.functionId]: 'f' });
-    expect(dgd!.spec.services.frontend.extraPodMetadata.labels[LABEL.versionId]).toBe('v');
-    expect(svc!.metadata.labels[LABEL.instanceId]).toBe('i');
+    expect(dgd.metadata.labels).toMatchObject({ mine: 'x', [LABEL.instanceId]: 'i', [LABEL.ncaId]: 'nca-a' });
+    expect(dgd.metadata.annotations['nvcf.nvidia.com/revision-id']).toBe('r');
+    expect(dgd.spec.services.worker.extraPodMetadata.labels).toMatchObject({ a: 'b', [LABEL.functionId]: 'f' });
+    expect(dgd.spec.services.frontend.extraPodMetadata.labels[LABEL.versionId]).toBe('v');
+    expect(svc.metadata.labels[LABEL.instanceId]).toBe('i');
   });
 
   it('readiness follows the status mapping, secondary kinds included', () => {

@@ -30,7 +30,7 @@ export class RequestMetrics {
     s.count++;
     if (failed) s.errors++;
     s.sum += ms;
-    for (let i = 0; i < BUCKETS_MS.length; i++) if (ms <= BUCKETS_MS[i]!) s.buckets[i]!++;
+    for (let i = 0; i < BUCKETS_MS.length; i++) if (ms <= BUCKETS_MS[i]) s.buckets[i]++;
   }
 
   /** Starts a timer; the returned function records the request when it ends. */

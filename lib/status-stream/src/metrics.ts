@@ -53,7 +53,7 @@ export class StreamMetrics {
     t.latencySum += ms;
     t.latencyCount++;
     BUCKETS_MS.forEach((b, i) => {
-      if (ms <= b) t.latency[i]!++;
+      if (ms <= b) t.latency[i]++;
     });
   }
 

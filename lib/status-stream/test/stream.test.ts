@@ -53,7 +53,7 @@ describe('status stream', () => {
     // published while the client was away, and one published during the catch-up
     await publish(bus, ev('i1', 'ACTIVE'));
     await publish(bus, ev('i2', 'STARTING'));
-    const resumed = stream.open('nca-a', { functionId: 'f1' }, { after: e1!.cursor });
+    const resumed = stream.open('nca-a', { functionId: 'f1' }, { after: e1.cursor });
     await publish(bus, ev('i2', 'ACTIVE'));
     const feed = await resumed;
     await publish(bus, ev('i1', 'UPDATING'));
@@ -114,7 +114,7 @@ describe('status stream', () => {
     const feed = await stream.open('nca-b', { functionId: 'f1' });
     await publish(bus, ev('i1', 'ACTIVE'));
     await publish(bus, ev('i7', 'ACTIVE', { ncaId: 'nca-b' }));
-    expect((await take(feed, 1))[0]!.event.instanceId).toBe('i7');
+    expect((await take(feed, 1))[0].event.instanceId).toBe('i7');
   });
 
   it('a slow subscriber is conflated per instance with a lag marker, then ended with a resumable error', async () => {
@@ -124,11 +124,11 @@ describe('status stream', () => {
     await publish(bus, ev('q1', 'ACTIVE')); // conflated, none skipped
     const got = await take(feed, 6);
     expect(got.slice(0, 4).every((g) => g.lag === null)).toBe(true);
-    expect(got[4]!.event.instanceId).toBe('q0');
-    expect(got[4]!.event.state).toBe('ACTIVE');
-    expect(got[4]!.lag!.skippedEvents).toBe(2);
-    expect(got[4]!.lag!.resumeAfter).toBe(encodeCursor(secret, 'nca-a', 4));
-    expect(got[5]!.lag).toBeNull();
+    expect(got[4].event.instanceId).toBe('q0');
+    expect(got[4].event.state).toBe('ACTIVE');
+    expect(got[4].lag!.skippedEvents).toBe(2);
+    expect(got[4].lag!.resumeAfter).toBe(encodeCursor(secret, 'nca-a', 4));
+    expect(got[5].lag).toBeNull();
     // past maxConflated instances pending, the feed ends with LIMIT_EXCEEDED naming where to resume
     for (let i = 0; i < 4; i++) await publish(bus, ev(`z${i}`, 'STARTING'));
     for (let i = 0; i < 4; i++) await publish(bus, ev(`y${i}`, 'STARTING'));
@@ -144,7 +144,7 @@ describe('status stream', () => {
       extensions: { code: 'LIMIT_EXCEEDED' },
     });
     expect(stream.metrics.render()).toContain('nvcf_status_subscriptions_open{tenant="nca-a"} 5');
-    await feeds[0]!.return!();
+    await feeds[0].return!();
     expect(stream.metrics.openCount('nca-a')).toBe(4);
     await expect(stream.open('nca-a', {})).rejects.toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
   });

@@ -46,13 +46,13 @@ describe('input limits', () => {
       const arg = /^(\w+)\.(\w+)\((\w+):\)$/.exec(coordinate);
       let type: GraphQLInputType | undefined;
       if (arg)
-        type = (schema.getType(arg[1]!) as any)
+        type = (schema.getType(arg[1]) as any)
           ?.getFields()
-          [arg[2]!]?.args.find((a: { name: string }) => a.name === arg[3])?.type;
+          [arg[2]]?.args.find((a: { name: string }) => a.name === arg[3])?.type;
       else {
         const [typeName, field] = coordinate.split('.');
-        const t = schema.getType(typeName!);
-        type = isInputObjectType(t) ? t.getFields()[field!]?.type : undefined;
+        const t = schema.getType(typeName);
+        type = isInputObjectType(t) ? t.getFields()[field]?.type : undefined;
       }
       expect([coordinate, type !== undefined]).toEqual([coordinate, true]);
       const named = getNamedType(type!).name;

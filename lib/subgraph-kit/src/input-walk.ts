@@ -132,7 +132,7 @@ export function findInputViolation(
       for (let i = 0; i < count; i++)
         total += visit(
           type.ofType,
-          raws ? { raw: raws[i] } : { ast: asts![i]! },
+          raws ? { raw: raws[i] } : { ast: asts![i] },
           { prev: path, key: i },
           coordinate,
           limit,

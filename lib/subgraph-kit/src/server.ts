@@ -54,7 +54,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     // the service drains itself on SIGTERM; Apollo's own handler would stop it mid-drain and signal again
     stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginInlineTraceDisabled(), inputLimitsPlugin(), operationAttributes],
-    formatError: (formatted, error) => maskError(formatted, (e) => log.error('unexpected error', e), error) as any,
+    formatError: (formatted, error) => maskError(formatted, (e) => log.error('unexpected error', e), error),
   });
   await apollo.start();
   const requests = new RequestMetrics(`nvcf_${opts.name.replace(/\W/g, '_')}`);
@@ -121,7 +121,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
   };
 
   const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0];
     const run = async () => {
       if (path === '/health') return sendJson(res, 200, { status: 'ok' });
       if (path === '/ready') {
@@ -171,7 +171,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
           }
         },
         context: (ctx) => opts.context(ctx.extra.tenant!),
-        onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e) as GraphQLError),
+        onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e)),
       },
       wss,
     );
@@ -202,7 +202,7 @@ export { fail };
 /** The operation name for metrics, without parsing the document: `query Name`, else `anonymous`. */
 function operationNameOf(body: string): string {
   const named = /"operationName"\s*:\s*"([_A-Za-z][_0-9A-Za-z]{0,63})"/.exec(body);
-  if (named) return named[1]!;
+  if (named) return named[1];
   const inQuery = /"query"\s*:\s*"\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]{0,63})/.exec(body);
   return inQuery?.[1] ?? 'anonymous';
 }

@@ -216,7 +216,7 @@ type Labels = Record<string, string>;
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 const labelText = (l: Labels) => {
   const keys = Object.keys(l);
-  return keys.length ? `{${keys.map((k) => `${k}="${esc(l[k]!)}"`).join(',')}}` : '';
+  return keys.length ? `{${keys.map((k) => `${k}="${esc(l[k])}"`).join(',')}}` : '';
 };
 const keyOf = (l: Labels) =>
   JSON.stringify(
@@ -288,7 +288,7 @@ export class Histogram<L extends string = string> implements Family {
     if (!s) this.series.set(k, (s = { labels: l, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
     s.count++;
     s.sum += value;
-    for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]!) s.counts[i]!++;
+    for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]) s.counts[i]++;
   }
   /** Starts a timer; the returned function observes the seconds elapsed with the labels given then. */
   time(labels: Partial<Record<L, string>> = {}) {

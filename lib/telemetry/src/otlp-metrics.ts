@@ -41,7 +41,7 @@ export function toMetricData(snapshots: Snapshot[], startMs: number, nowMs: numb
           value: {
             buckets: {
               boundaries: f.buckets,
-              counts: [...p.cumulative, p.count].map((c, i, all) => c - (i ? all[i - 1]! : 0)),
+              counts: [...p.cumulative, p.count].map((c, i, all) => c - (i ? all[i - 1] : 0)),
             },
             sum: p.sum,
             count: p.count,

@@ -101,7 +101,7 @@ describe('metrics over OTLP', () => {
       });
       const service = exports()
         .at(-1)!
-        .resourceMetrics[0]!.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue;
+        .resourceMetrics[0].resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue;
       expect(service).toBe('otlp-metrics-test');
 
       const c = metric('nvcf_test_requests_total')!;
@@ -110,8 +110,8 @@ describe('metrics over OTLP', () => {
         attributes: [{ key: 'outcome', value: { stringValue: 'ok' } }],
         asDouble: 3,
       });
-      expect(metric('nvcf_test_open')!.gauge!.dataPoints[0]!.asDouble).toBe(7);
-      const p = metric('nvcf_test_duration_seconds')!.histogram!.dataPoints[0]!;
+      expect(metric('nvcf_test_open')!.gauge!.dataPoints[0].asDouble).toBe(7);
+      const p = metric('nvcf_test_duration_seconds')!.histogram!.dataPoints[0];
       expect(p.bucketCounts!.map(Number)).toEqual([1, 2, 1]);
       expect(p.explicitBounds).toEqual([0.1, 1]);
       expect(Number(p.count)).toBe(4);

@@ -53,7 +53,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
         const created: InstanceRecord[] = Array.from({ length: s.count }, (_, n) => ({
           id: randomUUID(),
           ...s.ref,
-          clusterId: targets[n % targets.length]!.id,
+          clusterId: targets[n % targets.length].id,
           launchRevisionId: s.revisionId,
           state: 'REQUESTED',
           revisionId: null,
@@ -87,7 +87,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       if (ref.ncaId !== tenant) throw fail('FORBIDDEN', 'update for another tenant');
       const [all] = await store.listInstancesBySpec([ref.gpuSpecificationId]);
       // the full current set: never a subset, never a canary (rule 6); an update creates nothing (rule 7)
-      const targets = all!.filter((i) => i.ncaId === tenant && isLive(i));
+      const targets = all.filter((i) => i.ncaId === tenant && isLive(i));
       const action = {
         id: randomUUID(),
         ncaId: tenant,
@@ -117,7 +117,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
 
     async accepted(tenant, { gpuSpecificationId }) {
       const [all] = await store.listInstancesBySpec([gpuSpecificationId]);
-      const mine = all!.filter((i) => i.ncaId === tenant);
+      const mine = all.filter((i) => i.ncaId === tenant);
       return {
         accepted: mine.length > 0 && (await store.isAccepted(gpuSpecificationId)),
         liveInstances: mine.filter(isLive).length,

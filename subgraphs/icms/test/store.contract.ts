@@ -85,7 +85,7 @@ export function icmsStoreContract(name: string, make: () => Promise<IcmsStore>) 
       await store.putInstances([a, b, c]);
       expect(await store.getInstances([c.id, id('inst'), a.id])).toEqual([c, null, a]);
       const [ofSpec, none, ofC] = await store.listInstancesBySpec([spec, id('spec'), c.gpuSpecificationId]);
-      expect(byId(ofSpec!)).toEqual(byId([a, b]));
+      expect(byId(ofSpec)).toEqual(byId([a, b]));
       expect(none).toEqual([]);
       expect(ofC).toEqual([c]);
       expect(byId(await store.listInstancesByVersion(version))).toEqual(byId([a, b]));

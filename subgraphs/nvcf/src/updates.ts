@@ -160,7 +160,7 @@ export async function updateGpuSpecification(
       { field: 'input.expectedRevisionId' },
     );
   }
-  if (body) await submitRevision(nvcf, tenant, spec, version, body, pair!);
+  if (body) await submitRevision(nvcf, tenant, spec, version, body, pair);
   if (min !== spec.minInstances || max !== spec.maxInstances) await scale(nvcf, tenant, spec, version, min, max);
   return (await nvcf.store.getSpecs([specId]))[0]!;
 }
@@ -173,7 +173,7 @@ async function scale(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: Vers
   if (min <= liveInstances) return;
   const [pair] = await nvcf.store.getRevisions([spec.id]);
   const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
-  const rev = pair!.latest;
+  const rev = pair.latest;
   await nvcf.icms.launch(tenant, {
     specs: [
       {
@@ -200,14 +200,14 @@ async function scale(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: Vers
 export async function rollbackGpuSpecification(nvcf: Nvcf, tenant: string, specId: string): Promise<SpecRecord> {
   const { spec, version } = await load(nvcf, tenant, specId);
   const [pair] = await nvcf.store.getRevisions([specId]);
-  const last = pair!.lastApplied;
+  const last = pair.lastApplied;
   if (!last)
     throw fail(
       'UPDATE_NOT_ALLOWED',
       `nothing to roll back to: no revision of GPU specification ${specId} has been applied yet`,
       { field: 'id' },
     );
-  if (pair!.latest?.id === last.id)
+  if (pair.latest?.id === last.id)
     throw fail(
       'UPDATE_NOT_ALLOWED',
       `nothing to roll back to: GPU specification ${specId} already runs its last applied revision ${last.id}`,
@@ -221,7 +221,7 @@ export async function rollbackGpuSpecification(nvcf: Nvcf, tenant: string, specI
     spec,
     version,
     { configuration: last.configuration ?? null, manifestMergePatches: last.manifestMergePatches ?? null },
-    pair!,
+    pair,
   );
   return spec;
 }

@@ -256,7 +256,7 @@ describe('progress agrees with the rollout outcome', () => {
     await store.casRevisions('spec', null, { latest: r2, lastApplied: r1 });
     return r2;
   }
-  const latestOf = async (store: NvcfStore) => (await store.getRevisions(['spec']))[0]!.latest!;
+  const latestOf = async (store: NvcfStore) => (await store.getRevisions(['spec']))[0].latest!;
 
   it('APPLIED exactly when applied == total; FAILED by an instance with failed ≥ 1', async () => {
     const store = createMemoryNvcfStore();

@@ -191,7 +191,7 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
         contenders.map((r) => store.casRevisions(specId, expected, { latest: r, lastApplied: r })),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
-      const winner = contenders[results.indexOf(true)]!;
+      const winner = contenders[results.indexOf(true)];
       expect(await store.getRevisions([specId])).toEqual([{ specId, latest: winner, lastApplied: winner }]);
     });
 
@@ -257,7 +257,7 @@ export function nvcfStoreContract(name: string, make: () => Promise<NvcfStore>) 
       ]);
       const rolling = revision(specId, 'ROLLING_OUT', { startedAt: '2026-01-01T00:00:01.000Z' });
       await store.casRevisions(specId, null, { latest: rolling, lastApplied: null });
-      expect((await store.getRevisions([specId]))[0]!.latest!.startedAt).toBe('2026-01-01T00:00:01.000Z');
+      expect((await store.getRevisions([specId]))[0].latest!.startedAt).toBe('2026-01-01T00:00:01.000Z');
     });
 
     it('ends with the newest of many concurrent observations of one instance', async () => {

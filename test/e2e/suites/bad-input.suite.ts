@@ -70,7 +70,7 @@ export function badInputSuite(name: string, make: MakeSystem) {
       const before = await functionIds();
       const r = await a()(CreateFunctionDocument, { input: input as any });
       expect(errorCode(r)).toBe(code);
-      expect(r.errors![0]!.message).toContain(message);
+      expect(r.errors![0].message).toContain(message);
       expect(await functionIds()).toEqual(before);
     });
 
@@ -91,7 +91,7 @@ export function badInputSuite(name: string, make: MakeSystem) {
             : { gpuSpecifications: [spec] };
         const r = await a()(DeployFunctionVersionDocument, { versionId, input });
         expect(errorCode(r)).toBe(code);
-        expect(r.errors![0]!.message).toContain(message);
+        expect(r.errors![0].message).toContain(message);
         const v = ok(await a()(FunctionVersionDocument, { id: versionId })).functionVersion!;
         expect([v.status, v.deployment]).toEqual(['INACTIVE', null]);
       },
@@ -121,11 +121,11 @@ export function badInputSuite(name: string, make: MakeSystem) {
       const unknownField = (await (await post(JSON.stringify({ query: '{ nope }' }))).json()) as {
         errors: { message: string }[];
       };
-      expect(unknownField.errors[0]!.message).toContain('nope');
+      expect(unknownField.errors[0].message).toContain('nope');
       const badVar = (await (
         await post(JSON.stringify({ query: 'query($id: ID!) { function(id: $id) { id } }', variables: {} }))
       ).json()) as { errors: { message: string }[] };
-      expect(badVar.errors[0]!.message).toContain('$id');
+      expect(badVar.errors[0].message).toContain('$id');
     });
   });
 }

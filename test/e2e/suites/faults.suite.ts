@@ -54,7 +54,7 @@ export function faultsSuite(name: string, make: MakeSystem) {
         (e) => e.filter((x) => x.instanceStatusChanged.state === 'UPDATING').length === 4,
         'every instance UPDATING',
       );
-      const victim = system.clusters[0]!.id;
+      const victim = system.clusters[0].id;
       await system.stopAgent(victim); // dies holding its update message
       await system.startAgent(victim);
       const s = await waitRevision(a, d.specId, 'APPLIED', 30_000);

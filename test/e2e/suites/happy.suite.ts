@@ -56,7 +56,7 @@ export function happySuite(name: string, make: MakeSystem) {
         async () => ok(await client(FunctionVersionDocument, { id: versionId })).functionVersion!.status === 'ACTIVE',
         { what: 'version ACTIVE' },
       );
-      const spec = ok(await client(GpuSpecificationDocument, { id: specId! })).gpuSpecification!;
+      const spec = ok(await client(GpuSpecificationDocument, { id: specId })).gpuSpecification!;
       expect(spec.instances).toHaveLength(2);
       const first = spec.lastAppliedRevision!;
       expect(first.status).toBe('APPLIED');
@@ -73,7 +73,7 @@ export function happySuite(name: string, make: MakeSystem) {
       // the in-place update: the whole configuration, every instance UPDATING → ACTIVE
       const updated = ok(
         await client(UpdateGpuSpecificationDocument, {
-          id: specId!,
+          id: specId,
           input: { revision: { configuration: { replicas: 1, model: 'v2' } } },
         }),
       );
@@ -81,7 +81,7 @@ export function happySuite(name: string, make: MakeSystem) {
       expect(revId).not.toBe(first.id);
       const applied = await waitUntil(
         async () => {
-          const s = ok(await client(GpuSpecificationDocument, { id: specId! })).gpuSpecification!;
+          const s = ok(await client(GpuSpecificationDocument, { id: specId })).gpuSpecification!;
           return s.latestRevision?.status === 'APPLIED' && s;
         },
         { what: 'revision APPLIED' },

@@ -44,8 +44,8 @@ const JSON_DEPTH = max('GpuSpecificationInput.configuration', 'maxDepth');
  */
 function expectRefused(r: GraphQLResponse<unknown>, code: string, field: string) {
   expect(r.errors?.map((e) => e.extensions?.code)).toEqual([code]);
-  expect(r.errors![0]!.message).toContain(field);
-  const named = String(r.errors![0]!.extensions?.field).replace(/^\$/, '');
+  expect(r.errors![0].message).toContain(field);
+  const named = String(r.errors![0].extensions?.field).replace(/^\$/, '');
   expect(named === field || named.startsWith(`${field}.`) || named.startsWith(`${field}[`) ? field : named).toBe(field);
   expect(r.data ?? null).toBeNull();
 }
@@ -350,7 +350,7 @@ export function inputLimitsSuite(name: string, make: MakeSystem) {
         const v = ok(await a()(FunctionVersionDocument, { id: versionId })).functionVersion!;
         expect([v.status, v.deployment]).toEqual(['INACTIVE', null]);
       };
-      const specWith = (over: Record<string, unknown>) => ({ gpuSpecifications: [l40s(), l40s(over as any)] });
+      const specWith = (over: Record<string, unknown>) => ({ gpuSpecifications: [l40s(), l40s(over)] });
       it.each<[string, () => Record<string, unknown>, string, string]>([
         [
           'too many GPU specifications',
@@ -468,7 +468,7 @@ export function inputLimitsSuite(name: string, make: MakeSystem) {
         const started = Date.now();
         const r = await postRaw(body);
         expectRefused(r, 'LIMIT_EXCEEDED', 'input.gpuSpecifications[0].configuration');
-        expect(r.errors![0]!.extensions?.limit).toEqual(expect.any(Number));
+        expect(r.errors![0].extensions?.limit).toEqual(expect.any(Number));
         expect(Date.now() - started).toBeLessThan(2000);
         await unchanged();
       });

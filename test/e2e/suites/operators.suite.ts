@@ -73,7 +73,7 @@ export function operatorsSuite(name: string, make: MakeSystem) {
         ['dynamo', 'DynamoOperatorSupport'],
         ['nim', 'NIMOperatorSupport'],
       ]);
-      expect(types[1]!.kinds).toEqual(['NIMService', 'NIMCache', 'NIMPipeline']);
+      expect(types[1].kinds).toEqual(['NIMService', 'NIMCache', 'NIMPipeline']);
     });
 
     it.each([
@@ -116,7 +116,7 @@ export function operatorsSuite(name: string, make: MakeSystem) {
     ])('create with %s is refused', async (_what, manifests, types, code, message) => {
       const r = await nimFunction(a(), manifests, types);
       expect(errorCode(r)).toBe(code);
-      expect(r.errors![0]!.message).toContain(message);
+      expect(r.errors![0].message).toContain(message);
     });
 
     it('an operator workload is exclusive with container and helm', async () => {
@@ -128,7 +128,7 @@ export function operatorsSuite(name: string, make: MakeSystem) {
         },
       });
       expect(errorCode(r)).toBe('BAD_USER_INPUT');
-      expect(r.errors![0]!.message).toContain('exactly one of container, helm or operator');
+      expect(r.errors![0].message).toContain('exactly one of container, helm or operator');
     });
 
     it('deploys on a cluster with the attribute, labels every object, and is ACTIVE only once secondary objects are ready', async () => {
@@ -143,10 +143,10 @@ export function operatorsSuite(name: string, make: MakeSystem) {
           manifestMergePatches: [{ kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 2 } }],
         }),
       );
-      const specId = dep.deployFunctionVersion.gpuSpecifications[0]!.id;
+      const specId = dep.deployFunctionVersion.gpuSpecifications[0].id;
       const s = await waitRevision(a(), specId, 'APPLIED');
       expect(s.instances.map((i) => i.cluster.id)).toEqual([operatorCluster(system)]); // both clusters offer L40S; only cluster-b runs NIM
-      const id = s.instances[0]!.id;
+      const id = s.instances[0].id;
       const active = (await sub.until((e) => e.some((x) => x.instanceStatusChanged.state === 'ACTIVE'))).find(
         (x) => x.instanceStatusChanged.state === 'ACTIVE',
       )!;
@@ -201,13 +201,13 @@ export function operatorsSuite(name: string, make: MakeSystem) {
       const v = ok(await nimFunction(a())).createFunction;
       const r = await deployNim(a(), v.id, input);
       expect(errorCode(r)).toBe(code);
-      expect(r.errors![0]!.message).toContain(message);
+      expect(r.errors![0].message).toContain(message);
       expect(await versionStatus(a(), v.id)).toBe('INACTIVE');
     });
 
     it('updates with merge patches under the revision rules; a patch of the service port needs a redeploy', async () => {
       const v = ok(await nimFunction(a())).createFunction;
-      const specId = ok(await deployNim(a(), v.id)).deployFunctionVersion.gpuSpecifications[0]!.id;
+      const specId = ok(await deployNim(a(), v.id)).deployFunctionVersion.gpuSpecifications[0].id;
       const first = await waitRevision(a(), specId, 'APPLIED');
       const port = await a()(UpdateGpuSpecificationDocument, {
         id: specId,
@@ -241,7 +241,7 @@ export function operatorsSuite(name: string, make: MakeSystem) {
         { kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 3 } },
       ]);
       const nim = sim(operatorCluster(system))
-        .objects(s.instances[0]!.id)
+        .objects(s.instances[0].id)
         .find((o) => o.object.kind === 'NIMService')!;
       expect(nim.object.spec.replicas).toBe(3);
       expect(nim.object.metadata.annotations[REVISION_ANNOTATION]).toBe(rev.id);
@@ -258,12 +258,12 @@ export function operatorsSuite(name: string, make: MakeSystem) {
         },
       });
       expect(errorCode(r)).toBe('NO_ELIGIBLE_CLUSTER');
-      expect(r.errors![0]!.message).toContain('missing attribute NIMOperatorSupport');
+      expect(r.errors![0].message).toContain('missing attribute NIMOperatorSupport');
     });
 
     it('a cluster hosting an operator workload is single-tenant until it is gone', async () => {
       const v = ok(await nimFunction(a())).createFunction;
-      const specId = ok(await deployNim(a(), v.id)).deployFunctionVersion.gpuSpecifications[0]!.id;
+      const specId = ok(await deployNim(a(), v.id)).deployFunctionVersion.gpuSpecifications[0].id;
       await waitRevision(a(), specId, 'APPLIED');
       expect(ok(await b()(ClustersDocument, {})).clusters.map((c) => c.id)).toEqual([plainCluster(system)]);
       const other = ok(
@@ -276,7 +276,7 @@ export function operatorsSuite(name: string, make: MakeSystem) {
         input: { gpuSpecifications: [l40s({ clusters: [operatorCluster(system)] })] },
       });
       expect(errorCode(refused)).toBe('NO_ELIGIBLE_CLUSTER');
-      expect(refused.errors![0]!.message).toContain('no eligible cluster'); // cluster-b is not even offered to tenant b
+      expect(refused.errors![0].message).toContain('no eligible cluster'); // cluster-b is not even offered to tenant b
       ok(await a()(UndeployFunctionVersionDocument, { versionId: v.id }));
       await waitUntil(async () => ok(await b()(ClustersDocument, {})).clusters.length === 2, {
         what: 'cluster-b released',
@@ -304,7 +304,7 @@ export function operatorsSuite(name: string, make: MakeSystem) {
       const v = ok(await nimFunction(a())).createFunction;
       const r = await deployNim(a(), v.id);
       expect(errorCode(r)).toBe('NO_ELIGIBLE_CLUSTER');
-      expect(r.errors![0]!.message).toContain("hosts other tenants' workloads");
+      expect(r.errors![0].message).toContain("hosts other tenants' workloads");
     });
   });
 }
@@ -399,8 +399,8 @@ export function operatorsKubernetesSuite(
       const { v, specId } = await deploy([dynamoGraph(), graphSvc], ['dynamo'], 'graph-frontend');
       const first = await waitRevision(a(), specId!, 'APPLIED');
       const ns = (
-        await k.client.list('v1', 'Namespace', { labelSelector: `${LABEL.instanceId}=${first.instances[0]!.id}` })
-      ).items[0]!;
+        await k.client.list('v1', 'Namespace', { labelSelector: `${LABEL.instanceId}=${first.instances[0].id}` })
+      ).items[0];
       const uid = (await k.client.get({
         apiVersion: 'nvidia.com/v1alpha1',
         kind: 'DynamoGraphDeployment',
@@ -491,7 +491,7 @@ export function operatorsKubernetesSuite(
         },
         { what: 'kserve refused by placement' },
       );
-      expect(again.errors![0]!.message).toContain(
+      expect(again.errors![0].message).toContain(
         "operator type 'kserve' not installed (its agent reported CRD inferenceservices.serving.kserve.io missing",
       );
       await undeploy(v.id);
@@ -500,8 +500,8 @@ export function operatorsKubernetesSuite(
     it('undeploy waits for finalizers: stuck objects are reported with their finalizers; TERMINATED and the lock released once clean', async () => {
       const { v, specId } = await deploy([nimService(), service], ['nim'], 'llama-svc');
       const s = await waitRevision(a(), specId!, 'APPLIED');
-      const id = s.instances[0]!.id;
-      const ns = (await k.client.list('v1', 'Namespace', { labelSelector: `${LABEL.instanceId}=${id}` })).items[0]!
+      const id = s.instances[0].id;
+      const ns = (await k.client.list('v1', 'Namespace', { labelSelector: `${LABEL.instanceId}=${id}` })).items[0]
         .metadata.name!;
       const nimRef = {
         apiVersion: 'apps.nvidia.com/v1alpha1',

@@ -33,7 +33,7 @@ function publisher(system: System, functionId: string) {
       functionId,
       versionId: 'v',
       gpuSpecificationId: 's',
-      clusterId: system.clusters[0]!.id,
+      clusterId: system.clusters[0].id,
       instanceId,
       state: 'ACTIVE',
       previousState: 'UPDATING',
@@ -124,7 +124,7 @@ export function streamSuite(name: string, make: MakeSystem) {
       });
       await watchA.opened(1);
       await rollout(d.specId, 'v2');
-      const real = (await mine.until((e) => e.length === 2))[1]!.instanceStatusChanged.cursor;
+      const real = (await mine.until((e) => e.length === 2))[1].instanceStatusChanged.cursor;
       for (const [token, cursor] of [
         ['dev-token-a', 'v1.1.forgedmacforgedmacfo'],
         ['dev-token-b', real],
@@ -182,11 +182,11 @@ export function streamSuite(name: string, make: MakeSystem) {
       await Promise.all(
         Array.from({ length: 5 }, (_, p) =>
           (async () => {
-            for (const c of clocks.filter((_, i) => i % 5 === p)) await publish(d.instanceIds[0]!, c, `clock=${c}`);
+            for (const c of clocks.filter((_, i) => i % 5 === p)) await publish(d.instanceIds[0], c, `clock=${c}`);
           })(),
         ),
       );
-      await publish(d.instanceIds[0]!, 61, 'clock=61');
+      await publish(d.instanceIds[0], 61, 'clock=61');
       const seen = (await sub.until((e) => e.some((x) => x.instanceStatusChanged.message === 'clock=61'))).map((e) =>
         Number(e.instanceStatusChanged.message!.slice(6)),
       );

@@ -39,8 +39,8 @@ export function tenancySuite(name: string, make: MakeSystem) {
       expect(ok(await a()(FunctionsDocument, {})).functions.map((f) => f.id)).toContain(d.functionId);
       expect(ok(await b()(FunctionsDocument, {})).functions.map((f) => f.id)).not.toContain(d.functionId);
       expect(ok(await b()(FunctionVersionDocument, { id: d.versionId })).functionVersion).toBeNull();
-      expect(ok(await b()(InstanceDocument, { id: d.instanceIds[0]! })).instance).toBeNull();
-      expect(ok(await a()(InstanceDocument, { id: d.instanceIds[0]! })).instance!.state).toBe('ACTIVE');
+      expect(ok(await b()(InstanceDocument, { id: d.instanceIds[0] })).instance).toBeNull();
+      expect(ok(await a()(InstanceDocument, { id: d.instanceIds[0] })).instance!.state).toBe('ACTIVE');
     });
 
     it("mutations on another tenant's objects are NOT_FOUND and change nothing", async () => {
@@ -60,7 +60,7 @@ export function tenancySuite(name: string, make: MakeSystem) {
         errors?: { extensions?: { code?: string } }[];
       };
     };
-    const ids = () => ({ f: d.functionId, v: d.versionId, s: d.specId, i: d.instanceIds[0]! });
+    const ids = () => ({ f: d.functionId, v: d.versionId, s: d.specId, i: d.instanceIds[0] });
     it.each([
       ['function', 'query($f: ID!) { function(id: $f) { id name } }'],
       ['functionVersion', 'query($v: ID!) { functionVersion(id: $v) { id status } }'],
@@ -123,17 +123,17 @@ export function tenancySuite(name: string, make: MakeSystem) {
         await using ws = wsSubscribe(system.gateway.wsUrl, 'dev-token-b', InstanceStatusChangedDocument, {
           [filter]: ids()[key],
           snapshot: true,
-        } as never);
+        });
         await using sse = sseSubscribe(system.url, 'dev-token-b', InstanceStatusChangedDocument, {
           [filter]: ids()[key],
           snapshot: true,
-        } as never);
+        });
         await watchB.opened(2);
         // a's own snapshot of the same filter arrives at once: b's silence is not a slow stream
         await using mine = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, {
           [filter]: ids()[key],
           snapshot: true,
-        } as never);
+        });
         await mine.until((e) => e.length > 0, "tenant a's own snapshot");
         expect([ws.events, sse.events, ws.errors, sse.errors]).toEqual([[], [], [], []]);
       },
@@ -153,7 +153,7 @@ export function tenancySuite(name: string, make: MakeSystem) {
         },
         body: JSON.stringify({
           query: 'subscription($f: ID, $a: String) { instanceStatusChanged(functionId: $f, after: $a) { cursor } }',
-          variables: { f: d.functionId, a: first!.instanceStatusChanged.cursor },
+          variables: { f: d.functionId, a: first.instanceStatusChanged.cursor },
         }),
       });
       expect(JSON.stringify(await r.json())).toContain('CURSOR_INVALID');
@@ -166,7 +166,7 @@ export function tenancySuite(name: string, make: MakeSystem) {
         functionId: d.functionId,
       });
       await using sse = sseSubscribe(system.url, 'dev-token-b', InstanceStatusChangedDocument, {
-        instanceId: d.instanceIds[0]!,
+        instanceId: d.instanceIds[0],
       });
       await using mine = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, {
         functionId: d.functionId,

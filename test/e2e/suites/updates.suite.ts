@@ -217,28 +217,28 @@ export function updatesSuite(name: string, make: MakeSystem) {
       ok(await submit(a(), d.specId, { model: 'v2' }));
       const s = await waitRevision(a(), d.specId, 'APPLIED');
       expect(s.configuration).toEqual({ model: 'v2' });
-      const cluster = await clusterOf(system, d.instanceIds[0]!);
-      const applied = await sim(system, cluster).observe(d.instanceIds[0]!);
+      const cluster = await clusterOf(system, d.instanceIds[0]);
+      const applied = await sim(system, cluster).observe(d.instanceIds[0]);
       expect(applied.desired.workload.values).toEqual({ model: 'v2' });
     });
 
     it('rule 2: refused before ICMS accepted an instance request, nothing stored; accepted while DEPLOYING', async () => {
       const { versionId } = await helmFunction(a());
       const [idle] = await deployHelm(a(), versionId, [l40s({ minInstances: 0 })]);
-      const before = await readSpec(a(), idle!);
-      const r = await submit(a(), idle!, { model: 'v2' });
+      const before = await readSpec(a(), idle);
+      const r = await submit(a(), idle, { model: 'v2' });
       expect(errorCode(r)).toBe('UPDATE_NOT_ALLOWED');
-      expect(r.errors![0]!.message).toContain('minInstances');
-      expect((await readSpec(a(), idle!))!.latestRevision).toEqual(before!.latestRevision);
+      expect(r.errors![0].message).toContain('minInstances');
+      expect((await readSpec(a(), idle))!.latestRevision).toEqual(before!.latestRevision);
 
       const slow = await helmFunction(a());
       const [specId] = await deployHelm(a(), slow.versionId, [
         l40s({ minInstances: 1, configuration: { nvcfSimulate: { delayMs: 800 } } }),
       ]);
       expect(await versionStatus(a(), slow.versionId)).toBe('DEPLOYING');
-      const accepted = ok(await submit(a(), specId!, { model: 'during-deploy' }));
+      const accepted = ok(await submit(a(), specId, { model: 'during-deploy' }));
       expect(accepted.updateGpuSpecification.latestRevision!.configuration).toEqual({ model: 'during-deploy' });
-      await waitRevision(a(), specId!, 'APPLIED');
+      await waitRevision(a(), specId, 'APPLIED');
     });
 
     it('rule 3: container functions get a clear error', async () => {
@@ -251,11 +251,11 @@ export function updatesSuite(name: string, make: MakeSystem) {
           input: { gpuSpecifications: [l40s({ minInstances: 1, configuration: null })] },
         }),
       );
-      const specId = dep.deployFunctionVersion.gpuSpecifications[0]!.id;
+      const specId = dep.deployFunctionVersion.gpuSpecifications[0].id;
       await waitUntil(async () => (await versionStatus(a(), v.id)) === 'ACTIVE');
       const r = await submit(a(), specId, { model: 'v2' });
       expect(errorCode(r)).toBe('UPDATE_NOT_ALLOWED');
-      expect(r.errors![0]!.message).toContain('container functions cannot be updated in place');
+      expect(r.errors![0].message).toContain('container functions cannot be updated in place');
     });
 
     it('rule 4: a change of the sidecar contract needs a redeploy; restating it is fine', async () => {
@@ -267,7 +267,7 @@ export function updatesSuite(name: string, make: MakeSystem) {
       ]) {
         const r = await submit(a(), d.specId, { model: 'v2', ...bad });
         expect(errorCode(r)).toBe('REDEPLOY_REQUIRED');
-        expect(r.errors![0]!.message).toContain('new function version');
+        expect(r.errors![0].message).toContain('new function version');
       }
       expect((await readSpec(a(), d.specId))!.latestRevision!.id).toBe(d.firstRevisionId);
       ok(await submit(a(), d.specId, { model: 'v2', serviceName: 'echo', inferencePort: 8000 }));
@@ -304,7 +304,7 @@ export function updatesSuite(name: string, make: MakeSystem) {
       const first = ok(await update('owner-1', d.firstRevisionId)).updateGpuSpecification.latestRevision!.id;
       const stale = await update('owner-2', d.firstRevisionId);
       expect(errorCode(stale)).toBe('CONFLICT');
-      expect(stale.errors![0]!.message).toContain(first);
+      expect(stale.errors![0].message).toContain(first);
       expect((await readSpec(a(), d.specId))!.latestRevision).toMatchObject({
         id: first,
         configuration: { model: 'owner-1' },
@@ -325,8 +325,8 @@ export function updatesSuite(name: string, make: MakeSystem) {
       const after = await system.backends.bus.streamInfo(Streams.update.name);
       expect(after.lastSeq - before.lastSeq).toBe(clusters.size);
       const actions = ok(await a()(SpecUpdateActionsDocument, { id: d.specId })).gpuSpecification!.updateActions;
-      expect(actions[0]!.revisionId).toBe(rev.id);
-      expect(actions[0]!.targets.map((t) => t.id).sort()).toEqual([...d.instanceIds].sort());
+      expect(actions[0].revisionId).toBe(rev.id);
+      expect(actions[0].targets.map((t) => t.id).sort()).toEqual([...d.instanceIds].sort());
     });
 
     it('rule 7: an update creates no instance; instances launched later start on the latest revision', async () => {
@@ -346,7 +346,7 @@ export function updatesSuite(name: string, make: MakeSystem) {
     it('rule 8: redelivery of an applied revision and targets on other clusters are no-ops', async () => {
       const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
-      const id = d.instanceIds[0]!;
+      const id = d.instanceIds[0];
       const home = await clusterOf(system, id);
       const other = [...system.drivers.keys()].find((c) => c !== home)!;
       const rev = ok(await submit(a(), d.specId, { model: 'v2' })).updateGpuSpecification.latestRevision!;
@@ -385,13 +385,13 @@ export function updatesSuite(name: string, make: MakeSystem) {
       // a real transition afterwards is the first event the subscription sees: nothing was reported in between
       ok(await submit(a(), d.specId, { model: 'v3' }));
       const evs = await sub.until((e) => e.some((x) => x.instanceStatusChanged.state === 'ACTIVE'));
-      expect(evs[0]!.instanceStatusChanged.state).toBe('UPDATING');
+      expect(evs[0].instanceStatusChanged.state).toBe('UPDATING');
     });
 
     it('rule 9: a temporary failure recovers while UPDATING; a permanent one fails the revision at once', async () => {
       const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
-      const id = d.instanceIds[0]!;
+      const id = d.instanceIds[0];
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, {
         instanceId: id,
       });
@@ -423,7 +423,7 @@ export function updatesSuite(name: string, make: MakeSystem) {
       const s = await waitRevision(a(), d.specId, 'FAILED', 15_000);
       expect(s.latestRevision!.failureReason).toMatch(/deadline .* passed with 0 of 1 instances/);
       expect(s.lastAppliedRevision!.id).toBe(d.firstRevisionId);
-      expect(s.instances[0]!.revisionId).toBe(d.firstRevisionId);
+      expect(s.instances[0].revisionId).toBe(d.firstRevisionId);
       expect(await versionStatus(a(), d.versionId)).toBe('ACTIVE');
     });
 
@@ -435,14 +435,14 @@ export function updatesSuite(name: string, make: MakeSystem) {
       expect(next.supersedes).toBe(slow.id);
       const s = await waitRevision(a(), d.specId, 'APPLIED');
       expect(s.latestRevision!.id).toBe(next.id);
-      expect(s.instances[0]!.revisionId).toBe(next.id);
+      expect(s.instances[0].revisionId).toBe(next.id);
     });
 
     it('rule 10: rollback rolls forward to the last applied configuration; refused with nothing to roll back to', async () => {
       const d = await deployedHelm(a(), { configuration: { model: 'good' } });
       const none = await a()(RollbackGpuSpecificationDocument, { id: d.specId });
       expect(errorCode(none)).toBe('UPDATE_NOT_ALLOWED');
-      expect(none.errors![0]!.message).toContain('nothing to roll back to');
+      expect(none.errors![0].message).toContain('nothing to roll back to');
       ok(await submit(a(), d.specId, { model: 'bad', nvcfSimulate: { failure: 'permanent' } }));
       await waitRevision(a(), d.specId, 'FAILED');
       const rb = ok(await a()(RollbackGpuSpecificationDocument, { id: d.specId })).rollbackGpuSpecification;
@@ -496,14 +496,14 @@ export function updatesSuite(name: string, make: MakeSystem) {
         for (const bad of [[1, 2], 'text', 42, null]) {
           const r = await submit(a(), spec.specId, bad);
           expect(errorCode(r)).toBe('BAD_USER_INPUT');
-          expect(r.errors![0]!.message).toContain('must be a JSON object');
+          expect(r.errors![0].message).toContain('must be a JSON object');
         }
         expect((await readSpec(a(), spec.specId))!.latestRevision!.id).toBe(spec.firstRevisionId);
       });
       it('an oversize document is refused with the limit named', async () => {
         const r = await submit(a(), spec.specId, { blob: 'x'.repeat(70 * 1024) });
         expect(errorCode(r)).toBe('LIMIT_EXCEEDED');
-        expect(r.errors![0]!.message).toContain('the limit is 65536 bytes');
+        expect(r.errors![0].message).toContain('the limit is 65536 bytes');
         expect((await readSpec(a(), spec.specId))!.latestRevision!.id).toBe(spec.firstRevisionId);
       });
     });
@@ -543,20 +543,20 @@ export function updatesKubernetesSuite(
         maxInstances: 1,
         configuration: { model: 'v1', extra: { keep: true } },
       });
-      const before = await miniService(d.instanceIds[0]!);
+      const before = await miniService(d.instanceIds[0]);
       expect(before?.spec.values).toEqual({ model: 'v1', extra: { keep: true } });
       const rev = ok(await submit(a(), d.specId, { model: 'v2' })).updateGpuSpecification.latestRevision!;
       const s = await waitRevision(a(), d.specId, 'APPLIED');
       expect(s.instances.map((i) => [i.state, i.revisionId])).toEqual([['ACTIVE', rev.id]]);
-      const after = await miniService(d.instanceIds[0]!);
+      const after = await miniService(d.instanceIds[0]);
       expect(after?.metadata.uid).toBe(before?.metadata.uid);
-      expect(after?.metadata.generation).toBe(before!.metadata.generation! + 1);
+      expect(after?.metadata.generation).toBe(before.metadata.generation! + 1);
       expect(after?.spec.values).toEqual({ model: 'v2' });
     });
 
     it('ignores update targets it does not manage: no object, no transition', async () => {
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
-      const id = d.instanceIds[0]!;
+      const id = d.instanceIds[0];
       const home = await clusterOf(k.system, id);
       const observed = await k.system.drivers.get(home)!.observe(id);
       const stranger = `stranger-${Date.now()}`;
@@ -588,7 +588,7 @@ export function updatesKubernetesSuite(
 
     it('a permanent failure (the controller says Failed) fails the revision; the instance keeps its last revision', async () => {
       const d = await deployedHelm(a(), { minInstances: 1, maxInstances: 1 });
-      const uid = (await miniService(d.instanceIds[0]!))?.metadata.uid;
+      const uid = (await miniService(d.instanceIds[0]))?.metadata.uid;
       const perm = ok(await submit(a(), d.specId, { model: 'v3', nvcfSimulate: { failure: 'permanent' } }))
         .updateGpuSpecification.latestRevision!;
       const failed = await waitRevision(a(), d.specId, 'FAILED');
@@ -597,7 +597,7 @@ export function updatesKubernetesSuite(
       expect(failed.lastAppliedRevision!.id).toBe(d.firstRevisionId);
       expect(failed.instances.map((i) => [i.state, i.revisionId])).toEqual([['ACTIVE', d.firstRevisionId]]);
       expect(await versionStatus(a(), d.versionId)).toBe('ACTIVE');
-      expect((await miniService(d.instanceIds[0]!))?.metadata.uid).toBe(uid);
+      expect((await miniService(d.instanceIds[0]))?.metadata.uid).toBe(uid);
     });
   });
 }

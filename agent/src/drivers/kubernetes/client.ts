@@ -53,7 +53,7 @@ class PlainObjectApi extends KubernetesObjectApi {
   }
 
   path(ref: ObjectRef, action: 'patch' | 'list'): Promise<string> {
-    return this.specUriPath(structuredClone(ref) as KubernetesObject, action);
+    return this.specUriPath(structuredClone(ref), action);
   }
 
   async send<T>(

@@ -44,7 +44,7 @@ export function mergeManifests(
         { index: i },
       );
     }
-    const before = out[idx]!;
+    const before = out[idx];
     const after = mergePatch(before, patch) as Obj;
     for (const [what, get] of [
       ['kind', (m: Obj) => m.kind],

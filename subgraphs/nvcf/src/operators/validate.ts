@@ -48,7 +48,7 @@ export function validateManifests(
     if (found.spec.schema) {
       let check = compiled.get(found.spec);
       if (!check) compiled.set(found.spec, (check = ajv.compile(found.spec.schema)));
-      const kind = o.kind as string;
+      const kind = o.kind;
       if (!check(o)) {
         const e = check.errors?.[0];
         throw invalid(where, i, kind, `schema: ${e?.instancePath || '(root)'} ${e?.message ?? 'is invalid'}`);

@@ -140,7 +140,7 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
 
     async getRevisions(specIds) {
       const found = await selectByKeys(client, Q.getPairs, specIds, (r) => str(r, 'spec_id'), readPair);
-      return found.map((p, i) => p ?? { specId: specIds[i]!, latest: null, lastApplied: null });
+      return found.map((p, i) => p ?? { specId: specIds[i], latest: null, lastApplied: null });
     },
     async casRevisions(specId, expectedLatestId, next) {
       return (await exec(Q.casPair, [...pairParams(next), specId, expectedLatestId])).wasApplied();
