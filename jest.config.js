@@ -31,9 +31,6 @@ export default {
     },
   ],
   testTimeout: 60000,
-  // With one worker jest runs in band: a client left reconnecting to a service the teardown
-  // stopped must not hang CI for its whole budget. Leaks are hunted with --detectOpenHandles.
-  forceExit: true,
   // real NATS and Cassandra for the run (skipped with NVCF_TEST_BACKENDS=memory); stops only what it started
   globalSetup: '<rootDir>/test/services/jest-global-setup.ts',
   globalTeardown: '<rootDir>/test/services/jest-global-teardown.ts',

@@ -1,3 +1,4 @@
+import { build } from '@nvcf/lifecycle';
 import { PoisonMessage, type Bus, type Consumer } from '@nvcf/bus';
 import {
   Streams,
@@ -263,52 +264,65 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     maxAckPending: opts.concurrency ?? 64,
     backoffMs: [1000, 5000, 15000],
   };
-  const consumers: Consumer[] = [
-    await bus.consume<CreateInstanceMessage>(
-      {
-        ...common,
-        stream: Streams.create.name,
-        durable: durableName(Streams.create.name, clusterId),
-        filterSubject: subjects.create(clusterId),
-      },
-      guard(onCreate),
-    ),
-    await bus.consume<UpdateInstancesMessage>(
-      {
-        ...common,
-        stream: Streams.update.name,
-        durable: durableName(Streams.update.name, clusterId),
-        filterSubject: subjects.update(clusterId),
-      },
-      guard((m: UpdateInstancesMessage) => Promise.all(m.targets.map((t) => updateOne(m, t)))),
-    ),
-    await bus.consume<TerminateInstanceMessage>(
-      {
-        ...common,
-        stream: Streams.terminate.name,
-        durable: durableName(Streams.terminate.name, clusterId),
-        filterSubject: subjects.terminate(clusterId),
-      },
-      guard(onTerminate),
-    ),
-  ];
+  return build(async (stack) => {
+    stack.defer(() => abort.abort(new Error('agent stopping')));
+    const consumers: Consumer[] = [];
+    // each consumer is stopped again if a later one cannot start: no half-started agent keeps work
+    const adopt = (c: Consumer) => {
+      consumers.push(c);
+      stack.defer(() => c.stop());
+    };
+    adopt(
+      await bus.consume<CreateInstanceMessage>(
+        {
+          ...common,
+          stream: Streams.create.name,
+          durable: durableName(Streams.create.name, clusterId),
+          filterSubject: subjects.create(clusterId),
+        },
+        guard(onCreate),
+      ),
+    );
+    adopt(
+      await bus.consume<UpdateInstancesMessage>(
+        {
+          ...common,
+          stream: Streams.update.name,
+          durable: durableName(Streams.update.name, clusterId),
+          filterSubject: subjects.update(clusterId),
+        },
+        guard((m: UpdateInstancesMessage) => Promise.all(m.targets.map((t) => updateOne(m, t)))),
+      ),
+    );
+    adopt(
+      await bus.consume<TerminateInstanceMessage>(
+        {
+          ...common,
+          stream: Streams.terminate.name,
+          durable: durableName(Streams.terminate.name, clusterId),
+          filterSubject: subjects.terminate(clusterId),
+        },
+        guard(onTerminate),
+      ),
+    );
 
-  // 0: no checks of its own, only the report an apply meeting a missing CRD triggers
-  if (opts.operatorCheckMs !== 0) {
-    await reportOperators(true);
-    const checks = setInterval(() => void reportOperators(false), opts.operatorCheckMs ?? 60_000);
-    checks.unref();
-    abort.signal.addEventListener('abort', () => clearInterval(checks), { once: true });
-  }
+    // 0: no checks of its own, only the report an apply meeting a missing CRD triggers
+    if (opts.operatorCheckMs !== 0) {
+      await reportOperators(true);
+      const checks = setInterval(() => void reportOperators(false), opts.operatorCheckMs ?? 60_000);
+      checks.unref();
+      abort.signal.addEventListener('abort', () => clearInterval(checks), { once: true });
+    }
 
-  const stop = async () => {
-    abort.abort(new Error('agent stopping'));
-    await Promise.all(consumers.map((c) => c.stop()));
-  };
-  const drain = async (graceMs: number) => {
-    // applies in flight may finish and report within the grace; the rest are abandoned to redelivery
-    await Promise.all(consumers.map((c) => c.stop({ graceMs })));
-    abort.abort(new Error('agent stopping'));
-  };
-  return { clusterId, stop, drain, [Symbol.asyncDispose]: stop };
+    const stop = async () => {
+      abort.abort(new Error('agent stopping'));
+      await Promise.all(consumers.map((c) => c.stop()));
+    };
+    const drain = async (graceMs: number) => {
+      // applies in flight may finish and report within the grace; the rest are abandoned to redelivery
+      await Promise.all(consumers.map((c) => c.stop({ graceMs })));
+      abort.abort(new Error('agent stopping'));
+    };
+    return { clusterId, stop, drain, [Symbol.asyncDispose]: stop };
+  });
 }

@@ -5,8 +5,8 @@ import { createNatsBus } from '@nvcf/bus';
 import { allStreams } from '@nvcf/contracts';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { DisposalStack } from '@nvcf/lifecycle';
-import { listen, sendJson } from '@nvcf/http';
-import { runMain, readServiceConfig, readBusConfig, processMetrics, drainServer } from '@nvcf/service';
+import { listen, sendJson, closeServer } from '@nvcf/http';
+import { runMain, readServiceConfig, readBusConfig, processMetrics } from '@nvcf/service';
 import { startAgent } from './agent.js';
 import { createSimulatedCluster } from './drivers/simulated.js';
 import type { ClusterDriver } from './driver.js';
@@ -85,7 +85,7 @@ runMain(
           try {
             await agent.drain(c.drainGraceMs);
           } finally {
-            await drainServer(probes, 1000);
+            await closeServer(probes, { graceMs: 1000 });
             await rest.disposeAsync();
           }
         },

@@ -15,7 +15,10 @@ export async function authenticate(verify: TokenVerifier, authorization: unknown
     return await verify(token);
   } catch (err) {
     if (err instanceof AuthError)
-      throw fail('UNAUTHENTICATED', `the bearer token was refused: ${err.message}`, { http: { status: 401 } });
+      throw fail('UNAUTHENTICATED', `the bearer token was refused: ${err.message}`, {
+        http: { status: 401 },
+        cause: err,
+      });
     throw err;
   }
 }

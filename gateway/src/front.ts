@@ -226,7 +226,7 @@ function parseBody(body: string): GraphQLParams {
     throw fail(
       'BAD_USER_INPUT',
       `the request body is not JSON (${(err as Error).message.slice(0, 120)}); send {"query": "...", "variables": {...}}`,
-      { http: { status: 400 } },
+      { http: { status: 400 }, cause: err },
     );
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {

@@ -5,10 +5,11 @@ import type { Bus } from '@nvcf/bus';
 import type { StreamLimits } from '@nvcf/status-stream';
 import { listen, closeServer, sendJson, graphqlError } from '@nvcf/http';
 import { DisposalStack } from '@nvcf/lifecycle';
-import { RequestMetrics, processMetrics, drainServer } from '@nvcf/service';
+import { RequestMetrics, processMetrics } from '@nvcf/service';
 import { createRuntime } from './runtime.js';
 import { attachWebSocket } from './ws.js';
 import { StatusService } from './status/service.js';
+import type { Execute } from './status/instances.js';
 import { FrontDoor } from './front.js';
 import { OperationGuard } from './guard/guard.js';
 import {
@@ -114,18 +115,19 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       cursorSecret: opts.cursorSecret,
       limits: opts.statusLimits,
       // in-process, with the tenant as server context: never reachable by a client
-      execute: async (tenant, query, variables) =>
-        (
-          await runtime.fetch(
-            'http://gateway.internal/graphql',
-            {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', accept: 'application/json' },
-              body: JSON.stringify({ query, variables }),
-            },
-            { tenant },
-          )
-        ).json(),
+      execute: async (tenant, query, variables) => {
+        const res = await runtime.fetch(
+          'http://gateway.internal/graphql',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify({ query, variables }),
+          },
+          { tenant },
+        );
+        // the gateway's own answer to a query it built from the public schema (StatusInstances)
+        return (await res.json()) as Awaited<ReturnType<Execute>>;
+      },
     });
     let draining = false;
     let grace = 0;
@@ -187,7 +189,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       if (web?.handle(req, res, path)) return;
       sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}; the API is at /graphql`));
     });
-    stack.defer(() => drainServer(server, grace));
+    stack.defer(() => closeServer(server, { graceMs: grace }));
     const ws = attachWebSocket(server, runtime, front, ours ? status : null, {
       maxPerConnection: opts.maxSubscriptionsPerConnection ?? 100,
       maxPayload: limits.maxBodyBytes,

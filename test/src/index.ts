@@ -6,7 +6,7 @@ export { helmFunction, deployHelm, l40s } from './fixtures.js';
 export { gauge, watchSubscriptions } from './metrics.js';
 export { readSpec, versionStatus, deployedHelm, waitRevision, submit } from './rollout.js';
 export type { Spec } from './rollout.js';
-export { describeReal, realEnv, startRealSystem, untilStatusBacklogDrained } from './real.js';
+export { describeReal, realEnv, startRealSystem } from './real.js';
 export type { RealWhere } from './real.js';
 export { sseRaw } from './sse-raw.js';
 export type { SseEvent } from './sse-raw.js';

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { startSystem, demoClusters, statusConsumers, type SystemOptions } from '@nvcf/local';
+import { startSystem, demoClusters, type SystemOptions } from '@nvcf/local';
 import { realBackends } from '@nvcf/local/real';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { Streams, durableName } from '@nvcf/contracts';
-import { waitUntil } from '@nvcf/testing';
+import { allStreams } from '@nvcf/contracts';
 
 /** NVCF_TEST_BACKENDS=memory skips the suites that need NATS and Cassandra; otherwise they must run. */
 export const describeReal: jest.Describe = process.env.NVCF_TEST_BACKENDS === 'memory' ? describe.skip : describe;
@@ -44,45 +43,37 @@ export async function startRealSystem(overrides: SystemOptions = {}, where: Real
     dropKeyspaces: !where.cassandra, // a private Cassandra goes away whole (and may be down at the end)
   });
   try {
-    const system = await startSystem({ clusters: demoClusters(suffix.replace('_', '-')), ...overrides, backends });
-    await untilStatusBacklogDrained(where.natsUrl ?? realEnv().natsUrl, overrides.deploymentSuffix ?? '').catch(
-      async (err) => {
-        await system.dispose();
-        throw err;
-      },
-    );
-    return system;
+    // durables of its own, starting at new events: no system waits for another's backlog
+    const system = await startSystem({
+      clusters: demoClusters(suffix.replace('_', '-')),
+      ...overrides,
+      deploymentSuffix: `${suffix}${overrides.deploymentSuffix ?? ''}`,
+      statusConsumerStart: 'new',
+      backends,
+    });
+    const dispose = system.dispose.bind(system);
+    // its durables go with it, or a developer's NATS collects hundreds of them
+    const disposeAll = async () => {
+      await dispose();
+      await deleteDurables(where.natsUrl ?? env.natsUrl, suffix.replace('_', '')).catch(() => {});
+    };
+    return Object.assign(system, { dispose: disposeAll, [Symbol.asyncDispose]: disposeAll });
   } catch (err) {
     await backends.dispose();
     throw err;
   }
 }
 
-/**
- * Systems on one NATS share the status stream's durables (a deployment's replicas must). A suite
- * that published thousands of status events (the stream suite does) leaves them behind, and the
- * next system would start its first rollout while its consumers still work through someone
- * else's events, missing a 4 s revision deadline. So a system is ready once they have caught up.
- */
-export async function untilStatusBacklogDrained(natsUrl: string, suffix: string) {
-  const nc = await connect({ servers: natsUrl, name: 'test-backlog-check' });
+/** Deletes every durable whose name carries `tag` (a system's random suffix), on every stream. */
+async function deleteDurables(natsUrl: string, tag: string) {
+  const nc = await connect({ servers: natsUrl, name: 'test-durable-cleanup' });
   try {
     const jsm = await jetstreamManager(nc);
-    const durables = Object.values(statusConsumers(suffix)).map((c) => durableName(Streams.status.name, c));
-    await waitUntil(
-      async () => {
-        for (const d of durables) {
-          const ci = await jsm.consumers.info(Streams.status.name, d);
-          if (ci.num_pending + ci.num_ack_pending > 0) return false;
-        }
-        return true;
-      },
-      {
-        timeoutMs: 240_000,
-        intervalMs: 250,
-        what: `the status stream's shared durables to drain (${durables.join(', ')})`,
-      },
-    );
+    for (const stream of allStreams) {
+      for await (const ci of jsm.consumers.list(stream.name)) {
+        if (ci.name.includes(tag)) await jsm.consumers.delete(stream.name, ci.name);
+      }
+    }
   } finally {
     await nc.close();
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createMemoryBus, type Bus } from '@nvcf/bus';
+import { createMemoryBus, type Bus, type StartAt } from '@nvcf/bus';
 import { allStreams, Streams } from '@nvcf/contracts';
 import { createNvcfServer, createMemoryNvcfStore, httpIcmsClient, type NvcfStore } from '@nvcf/subgraph-nvcf';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
@@ -59,11 +59,13 @@ export interface SystemOptions {
   trustedManifest?: ReadonlyMap<string, string>;
   /** how much of the status stream is kept (resume cursors older than that expire) */
   statusRetention?: { maxMsgs?: number; maxAgeMs?: number };
-  /**
-   * Separate deployments sharing one NATS keep their services' durable consumers apart with it.
-   * A new durable starts at the beginning of the status stream, so it is not for short-lived systems.
-   */
+  /** Separate deployments sharing one NATS keep their services' durable consumers apart with it. */
   deploymentSuffix?: string;
+  /**
+   * Where those durables begin when first created: `first` (default) replays the status stream,
+   * `new` starts at the next event: for short-lived systems on a shared stream (tests).
+   */
+  statusConsumerStart?: StartAt;
   /** the operator-type registry file; default deploy/operators.yaml */
   registryPath?: string;
 }
@@ -126,6 +128,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         clusters,
         host,
         consumerName: statusConsumers(opts.deploymentSuffix).icms,
+        consumerStart: opts.statusConsumerStart,
       }),
     );
     const status = stack.use(
@@ -136,6 +139,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         cursorSecret: secret,
         host,
         consumerName: statusConsumers(opts.deploymentSuffix).status,
+        consumerStart: opts.statusConsumerStart,
       }),
     );
     const registry = loadRegistry(opts.registryPath ?? defaultRegistryPath());
@@ -147,6 +151,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
         host,
         registry,
         consumerName: statusConsumers(opts.deploymentSuffix).nvcf,
+        consumerStart: opts.statusConsumerStart,
         icms: httpIcmsClient(() => icms.url, secret),
         revisionDeadlineMs: opts.revisionDeadlineMs,
         deadlineSweepMs: opts.deadlineSweepMs,

@@ -2,7 +2,7 @@
 export { createMemoryBus } from './memory.js';
 export { createNatsBus, type NatsBusOptions } from './nats.js';
 export { natsStreamConfig, streamConfigDifferences, type StreamConfigDifference } from './nats-streams.js';
-export { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './nats-errors.js';
+export { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './errors.js';
 export { ConsumerSetupError } from './nats-consume.js';
 export { subjectMatches } from './subject-match.js';
 export { PoisonMessage } from './types.js';
@@ -16,5 +16,6 @@ export type {
   PublishAck,
   StreamInfo,
   StreamSpec,
+  StartAt,
   TailOptions,
 } from './types.js';

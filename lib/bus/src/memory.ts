@@ -12,6 +12,7 @@ import type {
 import { subjectMatches } from './subject-match.js';
 import { runDelivery } from './delivery.js';
 import { tracedDelivery, tracedPublish } from './telemetry.js';
+import { BusClosed } from './errors.js';
 import { createLogger } from '@nvcf/logging';
 
 const log = createLogger('bus');
@@ -32,11 +33,17 @@ interface StreamState {
   wake: Set<() => void>;
 }
 /** Durable consumer state lives in the bus, so a restarted consumer sees its unacked messages again. */
+/** A durable's position, shared (as on JetStream) by every consumer bound to it: they split its work. */
 interface DurableState {
   nextSeq: number;
   unacked: Set<number>;
   deliveries: Map<number, number>;
-  active: boolean;
+  /** redeliveries waiting for any of the durable's consumers */
+  due: number[];
+  /** sequences a live consumer's handler is working on, and which consumer (its pump) */
+  held: Map<number, () => void>;
+  /** each bound consumer's pump */
+  pumps: Set<() => void>;
 }
 
 const decode = <T>(m: Stored): BusMessage<T> => ({
@@ -52,6 +59,10 @@ export function createMemoryBus(): Bus {
   const streams = new Map<string, StreamState>();
   const durables = new Map<string, DurableState>();
   const consumers = new Set<Consumer>();
+  let disposed = false;
+  const alive = () => {
+    if (disposed) throw new BusClosed();
+  };
 
   const streamFor = (subject: string) =>
     [...streams.values()].find((s) => s.spec.subjects.some((f) => subjectMatches(f, subject)));
@@ -85,6 +96,7 @@ export function createMemoryBus(): Bus {
 
   const bus: Bus = {
     async ensureStreams(specs) {
+      alive();
       for (const spec of specs) {
         const existing = streams.get(spec.name);
         if (existing) existing.spec = spec;
@@ -101,6 +113,7 @@ export function createMemoryBus(): Bus {
     },
 
     publish: (subject, data, opts) => {
+      if (disposed) return Promise.reject(new BusClosed());
       const s = streamFor(subject);
       if (!s) return Promise.reject(new Error(`no stream listens on subject ${subject}`));
       return tracedPublish(s.spec.name, subject, opts?.msgId, async (headers): Promise<PublishAck> => {
@@ -126,63 +139,75 @@ export function createMemoryBus(): Bus {
     },
 
     async consume<T>(opts: ConsumerOptions, handler: (msg: Delivery<T>) => Promise<void>): Promise<Consumer> {
+      alive();
       const s = mustStream(opts.stream);
       const key = `${opts.stream}/${opts.durable}`;
-      const d = durables.get(key) ?? {
-        nextSeq: 1,
-        unacked: new Set<number>(),
-        deliveries: new Map<number, number>(),
-        active: false,
-      };
-      if (d.active) throw new Error(`durable ${opts.durable} already has an active consumer`);
-      d.active = true;
-      durables.set(key, d);
-      const { maxAckPending = 64, maxDeliver = 20, backoffMs = [500, 2000, 5000] } = opts;
+      let d = durables.get(key);
+      if (!d) {
+        d = {
+          nextSeq: opts.startAt === 'new' ? s.lastSeq + 1 : 1,
+          unacked: new Set<number>(),
+          deliveries: new Map<number, number>(),
+          due: [],
+          held: new Map(),
+          pumps: new Set(),
+        };
+        durables.set(key, d);
+      }
+      const durable = d;
       // Everything unacked by a previous incarnation is due again: that is what a killed agent relies on.
-      const due: number[] = [...d.unacked].sort((a, b) => a - b);
+      if (!durable.pumps.size)
+        durable.due = [...durable.unacked].filter((q) => !durable.held.has(q)).sort((a, b) => a - b);
+      const { maxAckPending = 64, maxDeliver = 20, backoffMs = [500, 2000, 5000] } = opts;
       const inFlight = new Set<number>();
-      const timers = new Set<NodeJS.Timeout>();
+      const timers = new Map<NodeJS.Timeout, number>();
       const handlers = new Set<Promise<void>>();
       let stopped = false;
+      const wakeAll = () => {
+        for (const p of durable.pumps) p();
+      };
 
       const pump = () => {
         while (!stopped && inFlight.size < maxAckPending) {
-          let seq = due.shift();
+          let seq = durable.due.shift();
           if (seq === undefined) {
-            while (d.nextSeq <= s.lastSeq) {
-              const m = find(s, d.nextSeq++);
+            while (durable.nextSeq <= s.lastSeq) {
+              const m = find(s, durable.nextSeq++);
               if (m && subjectMatches(opts.filterSubject, m.subject)) {
                 seq = m.seq;
-                d.unacked.add(m.seq);
+                durable.unacked.add(m.seq);
                 break;
               }
             }
           }
           if (seq === undefined) return;
+          if (!durable.unacked.has(seq)) continue; // settled meanwhile by the consumer that left it
           const m = find(s, seq);
           if (!m) {
-            d.unacked.delete(seq);
+            durable.unacked.delete(seq);
             continue;
           }
-          const count = (d.deliveries.get(seq) ?? 0) + 1;
-          d.deliveries.set(seq, count);
+          const count = (durable.deliveries.get(seq) ?? 0) + 1;
+          durable.deliveries.set(seq, count);
           inFlight.add(seq);
+          durable.held.set(seq, pump);
           const done = (outcome: 'ack' | 'term' | { nakMs: number }) => {
             inFlight.delete(seq);
+            if (durable.held.get(seq) === pump) durable.held.delete(seq);
             if (outcome === 'ack' || outcome === 'term' || count >= maxDeliver) {
               if (outcome !== 'ack' && outcome !== 'term')
                 log.error(`${opts.durable}: seq ${seq} reached maxDeliver ${maxDeliver}; dropped`);
-              d.unacked.delete(seq);
-              d.deliveries.delete(seq);
+              durable.unacked.delete(seq);
+              durable.deliveries.delete(seq);
               if (s.spec.retention === 'workqueue') s.messages = s.messages.filter((x) => x.seq !== seq);
             } else if (!stopped) {
               const t = setTimeout(() => {
                 timers.delete(t);
-                due.push(seq);
-                due.sort((a, b) => a - b);
-                pump();
+                durable.due.push(seq);
+                durable.due.sort((a, b) => a - b);
+                wakeAll();
               }, outcome.nakMs);
-              timers.add(t);
+              timers.set(t, seq);
             }
             pump();
           };
@@ -196,13 +221,28 @@ export function createMemoryBus(): Bus {
           handlers.add(h);
         }
       };
+      durable.pumps.add(pump);
       s.wake.add(pump);
       queueMicrotask(pump);
       const consumer: Consumer = {
         async stop(o: { graceMs?: number } = {}) {
           stopped = true;
           s.wake.delete(pump);
-          for (const t of timers) clearTimeout(t);
+          durable.pumps.delete(pump);
+          // naks waiting for their backoff go back to the durable rather than vanish with their timers
+          for (const [t, seq] of timers) {
+            clearTimeout(t);
+            durable.due.push(seq);
+          }
+          timers.clear();
+          // what its handlers still hold is the durable's others' (or its next consumer's) to take:
+          // JetStream redelivers it after the ack wait, here at once; a late ack still counts
+          for (const seq of inFlight) {
+            if (durable.held.get(seq) === pump) durable.held.delete(seq);
+            durable.due.push(seq);
+          }
+          durable.due.sort((a, b) => a - b);
+          wakeAll();
           if (o.graceMs) {
             let timer: NodeJS.Timeout | undefined;
             await Promise.race([
@@ -213,7 +253,6 @@ export function createMemoryBus(): Bus {
             ]);
             clearTimeout(timer);
           }
-          d.active = false;
           consumers.delete(consumer);
         },
       };
@@ -222,6 +261,7 @@ export function createMemoryBus(): Bus {
     },
 
     async tail<T>(opts: TailOptions, handler: (msg: BusMessage<T>) => void): Promise<Consumer> {
+      alive();
       const s = mustStream(opts.stream);
       trim(s, Date.now());
       if (opts.deliver === 'lastPerSubject') {
@@ -257,6 +297,7 @@ export function createMemoryBus(): Bus {
     },
 
     async dispose() {
+      disposed = true;
       await Promise.all([...consumers].map((c) => c.stop()));
     },
     async [Symbol.asyncDispose]() {

@@ -28,9 +28,6 @@ export interface NatsContext {
 
 export class ConsumerSetupError extends Error {
   override name = 'ConsumerSetupError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /**
@@ -54,7 +51,7 @@ export async function consumeDurable<T>(
   const config: Partial<ConsumerConfig> = {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
+    deliver_policy: opts.startAt === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
     ack_wait: nanos(ackWaitMs),
     max_deliver: maxDeliver,
     max_ack_pending: maxAckPending,
@@ -69,7 +66,9 @@ export async function consumeDurable<T>(
     // on every (re)open: a durable lost with the server's state comes back, a changed config applies
     await jsm.consumers.add(stream, config).catch((err: unknown) => {
       if (!(err instanceof JetStreamApiError) || err.code === JetStreamApiCodes.StreamNotFound) throw err;
-      return jsm.consumers.update(stream, durable, config); // exists with another config
+      // exists with another config; where it starts is fixed at creation (and it is past that)
+      const { deliver_policy: _fixed, ...changeable } = config;
+      return jsm.consumers.update(stream, durable, changeable);
     });
     const consumer = await js.consumers.get(stream, durable);
     return consumer.consume({ max_messages: maxAckPending });

@@ -11,7 +11,7 @@ import { tracedPublish } from './telemetry.js';
 import { StreamIndex } from './subject-match.js';
 import { consumeDurable, type NatsContext } from './nats-consume.js';
 import { natsStreamConfig, streamConfigDifferences } from './nats-streams.js';
-import { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './nats-errors.js';
+import { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './errors.js';
 import { sleep, type ConsumeLoop } from './nats-loop.js';
 import { tailStream } from './nats-tail.js';
 import type { Bus, Consumer, PublishAck, StreamInfo } from './types.js';

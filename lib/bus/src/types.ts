@@ -41,7 +41,14 @@ export interface ConsumerOptions {
   backoffMs?: number[];
   /** messages handled at once */
   maxAckPending?: number;
+  /**
+   * Where a durable that does not exist yet begins: `first` (default) at the oldest stored message,
+   * `new` at the next one published. An existing durable always resumes where it was.
+   */
+  startAt?: StartAt;
 }
+
+export type StartAt = 'first' | 'new';
 
 export interface TailOptions {
   stream: string;

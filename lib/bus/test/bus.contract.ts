@@ -1,5 +1,5 @@
 import { waitUntil } from '@nvcf/testing';
-import { PoisonMessage, type Bus, type StreamSpec } from '../src/index.js';
+import { BusClosed, PoisonMessage, type Bus, type StreamSpec } from '../src/index.js';
 
 const work: StreamSpec = {
   name: 'ContractWork',
@@ -104,6 +104,61 @@ export function busContract(name: string, make: () => Promise<Bus>) {
       await waitUntil(() => seen.length > 0, { timeoutMs: 20_000 });
       expect(seen).toEqual(['kept']);
       release();
+    });
+
+    it("splits a durable's work between two consumers bound to it, each message once", async () => {
+      const id = uniq();
+      const seen = new Map<string, number[]>([
+        ['a', []],
+        ['b', []],
+      ]);
+      const bind = (who: string) =>
+        bus.consume<{ v: number }>(
+          { stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, maxAckPending: 4 },
+          async (m) => {
+            seen.get(who)!.push(m.data.v);
+            await new Promise((r) => setTimeout(r, 5)); // long enough for the other to be asked
+          },
+        );
+      await bind('a');
+      await bind('b');
+      const sent = Array.from({ length: 40 }, (_, i) => i);
+      for (const v of sent) await bus.publish(`CW.${id}`, { v });
+      await waitUntil(() => seen.get('a')!.length + seen.get('b')!.length >= sent.length, { timeoutMs: 20_000 });
+      const all = [...seen.get('a')!, ...seen.get('b')!].sort((x, y) => x - y);
+      expect(all).toEqual(sent);
+      expect(seen.get('a')!.length).toBeGreaterThan(0);
+      expect(seen.get('b')!.length).toBeGreaterThan(0);
+    });
+
+    it('starts a new durable at new messages when asked, and resumes an existing one where it was', async () => {
+      const id = uniq();
+      await bus.publish(`CL.${id}`, { v: 'before' });
+      const seen: string[] = [];
+      const opts = { stream: log.name, durable: `n${id}`, filterSubject: `CL.${id}`, startAt: 'new' as const };
+      const first = await bus.consume<{ v: string }>(opts, async (m) => {
+        seen.push(m.data.v);
+      });
+      await bus.publish(`CL.${id}`, { v: 'after' });
+      await waitUntil(() => seen.length >= 1);
+      await first.stop();
+      await bus.publish(`CL.${id}`, { v: 'while away' });
+      await bus.consume<{ v: string }>(opts, async (m) => {
+        seen.push(m.data.v);
+      });
+      await waitUntil(() => seen.length >= 2);
+      await bus.publish(`CL.${id}`, { v: 'last' }); // a message after the others: all of them are in by then
+      await waitUntil(() => seen.includes('last'));
+      expect(seen).toEqual(['after', 'while away', 'last']);
+    });
+
+    it('refuses every use after dispose with BusClosed', async () => {
+      await bus.dispose();
+      await expect(bus.publish(`CL.${uniq()}`, { v: 1 })).rejects.toBeInstanceOf(BusClosed);
+      await expect(bus.consume({ stream: work.name, durable: `d${uniq()}` }, async () => {})).rejects.toBeInstanceOf(
+        BusClosed,
+      );
+      await expect(bus.ensureStreams([log])).rejects.toBeInstanceOf(BusClosed);
     });
 
     it('tails a limits stream in order from a sequence, then live', async () => {

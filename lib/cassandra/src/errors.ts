@@ -52,17 +52,11 @@ export function unavailableFrom(err: unknown): CassandraUnavailable | null {
 /** Several compare-and-set rounds lost in a row: callers may retry, the row is unchanged by us. */
 export class LwtContention extends Error {
   override name = 'LwtContention';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /** A migrations folder that cannot be run as is (bad file name, duplicate version). */
 export class MigrationFileError extends Error {
   override name = 'MigrationFileError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 export type RefusalReason =

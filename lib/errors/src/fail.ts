@@ -1,9 +1,20 @@
 import { GraphQLError, type SourceLocation } from 'graphql';
 import { Codes, type Code } from './codes.js';
 
-/** A GraphQL error whose `extensions.code` comes from the registry. */
-export const fail = (code: Code, message: string, meta?: Record<string, unknown>): GraphQLError =>
-  new GraphQLError(message, { extensions: { code, ...meta } });
+/**
+ * A GraphQL error whose `extensions.code` comes from the registry. `cause` is kept on the error
+ * (for logs and traces), never in `extensions`: what the client sees is the message and meta.
+ */
+export function fail(
+  code: Code,
+  message: string,
+  meta: { cause?: unknown } & Record<string, unknown> = {},
+): GraphQLError {
+  const { cause, ...extensions } = meta;
+  const err = new GraphQLError(message, { extensions: { code, ...extensions } });
+  if (cause !== undefined) err.cause = cause;
+  return err;
+}
 
 export const codeOf = (err: unknown): string | undefined =>
   err instanceof GraphQLError ? (err.extensions?.code as string | undefined) : undefined;

@@ -1,1 +1,1 @@
-export { DisposalStack } from './stack.js';
+export { DisposalStack, build } from './stack.js';

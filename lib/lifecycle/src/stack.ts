@@ -1,4 +1,4 @@
-type Disposer = () => unknown | Promise<unknown>;
+type Disposer = () => unknown;
 
 /**
  * What Node 20 lacks of AsyncDisposableStack: things are disposed in reverse order of
@@ -8,11 +8,8 @@ export class DisposalStack implements AsyncDisposable {
   private items: Disposer[] = [];
 
   use<T extends AsyncDisposable | { dispose(): unknown }>(value: T): T {
-    this.items.push(
-      Symbol.asyncDispose in value
-        ? () => (value)[Symbol.asyncDispose]()
-        : () => (value).dispose(),
-    );
+    const v: AsyncDisposable | { dispose(): unknown } = value;
+    this.items.push(Symbol.asyncDispose in v ? () => v[Symbol.asyncDispose]() : () => v.dispose());
     return value;
   }
 
@@ -43,5 +40,22 @@ export class DisposalStack implements AsyncDisposable {
 
   async [Symbol.asyncDispose]() {
     await this.disposeAsync();
+  }
+}
+
+/**
+ * Builds something that owns resources: `steps` registers each on the stack the moment it exists,
+ * and if a later step throws (a port in use, a store down), what was started is released in
+ * reverse before the error goes on. On success the result owns them: its own dispose releases
+ * them in the order it needs, and the stack is dropped.
+ */
+export async function build<T>(steps: (stack: DisposalStack) => Promise<T>): Promise<T> {
+  const stack = new DisposalStack();
+  try {
+    return await steps(stack);
+  } catch (err) {
+    // the build's error is the one to report; a cleanup failure must not mask it
+    await stack.disposeAsync().catch(() => {});
+    throw err;
   }
 }

@@ -1,6 +1,5 @@
 export { readSecret } from './secret.js';
 export { RequestMetrics, processMetrics } from './metrics.js';
-export { drainServer } from './drain.js';
 export { runMain } from './main.js';
 export type { Started } from './main.js';
 export {

@@ -155,7 +155,7 @@ export class StatusStream {
     try {
       seq = decodeCursor(this.opts.cursorSecret, tenant, after);
     } catch (err) {
-      if (err instanceof CursorError) throw fail('CURSOR_INVALID', err.message, { field: 'after' });
+      if (err instanceof CursorError) throw fail('CURSOR_INVALID', err.message, { field: 'after', cause: err });
       throw err;
     }
     const info = await this.opts.bus.streamInfo(Streams.status.name);

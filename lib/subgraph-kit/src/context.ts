@@ -12,7 +12,10 @@ export function tenantFrom(secret: string, header: string | null | undefined, au
     return verifyTenant(secret, header, { audience });
   } catch (err) {
     if (err instanceof TenantAssertionError) {
-      throw fail('UNAUTHENTICATED', `subgraph refused the request: ${err.message}`, { http: { status: 401 } });
+      throw fail('UNAUTHENTICATED', `subgraph refused the request: ${err.message}`, {
+        http: { status: 401 },
+        cause: err,
+      });
     }
     throw err;
   }

@@ -1,5 +1,5 @@
 export { startSubgraph } from './server.js';
-export type { SubgraphOptions, RunningSubgraph, RpcHandler } from './server.js';
+export type { SubgraphOptions, RunningSubgraph, RpcHandlers } from './server.js';
 export { tenantFrom, TENANT_HEADER } from './context.js';
 export type { TenantContext } from './context.js';
 export { rpcClient } from './rpc-client.js';

@@ -38,7 +38,9 @@ export function rpcClient(baseUrl: () => string, secret: string, service: string
             body: JSON.stringify(input),
           });
         } catch (cause) {
-          throw fail('UNAVAILABLE', `internal call ${method} failed: ${(cause as Error).message}; retry later`);
+          throw fail('UNAVAILABLE', `internal call ${method} failed: ${(cause as Error).message}; retry later`, {
+            cause,
+          });
         }
         span?.setAttribute('http.response.status_code', r.status);
         return r;

@@ -8,13 +8,19 @@ import { fail, maskError } from '@nvcf/errors';
 import { GraphQLError } from 'graphql';
 import { rpcAudience } from '@nvcf/auth';
 import { tenantFrom, TENANT_HEADER, type TenantContext } from './context.js';
-import { readBody, sendJson, graphqlError, BodyTooLarge, listen } from '@nvcf/http';
-import { RequestMetrics, processMetrics, drainServer } from '@nvcf/service';
+import { readBody, sendJson, graphqlError, BodyTooLarge, listen, closeServer } from '@nvcf/http';
+import { RequestMetrics, processMetrics } from '@nvcf/service';
+import { build, type DisposalStack } from '@nvcf/lifecycle';
 import { inputLimitsPlugin } from './input-limits-plugin.js';
 import { createLogger, withLogContext } from '@nvcf/logging';
 import { Attr, SpanKind, annotate, context, contextFrom, failSpan, startSpan } from '@nvcf/telemetry';
 
-export type RpcHandler = (tenant: string, input: any) => Promise<unknown>;
+/** The serving side of an RPC contract (method → input and output, e.g. IcmsRpc): one typed handler per method. */
+export type RpcHandlers<R extends { [M in keyof R]: { input: unknown; output: unknown } }> = {
+  [M in keyof R]: (tenant: string, input: R[M]['input']) => Promise<R[M]['output']>;
+};
+/** Any handler map: a handler of any input type fits `never`. */
+type RpcHandlerMap = Record<string, (tenant: string, input: never) => Promise<unknown>>;
 
 export interface SubgraphOptions<C extends TenantContext> {
   name: string;
@@ -28,7 +34,7 @@ export interface SubgraphOptions<C extends TenantContext> {
   /** serve subscriptions over graphql-ws on the same path */
   subscriptions?: boolean;
   /** internal service-to-service calls, POST /internal/rpc/<name> */
-  rpc?: Record<string, RpcHandler>;
+  rpc?: RpcHandlerMap;
   maxBodyBytes?: number;
   /** readiness beyond "listening" (store reachable, consumers running) */
   ready?: () => boolean;
@@ -46,6 +52,13 @@ export interface RunningSubgraph extends AsyncDisposable {
 }
 
 export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptions<C>): Promise<RunningSubgraph> {
+  return build((stack) => start(opts, stack));
+}
+
+async function start<C extends TenantContext>(
+  opts: SubgraphOptions<C>,
+  stack: DisposalStack,
+): Promise<RunningSubgraph> {
   const { maxBodyBytes = 2 * 1024 * 1024 } = opts;
   const log = createLogger(opts.name);
   const apollo = new ApolloServer<BaseContext>({
@@ -57,6 +70,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
     formatError: (formatted, error) => maskError(formatted, (e) => log.error('unexpected error', e), error),
   });
   await apollo.start();
+  stack.defer(() => apollo.stop());
   const requests = new RequestMetrics(`nvcf_${opts.name.replace(/\W/g, '_')}`);
   const processInfo = processMetrics(`nvcf_${opts.name.replace(/\W/g, '_')}`);
   let draining = false;
@@ -97,18 +111,20 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
   };
 
   const handleRpc = async (req: IncomingMessage, res: ServerResponse, method: string) => {
-    const handler = opts.rpc?.[method];
+    const handler = opts.rpc && Object.hasOwn(opts.rpc, method) ? opts.rpc[method] : undefined;
     if (!handler) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no internal method ${method}` } });
     const done = requests.start(`rpc:${method}`);
     res.once('finish', () => done(res.statusCode >= 500));
     try {
       const tenant = tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined, rpcAudience(opts.name));
       annotate({ [Attr.tenant]: tenant });
-      const input = JSON.parse((await readBody(req, maxBodyBytes)) || '{}');
-      sendJson(res, 200, { result: (await handler(tenant, input)) ?? null });
+      // the caller signed for this service's RPC audience: it is the contract's other side, so its
+      // JSON is taken as the method's input, as a typed client takes a response
+      const input: unknown = JSON.parse((await readBody(req, maxBodyBytes)) || '{}');
+      sendJson(res, 200, { result: (await handler(tenant, input as never)) ?? null });
     } catch (err) {
-      const code =
-        err instanceof GraphQLError ? String(err.extensions.code ?? 'INTERNAL_SERVER_ERROR') : 'INTERNAL_SERVER_ERROR';
+      const given = err instanceof GraphQLError ? err.extensions.code : undefined;
+      const code = typeof given === 'string' ? given : 'INTERNAL_SERVER_ERROR';
       if (code === 'INTERNAL_SERVER_ERROR') log.error(`rpc ${method} failed`, err);
       sendJson(res, code === 'UNAUTHENTICATED' ? 401 : code === 'INTERNAL_SERVER_ERROR' ? 500 : 422, {
         error: {
@@ -154,7 +170,8 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
   let wss: WebSocketServer | undefined;
   let wsCleanup: { dispose(): void | Promise<void> } | undefined;
   if (opts.subscriptions) {
-    wss = new WebSocketServer({ server, path: '/graphql' });
+    const ws = (wss = new WebSocketServer({ server, path: '/graphql' }));
+    stack.defer(() => ws.close());
     wsCleanup = useServer<Record<string, unknown>, { tenant?: string }>(
       {
         schema: opts.schema,
@@ -175,6 +192,8 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
       },
       wss,
     );
+    const cleanup = wsCleanup;
+    stack.defer(() => cleanup.dispose());
   }
 
   const url = await listen(server, opts.port ?? 0, opts.host);
@@ -188,7 +207,7 @@ export async function startSubgraph<C extends TenantContext>(opts: SubgraphOptio
         draining = true;
         await wsCleanup?.dispose();
         wss?.close();
-        await drainServer(server, graceMs);
+        await closeServer(server, { graceMs });
         await apollo.stop();
       })()),
     dispose: () => running.drain(0),

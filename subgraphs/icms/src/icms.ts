@@ -9,11 +9,12 @@ import {
   type TerminateInstanceMessage,
   type UpdateInstancesMessage,
 } from '@nvcf/contracts';
+import type { RpcHandlers } from '@nvcf/subgraph-kit';
 import type { IcmsStore } from './store/index.js';
 import { isLive, type ClusterRecord, type InstanceRecord } from './model.js';
 import { eligibleClusters } from './placement.js';
 
-type Handlers = { [K in keyof IcmsRpc]: (tenant: string, input: IcmsRpc[K]['input']) => Promise<IcmsRpc[K]['output']> };
+type Handlers = RpcHandlers<IcmsRpc>;
 
 /** ICMS's internal operations, called by nvcf over RPC. */
 export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { str, ConfigError, type Env } from '@nvcf/config';
+import { str, ConfigError, type Env, oneOf } from '@nvcf/config';
 import { runSubgraphMain } from '@nvcf/service';
 import { createIcmsServer } from './server.js';
 import { createCassandraIcmsStore } from './store/index.js';
@@ -40,6 +40,7 @@ runSubgraphMain(
   (env) => ({
     clusters: readClusters(env),
     consumerName: str(env, 'STATUS_CONSUMER_NAME', 'icms'),
+    consumerStart: oneOf(env, 'STATUS_CONSUMER_START', ['first', 'new'], 'first'),
   }),
   async ({ bus, cassandra, keyspace, config: c }) =>
     createIcmsServer({
@@ -50,5 +51,6 @@ runSubgraphMain(
       port: c.port,
       host: c.host,
       consumerName: c.consumerName,
+      consumerStart: c.consumerStart,
     }),
 );

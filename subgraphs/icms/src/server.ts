@@ -1,8 +1,9 @@
 import { parse } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { subgraphSdl } from '@nvcf/schema';
+import { build } from '@nvcf/lifecycle';
 import { startSubgraph, type RunningSubgraph } from '@nvcf/subgraph-kit';
-import type { Bus } from '@nvcf/bus';
+import type { Bus, StartAt } from '@nvcf/bus';
 import type { IcmsStore } from './store/index.js';
 import type { ClusterRecord } from './model.js';
 import { resolvers, createLoaders } from './resolvers.js';
@@ -19,6 +20,8 @@ export interface IcmsServerOptions {
   host?: string;
   /** durable consumer name on the status stream; replicas of one deployment share it */
   consumerName?: string;
+  /** where that durable begins when it is first created (STATUS_CONSUMER_START); default `first` */
+  consumerStart?: StartAt;
 }
 
 export const buildIcmsSchema = (store: IcmsStore) =>
@@ -28,20 +31,24 @@ export async function createIcmsServer(opts: IcmsServerOptions): Promise<Running
   const existing = new Map((await opts.store.listClusters()).map((c) => [c.id, c]));
   for (const c of opts.clusters ?? [])
     await opts.store.putCluster({ ...c, dedicatedTo: existing.get(c.id)?.dedicatedTo ?? null });
-  const consumer = await consumeStatus(opts.store, opts.bus, opts.consumerName);
-  const reports = await consumeClusterReports(opts.store, opts.bus, opts.consumerName);
-  const server = await startSubgraph({
-    name: 'icms',
-    schema: buildIcmsSchema(opts.store),
-    secret: opts.secret,
-    port: opts.port,
-    host: opts.host,
-    context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
-    rpc: icmsHandlers(opts.store, opts.bus),
+  return build(async (stack) => {
+    const consumer = await consumeStatus(opts.store, opts.bus, opts.consumerName, opts.consumerStart);
+    stack.defer(() => consumer.stop());
+    const reports = await consumeClusterReports(opts.store, opts.bus, opts.consumerName, opts.consumerStart);
+    stack.defer(() => reports.stop());
+    const server = await startSubgraph({
+      name: 'icms',
+      schema: buildIcmsSchema(opts.store),
+      secret: opts.secret,
+      port: opts.port,
+      host: opts.host,
+      context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
+      rpc: icmsHandlers(opts.store, opts.bus),
+    });
+    const drain = async (graceMs: number) => {
+      await Promise.all([consumer.stop({ graceMs }), reports.stop({ graceMs }), server.drain(graceMs)]);
+    };
+    const dispose = () => drain(0);
+    return { ...server, drain, dispose, [Symbol.asyncDispose]: dispose };
   });
-  const drain = async (graceMs: number) => {
-    await Promise.all([consumer.stop({ graceMs }), reports.stop({ graceMs }), server.drain(graceMs)]);
-  };
-  const dispose = () => drain(0);
-  return { ...server, drain, dispose, [Symbol.asyncDispose]: dispose };
 }

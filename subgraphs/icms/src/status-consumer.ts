@@ -1,14 +1,20 @@
-import { PoisonMessage, type Bus, type Consumer } from '@nvcf/bus';
+import { PoisonMessage, type Bus, type Consumer, type StartAt } from '@nvcf/bus';
 import { Streams, durableName, type ClusterOperatorsMessage, type StatusEvent } from '@nvcf/contracts';
 import type { IcmsStore } from './store/index.js';
 
 /** ICMS tracks instance state (for the current set and placement) from the status stream. */
-export async function consumeStatus(store: IcmsStore, bus: Bus, consumer = 'icms'): Promise<Consumer> {
+export async function consumeStatus(
+  store: IcmsStore,
+  bus: Bus,
+  consumer = 'icms',
+  startAt?: StartAt,
+): Promise<Consumer> {
   return bus.consume<StatusEvent>(
     {
       stream: Streams.status.name,
       durable: durableName(Streams.status.name, consumer),
       ackWaitMs: 30_000,
+      startAt,
       maxAckPending: 256,
     },
     async ({ data: e }) => {
@@ -27,12 +33,18 @@ export async function consumeStatus(store: IcmsStore, bus: Bus, consumer = 'icms
 }
 
 /** ICMS keeps each agent's newest report of the operator CRDs its cluster serves (placement reads it). */
-export async function consumeClusterReports(store: IcmsStore, bus: Bus, consumer = 'icms'): Promise<Consumer> {
+export async function consumeClusterReports(
+  store: IcmsStore,
+  bus: Bus,
+  consumer = 'icms',
+  startAt?: StartAt,
+): Promise<Consumer> {
   return bus.consume<ClusterOperatorsMessage>(
     {
       stream: Streams.cluster.name,
       durable: durableName(Streams.cluster.name, consumer),
       ackWaitMs: 30_000,
+      startAt,
       maxAckPending: 64,
     },
     async ({ data: m }) => {

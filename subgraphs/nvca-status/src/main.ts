@@ -1,4 +1,4 @@
-import { str } from '@nvcf/config';
+import { str, oneOf } from '@nvcf/config';
 import { runSubgraphMain, readCursorSecret } from '@nvcf/service';
 import { createStatusServer } from './server.js';
 import { createCassandraStatusStore } from './store/index.js';
@@ -9,6 +9,7 @@ runSubgraphMain(
   (env) => ({
     cursorSecret: readCursorSecret(env),
     consumerName: str(env, 'STATUS_CONSUMER_NAME', 'nvca-status'),
+    consumerStart: oneOf(env, 'STATUS_CONSUMER_START', ['first', 'new'], 'first'),
   }),
   async ({ bus, cassandra, keyspace, config: c }) =>
     createStatusServer({
@@ -19,5 +20,6 @@ runSubgraphMain(
       port: c.port,
       host: c.host,
       consumerName: c.consumerName,
+      consumerStart: c.consumerStart,
     }),
 );

@@ -1,8 +1,9 @@
 import { parse } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { subgraphSdl } from '@nvcf/schema';
+import { build } from '@nvcf/lifecycle';
 import { startSubgraph, type RunningSubgraph } from '@nvcf/subgraph-kit';
-import type { Bus } from '@nvcf/bus';
+import type { Bus, StartAt } from '@nvcf/bus';
 import type { StatusStore } from './store/index.js';
 import { resolvers, createLoaders } from './resolvers.js';
 import { consumeStatus } from './status-consumer.js';
@@ -18,30 +19,36 @@ export interface StatusServerOptions {
   host?: string;
   /** durable consumer name on the status stream; replicas of one deployment share it */
   consumerName?: string;
+  /** where that durable begins when it is first created (STATUS_CONSUMER_START); default `first` */
+  consumerStart?: StartAt;
 }
 
 export async function createStatusServer(opts: StatusServerOptions): Promise<RunningSubgraph> {
   // the conventional federated path: the gateway forwards subscriptions here over graphql-ws
-  const stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret });
-  await stream.start();
-  const consumer = await consumeStatus(opts.store, opts.bus, opts.consumerName);
-  const schema = buildSubgraphSchema([
-    { typeDefs: parse(subgraphSdl('nvca-status')), resolvers: resolvers(opts.store, stream) },
-  ]);
-  const server = await startSubgraph({
-    name: 'nvca-status',
-    schema,
-    secret: opts.secret,
-    port: opts.port,
-    host: opts.host,
-    subscriptions: true,
-    metrics: () => stream.metrics.render(),
-    context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
+  return build(async (stack) => {
+    const stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret });
+    await stream.start();
+    stack.defer(() => stream.stop());
+    const consumer = await consumeStatus(opts.store, opts.bus, opts.consumerName, opts.consumerStart);
+    stack.defer(() => consumer.stop());
+    const schema = buildSubgraphSchema([
+      { typeDefs: parse(subgraphSdl('nvca-status')), resolvers: resolvers(opts.store, stream) },
+    ]);
+    const server = await startSubgraph({
+      name: 'nvca-status',
+      schema,
+      secret: opts.secret,
+      port: opts.port,
+      host: opts.host,
+      subscriptions: true,
+      metrics: () => stream.metrics.render(),
+      context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
+    });
+    const drain = async (graceMs: number) => {
+      await stream.stop();
+      await Promise.all([consumer.stop({ graceMs }), server.drain(graceMs)]);
+    };
+    const dispose = () => drain(0);
+    return { ...server, drain, dispose, [Symbol.asyncDispose]: dispose };
   });
-  const drain = async (graceMs: number) => {
-    await stream.stop();
-    await Promise.all([consumer.stop({ graceMs }), server.drain(graceMs)]);
-  };
-  const dispose = () => drain(0);
-  return { ...server, drain, dispose, [Symbol.asyncDispose]: dispose };
 }

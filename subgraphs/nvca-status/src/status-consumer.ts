@@ -1,14 +1,20 @@
-import { type Bus, type Consumer } from '@nvcf/bus';
+import { type Bus, type Consumer, type StartAt } from '@nvcf/bus';
 import { Streams, durableName, type StatusEvent } from '@nvcf/contracts';
 import type { StatusStore } from './store/index.js';
 
 /** Keeps the latest status of every instance (Instance.state and friends). */
-export async function consumeStatus(store: StatusStore, bus: Bus, consumer = 'nvca-status'): Promise<Consumer> {
+export async function consumeStatus(
+  store: StatusStore,
+  bus: Bus,
+  consumer = 'nvca-status',
+  startAt?: StartAt,
+): Promise<Consumer> {
   return bus.consume<StatusEvent>(
     {
       stream: Streams.status.name,
       durable: durableName(Streams.status.name, consumer),
       ackWaitMs: 30_000,
+      startAt,
       maxAckPending: 256,
     },
     async ({ data: e, seq }) => {

@@ -1,4 +1,4 @@
-import { type Bus, type Consumer } from '@nvcf/bus';
+import { type Bus, type Consumer, type StartAt } from '@nvcf/bus';
 import { Streams, durableName, type StatusEvent } from '@nvcf/contracts';
 import type { Nvcf } from './nvcf.js';
 import { createLogger } from '@nvcf/logging';
@@ -9,12 +9,13 @@ const log = createLogger('nvcf');
  * nvcf's own durable reader of the status stream: records each instance's newest state
  * and moves revisions and function status. Idempotent, so redelivery is harmless.
  */
-export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf'): Promise<Consumer> {
+export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf', startAt?: StartAt): Promise<Consumer> {
   return bus.consume<StatusEvent>(
     {
       stream: Streams.status.name,
       durable: durableName(Streams.status.name, consumer),
       ackWaitMs: 30_000,
+      startAt,
       maxAckPending: 256,
     },
     async ({ data: e }) => {
