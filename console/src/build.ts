@@ -1,3 +1,4 @@
+import { withDirLock } from '@nvcf/lifecycle';
 /**
  * The web build on demand: `npm run build` and `npm start` call it, and it runs Vite only when
  * the inputs changed since the build in dist/web (a content hash, kept next to the build), so a
@@ -76,45 +77,7 @@ const builtHash = (dir = OUT) => {
   }
 };
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** One build at a time across processes (jest workers, `npm start` next to `npm run build`). */
-async function withLock<T>(fn: () => Promise<T>): Promise<T> {
-  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(LOCK);
-      fs.writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      let holder = 0;
-      try {
-        holder = Number(fs.readFileSync(path.join(LOCK, 'pid'), 'utf8'));
-      } catch {
-        /* being created or released */
-      }
-      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      // left behind by a killed build: its process is gone (or never wrote its pid)
-      if ((holder && !alive(holder)) || (!holder && age > 5000)) fs.rmSync(LOCK, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new WebBuildFailed(`another web build (pid ${holder}) holds ${LOCK}`);
-      else await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    fs.rmSync(LOCK, { recursive: true, force: true });
-  }
-}
+const withLock = <T>(fn: () => Promise<T>) => withDirLock(LOCK, fn);
 
 /** `vite build` into `outDir`, its output kept for the error when it fails. */
 function runVite(outDir: string): Promise<void> {

@@ -70,4 +70,29 @@ describe('the topology balancer', () => {
       await b.close();
     }
   }, 30_000);
+
+  it('routes to a backend added as ready at once, though its first probes are slow', async () => {
+    const old = await backend();
+    const next = await backend();
+    await using lb = await startBalancer({ backends: [old.url], checkMs: 100 });
+    try {
+      // a rolling replacement: the new process said ready (the caller waited for it), then the old
+      // one leaves; on a busy host the new one's probes time out for a while
+      next.mode.ready = 'hang';
+      lb.setBackends([next.url]);
+      old.mode.ready = 'no';
+      expect(lb.ready()).toEqual([next.url]);
+      expect(await (await fetch(lb.url)).text()).toBe('ok');
+      const from = next.probes();
+      await waitUntil(() => next.probes() >= from + 1, { what: 'a probe of the new backend sent', timeoutMs: 5000 });
+      expect(lb.ready()).toEqual([next.url]);
+      // its probes answer again: it stays
+      next.mode.ready = 'yes';
+      await waitUntil(() => next.probes() >= from + 3, { what: 'more probes', timeoutMs: 10_000 });
+      expect(lb.ready()).toEqual([next.url]);
+    } finally {
+      await old.close();
+      await next.close();
+    }
+  }, 30_000);
 });

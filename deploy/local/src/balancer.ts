@@ -4,7 +4,7 @@ import { listen, closeServer } from '@nvcf/http';
 
 export interface Balancer extends AsyncDisposable {
   url: string;
-  /** replaces the set of backends (base URLs) */
+  /** replaces the set of backends (base URLs); the new ones are taken as ready until a probe says otherwise */
   setBackends(urls: string[]): void;
   /** backends that answered /ready with 200 at the last check */
   ready(): string[];
@@ -126,8 +126,11 @@ export async function startBalancer(opts: {
     url,
     // a removed backend gets no new request from now on (an endpoint removed before its pod drains)
     setBackends: (urls) => {
+      const added = urls.filter((u) => !backends.includes(u));
       backends = [...urls];
-      live = live.filter((u) => urls.includes(u));
+      // an endpoint joins a Service once its pod is Ready: callers add a backend after its /ready
+      // said so, and a first probe that is merely slow on a busy host must not keep it out
+      live = [...live.filter((u) => urls.includes(u)), ...added];
       void check();
     },
     ready: () => [...live],

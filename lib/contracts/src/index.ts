@@ -1,5 +1,5 @@
 /** What the services say to each other: the streams, their subjects and payloads, and ICMS's RPC. */
-export { Streams, allStreams, subjects, durableName } from './streams.js';
+export { Streams, allStreams, subjects, durableName, readerOf } from './streams.js';
 export { msgIds } from './payloads.js';
 export type {
   InstanceState,

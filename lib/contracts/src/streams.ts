@@ -1,4 +1,4 @@
-import type { StreamSpec } from '@nvcf/bus';
+import type { ConsumerOptions, StartAt, StreamSpec } from '@nvcf/bus';
 
 const DAY = 86_400_000;
 
@@ -59,3 +59,20 @@ export const subjects = {
 };
 
 export const durableName = (stream: string, consumer: string) => `${stream}-${token(consumer)}`;
+
+/**
+ * A service's durable reader of a limits stream (status, cluster reports): one per deployment,
+ * its replicas sharing it. Handlers are idempotent (clocks decide), so many may run at once.
+ */
+export const readerOf = (
+  stream: StreamSpec,
+  consumer: string,
+  startAt?: StartAt,
+  maxAckPending = 256,
+): ConsumerOptions => ({
+  stream: stream.name,
+  durable: durableName(stream.name, consumer),
+  ackWaitMs: 30_000,
+  maxAckPending,
+  startAt,
+});

@@ -1,4 +1,4 @@
-import type { Env } from '@nvcf/config';
+import { oneOf, str, type Env } from '@nvcf/config';
 import { setLogLevel } from '@nvcf/logging';
 import { createNatsBus, type Bus } from '@nvcf/bus';
 import { allStreams } from '@nvcf/contracts';
@@ -7,11 +7,14 @@ import { DisposalStack } from '@nvcf/lifecycle';
 import { runMain } from './main.js';
 import { readServiceConfig, readBusConfig, readCassandraConfig, readInternalSecret } from './config.js';
 
-const readCommon = (env: Env, port: number) => ({
+const readCommon = (env: Env, name: string, port: number) => ({
   ...readServiceConfig(env, { port }),
   ...readBusConfig(env),
   cassandra: readCassandraConfig(env),
   secret: readInternalSecret(env),
+  // every subgraph reads the status stream with a durable of its own (docs/configuration.md)
+  consumerName: str(env, 'STATUS_CONSUMER_NAME', name),
+  consumerStart: oneOf(env, 'STATUS_CONSUMER_START', ['first', 'new'], 'first'),
 });
 export type SubgraphConfig<C> = ReturnType<typeof readCommon> & C;
 
@@ -33,7 +36,7 @@ export function runSubgraphMain<C>(
 ) {
   runMain(
     name,
-    () => ({ ...readCommon(process.env, defaults.port), ...readOwn(process.env) }),
+    () => ({ ...readCommon(process.env, name, defaults.port), ...readOwn(process.env) }),
     async (config) => {
       setLogLevel(config.logLevel);
       const stack = new DisposalStack();

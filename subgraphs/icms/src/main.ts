@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { str, ConfigError, type Env, oneOf } from '@nvcf/config';
+import { ConfigError, type Env } from '@nvcf/config';
 import { runSubgraphMain } from '@nvcf/service';
 import { createIcmsServer } from './server.js';
 import { createCassandraIcmsStore } from './store/index.js';
@@ -39,8 +39,6 @@ runSubgraphMain(
   { port: 4002 },
   (env) => ({
     clusters: readClusters(env),
-    consumerName: str(env, 'STATUS_CONSUMER_NAME', 'icms'),
-    consumerStart: oneOf(env, 'STATUS_CONSUMER_START', ['first', 'new'], 'first'),
   }),
   async ({ bus, cassandra, keyspace, config: c }) =>
     createIcmsServer({

@@ -1,5 +1,5 @@
 import { PoisonMessage, type Bus, type Consumer, type StartAt } from '@nvcf/bus';
-import { Streams, durableName, type ClusterOperatorsMessage, type StatusEvent } from '@nvcf/contracts';
+import { Streams, readerOf, type ClusterOperatorsMessage, type StatusEvent } from '@nvcf/contracts';
 import type { IcmsStore } from './store/index.js';
 
 /** ICMS tracks instance state (for the current set and placement) from the status stream. */
@@ -9,27 +9,18 @@ export async function consumeStatus(
   consumer = 'icms',
   startAt?: StartAt,
 ): Promise<Consumer> {
-  return bus.consume<StatusEvent>(
-    {
-      stream: Streams.status.name,
-      durable: durableName(Streams.status.name, consumer),
-      ackWaitMs: 30_000,
-      startAt,
-      maxAckPending: 256,
-    },
-    async ({ data: e }) => {
-      const changed = await store.recordState(e.instanceId, e.state, e.revisionId, e.clock, e.at);
-      if (!changed || e.state !== 'TERMINATED') return;
-      // the single-tenant lock ends with the last operator instance on the cluster, once the agent
-      // reported it TERMINATED (its objects gone): a FAILED one still has its namespace there
-      const [cluster] = await store.getClusters([e.clusterId]);
-      if (!cluster?.dedicatedTo) return;
-      const remaining = (await store.listInstancesByCluster(e.clusterId)).filter(
-        (i) => i.singleTenant && i.state !== 'TERMINATED',
-      );
-      if (!remaining.length) await store.setDedication(e.clusterId, cluster.dedicatedTo, null);
-    },
-  );
+  return bus.consume<StatusEvent>(readerOf(Streams.status, consumer, startAt), async ({ data: e }) => {
+    const changed = await store.recordState(e.instanceId, e.state, e.revisionId, e.clock, e.at);
+    if (!changed || e.state !== 'TERMINATED') return;
+    // the single-tenant lock ends with the last operator instance on the cluster, once the agent
+    // reported it TERMINATED (its objects gone): a FAILED one still has its namespace there
+    const [cluster] = await store.getClusters([e.clusterId]);
+    if (!cluster?.dedicatedTo) return;
+    const remaining = (await store.listInstancesByCluster(e.clusterId)).filter(
+      (i) => i.singleTenant && i.state !== 'TERMINATED',
+    );
+    if (!remaining.length) await store.setDedication(e.clusterId, cluster.dedicatedTo, null);
+  });
 }
 
 /** ICMS keeps each agent's newest report of the operator CRDs its cluster serves (placement reads it). */
@@ -39,25 +30,16 @@ export async function consumeClusterReports(
   consumer = 'icms',
   startAt?: StartAt,
 ): Promise<Consumer> {
-  return bus.consume<ClusterOperatorsMessage>(
-    {
-      stream: Streams.cluster.name,
-      durable: durableName(Streams.cluster.name, consumer),
-      ackWaitMs: 30_000,
-      startAt,
-      maxAckPending: 64,
-    },
-    async ({ data: m }) => {
-      if (
-        !m ||
-        m.type !== 'operators' ||
-        typeof m.clusterId !== 'string' ||
-        !Array.isArray(m.operators) ||
-        typeof m.clock !== 'number'
-      ) {
-        throw new PoisonMessage('not a ClusterOperatorsMessage');
-      }
-      await store.setOperatorReport(m.clusterId, { clock: m.clock, at: m.at, operators: m.operators });
-    },
-  );
+  return bus.consume<ClusterOperatorsMessage>(readerOf(Streams.cluster, consumer, startAt, 64), async ({ data: m }) => {
+    if (
+      !m ||
+      m.type !== 'operators' ||
+      typeof m.clusterId !== 'string' ||
+      !Array.isArray(m.operators) ||
+      typeof m.clock !== 'number'
+    ) {
+      throw new PoisonMessage('not a ClusterOperatorsMessage');
+    }
+    await store.setOperatorReport(m.clusterId, { clock: m.clock, at: m.at, operators: m.operators });
+  });
 }

@@ -1,4 +1,3 @@
-import { str, oneOf } from '@nvcf/config';
 import { runSubgraphMain, readCursorSecret } from '@nvcf/service';
 import { createStatusServer } from './server.js';
 import { createCassandraStatusStore } from './store/index.js';
@@ -8,8 +7,6 @@ runSubgraphMain(
   { port: 4003 },
   (env) => ({
     cursorSecret: readCursorSecret(env),
-    consumerName: str(env, 'STATUS_CONSUMER_NAME', 'nvca-status'),
-    consumerStart: oneOf(env, 'STATUS_CONSUMER_START', ['first', 'new'], 'first'),
   }),
   async ({ bus, cassandra, keyspace, config: c }) =>
     createStatusServer({

@@ -1,5 +1,5 @@
 import { type Bus, type Consumer, type StartAt } from '@nvcf/bus';
-import { Streams, durableName, type StatusEvent } from '@nvcf/contracts';
+import { Streams, readerOf, type StatusEvent } from '@nvcf/contracts';
 import type { StatusStore } from './store/index.js';
 
 /** Keeps the latest status of every instance (Instance.state and friends). */
@@ -9,29 +9,20 @@ export async function consumeStatus(
   consumer = 'nvca-status',
   startAt?: StartAt,
 ): Promise<Consumer> {
-  return bus.consume<StatusEvent>(
-    {
-      stream: Streams.status.name,
-      durable: durableName(Streams.status.name, consumer),
-      ackWaitMs: 30_000,
-      startAt,
-      maxAckPending: 256,
-    },
-    async ({ data: e, seq }) => {
-      await store.record({
-        instanceId: e.instanceId,
-        ncaId: e.ncaId,
-        functionId: e.functionId,
-        versionId: e.versionId,
-        gpuSpecificationId: e.gpuSpecificationId,
-        clusterId: e.clusterId,
-        state: e.state,
-        revisionId: e.revisionId,
-        targetRevisionId: e.targetRevisionId ?? null,
-        updatedAt: e.at,
-        clock: e.clock,
-        seq,
-      });
-    },
-  );
+  return bus.consume<StatusEvent>(readerOf(Streams.status, consumer, startAt), async ({ data: e, seq }) => {
+    await store.record({
+      instanceId: e.instanceId,
+      ncaId: e.ncaId,
+      functionId: e.functionId,
+      versionId: e.versionId,
+      gpuSpecificationId: e.gpuSpecificationId,
+      clusterId: e.clusterId,
+      state: e.state,
+      revisionId: e.revisionId,
+      targetRevisionId: e.targetRevisionId ?? null,
+      updatedAt: e.at,
+      clock: e.clock,
+      seq,
+    });
+  });
 }

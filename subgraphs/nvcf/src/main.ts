@@ -1,4 +1,4 @@
-import { int, str, oneOf } from '@nvcf/config';
+import { int, str } from '@nvcf/config';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { runSubgraphMain, url } from '@nvcf/service';
 import { createNvcfServer } from './server.js';
@@ -12,8 +12,6 @@ runSubgraphMain(
     icmsUrl: url(env, 'ICMS_URL', "the ICMS subgraph's base URL, e.g. http://icms:4002"),
     registryFile: str(env, 'OPERATOR_REGISTRY_FILE', defaultRegistryPath()),
     revisionDeadlineMs: int(env, 'REVISION_DEADLINE_MS', 600_000, { min: 1000 }),
-    consumerName: str(env, 'STATUS_CONSUMER_NAME', 'nvcf'),
-    consumerStart: oneOf(env, 'STATUS_CONSUMER_START', ['first', 'new'], 'first'),
   }),
   async ({ bus, cassandra, keyspace, config: c }) =>
     createNvcfServer({

@@ -1,5 +1,5 @@
 import { type Bus, type Consumer, type StartAt } from '@nvcf/bus';
-import { Streams, durableName, type StatusEvent } from '@nvcf/contracts';
+import { Streams, readerOf, type StatusEvent } from '@nvcf/contracts';
 import type { Nvcf } from './nvcf.js';
 import { createLogger } from '@nvcf/logging';
 
@@ -10,28 +10,19 @@ const log = createLogger('nvcf');
  * and moves revisions and function status. Idempotent, so redelivery is harmless.
  */
 export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf', startAt?: StartAt): Promise<Consumer> {
-  return bus.consume<StatusEvent>(
-    {
-      stream: Streams.status.name,
-      durable: durableName(Streams.status.name, consumer),
-      ackWaitMs: 30_000,
-      startAt,
-      maxAckPending: 256,
-    },
-    async ({ data: e }) => {
-      await nvcf.store.recordInstance(e.gpuSpecificationId, {
-        instanceId: e.instanceId,
-        state: e.state,
-        revisionId: e.revisionId,
-        clock: e.clock,
-        failedRevisionId: e.failedRevisionId ?? null,
-        targetRevisionId: e.targetRevisionId ?? null,
-        message: e.message ?? null,
-      });
-      await nvcf.rollouts.evaluate(e.gpuSpecificationId);
-      await nvcf.rollouts.evaluateVersion(e.versionId);
-    },
-  );
+  return bus.consume<StatusEvent>(readerOf(Streams.status, consumer, startAt), async ({ data: e }) => {
+    await nvcf.store.recordInstance(e.gpuSpecificationId, {
+      instanceId: e.instanceId,
+      state: e.state,
+      revisionId: e.revisionId,
+      clock: e.clock,
+      failedRevisionId: e.failedRevisionId ?? null,
+      targetRevisionId: e.targetRevisionId ?? null,
+      message: e.message ?? null,
+    });
+    await nvcf.rollouts.evaluate(e.gpuSpecificationId);
+    await nvcf.rollouts.evaluateVersion(e.versionId);
+  });
 }
 
 /** Periodically fails revisions past their deadline. */
