@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { QueryResult } from './queries/run.js';
-import type { Result as SubscriptionResult } from './subscriptions/run.js';
+import { maxSustained, type Result as SubscriptionResult, type SweepCurve } from './subscriptions/run.js';
 import type { RolloutResult } from './rollout/run.js';
 
 export const LATEST = 'bench/results/latest.json';
@@ -76,6 +76,56 @@ const largest = (runs: SubscriptionRun[]) =>
     .filter((r) => !r.remote)
     .sort((a, b) => b.subs - a.subs)[0]
     ?.results.find((r) => r.path === 'gateway');
+
+/**
+ * Merges fields into latest.json's `subscriptions` without dropping the runs already there: the
+ * sweep and the fixed-rate runs are separate commands that each own some of its keys.
+ */
+export function mergeSubscriptions(part: Record<string, unknown>, file = LATEST) {
+  const prev = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const subs = (prev.subscriptions ?? {}) as Record<string, unknown>;
+  mergeLatest({ subscriptions: { ...subs, ...part } }, file);
+}
+
+/** The saturation sweep's fields in latest.json's `subscriptions`. */
+export function sweepSummary(
+  curves: SweepCurve[],
+  o: { seconds: number; p99BoundMs: number; svg: string; cosmoSkipped: string | null },
+) {
+  const ours = maxSustained(curves, 'gateway'),
+    ceiling = maxSustained(curves, 'ceiling');
+  return {
+    max_sustained_events_per_s: ours,
+    ceiling_max_sustained_events_per_s: ceiling,
+    // Cosmo's EDFS needs the Cosmo router; why it is missing, when it is
+    cosmo_edfs_max_sustained_events_per_s: null,
+    cosmo_edfs_skipped: o.cosmoSkipped,
+    ratio_max_sustained_vs_ceiling: ratio(ours ?? undefined, ceiling ?? undefined),
+    sweep: {
+      seconds_per_step: o.seconds,
+      p99_bound_ms: o.p99BoundMs,
+      plot: o.svg,
+      // per path and series: offered, delivered, p50, p99, RSS per step
+      curves: curves.map((c) => ({
+        path: c.path,
+        subscribers: c.subs,
+        stopped: c.stopped ?? null,
+        steps: c.steps.map((s) => ({
+          rate: s.rate,
+          offered_per_s: s.offered_per_s,
+          delivered_per_s: s.events_per_s,
+          p50_ms: s.p50_ms,
+          p99_ms: s.p99_ms,
+          rss_mb: s.rss_mb,
+          rss_per_1k_subs_mb: s.rss_per_1k_subs_mb,
+          lost: s.lost,
+          ready: s.ready,
+          sustained: s.sustained,
+        })),
+      })),
+    },
+  };
+}
 
 export function rolloutSummary(rs: RolloutResult[]) {
   const by = (n: number) => rs.find((r) => r.instances === n)?.rollout_s ?? null;

@@ -1,14 +1,23 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureCosmoRouter, ensureHiveRouter, HIVE_ROUTER, type Built } from '../peers/native/build.js';
 
 const tsx = 'node_modules/.bin/tsx';
 const peer = (name: string) => `bench/peers/${name}`;
 
 export interface GatewaySpec {
-  key: 'ours' | 'hive_rust_qp' | 'apollo_gateway' | 'mercurius' | 'ceiling';
+  key: 'ours' | 'hive_rust_qp' | 'hive_router' | 'cosmo_router' | 'apollo_gateway' | 'mercurius' | 'ceiling';
   label: string;
+  /** a native peer: built (or found cached) before it runs, or skipped with the reason */
+  build?: () => Built;
   /** command and args, given the supergraph file, the subgraphs' base URL and the port */
-  command(supergraph: string, base: string, port: number): { cmd: string; args: string[]; cwd?: string };
+  command(
+    supergraph: string,
+    base: string,
+    port: number,
+  ): { cmd: string; args: string[]; cwd?: string; env?: Record<string, string> };
   peer?: string;
 }
 
@@ -42,6 +51,43 @@ export const gateways: GatewaySpec[] = [
     }),
   },
   {
+    key: 'hive_router',
+    label: `Hive Router ${HIVE_ROUTER.version} (Rust, crates.io)`,
+    build: ensureHiveRouter,
+    command: (sg, _b, port) => {
+      // inbound request deduplication off, as on every gateway here (the load sends one query
+      // 50 times at once, so collapsing them would measure the cache, not the router); its
+      // in-flight deduplication of identical subgraph calls stays on, as ours and Hive Gateway's do
+      const config = join(tmpdir(), `bench-hive-router-${port}.yaml`);
+      writeFileSync(
+        config,
+        [
+          'supergraph:',
+          '  source: file',
+          `  path: ${JSON.stringify(sg)}`,
+          'http:',
+          '  host: 127.0.0.1',
+          `  port: ${port}`,
+          'log:',
+          '  level: error',
+          'traffic_shaping:',
+          '  router:',
+          '    dedupe:',
+          '      enabled: false',
+          '',
+        ].join('\n'),
+      );
+      return { cmd: builtBin('hive_router'), args: [], env: { ROUTER_CONFIG_FILE_PATH: config } };
+    },
+  },
+  {
+    key: 'cosmo_router',
+    label: 'Cosmo router (Go, Go module proxy)',
+    build: ensureCosmoRouter,
+    // not reached while the module proxy refuses the module: the build step says why
+    command: () => ({ cmd: builtBin('cosmo_router'), args: [] }),
+  },
+  {
     key: 'apollo_gateway',
     label: 'Apollo Gateway 2.14.4 (Apollo Server 5.5.1)',
     peer: 'apollo-gateway',
@@ -67,6 +113,23 @@ export const gateways: GatewaySpec[] = [
     }),
   },
 ];
+
+const built = new Map<string, string>();
+/** The binary a native peer's build step produced (set by `prepareNative`). */
+const builtBin = (key: string) => {
+  const bin = built.get(key);
+  if (!bin) throw new Error(`${key} was not built`);
+  return bin;
+};
+
+/** Builds or finds a native peer; returns why it is skipped, if it is. */
+export function prepareNative(spec: GatewaySpec): string | null {
+  if (!spec.build) return null;
+  const r = spec.build();
+  if ('skipped' in r) return r.skipped;
+  built.set(spec.key, r.bin);
+  return null;
+}
 
 /** Installs a peer from its lockfile the first time (the registry is the only source). */
 export function ensurePeer(name: string) {

@@ -4,7 +4,7 @@ import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { spawnProcess, waitForLine, freePort, type Started } from '../lib.js';
 import { benchSupergraph } from './compose.js';
-import { gateways, ensurePeer, type GatewaySpec } from './gateways.js';
+import { gateways, ensurePeer, prepareNative, type GatewaySpec } from './gateways.js';
 import { isExpectedAnswer, requestBody, requestHeaders } from './request.js';
 
 // Two cores: the gateway under test gets core 0 to itself; subgraphs and load share core 1.
@@ -87,10 +87,10 @@ function pinServices(cores: string): () => void {
 async function measure(spec: GatewaySpec, supergraph: string, base: string, opts: QueryOptions): Promise<Round> {
   if (spec.peer) ensurePeer(spec.peer);
   const port = await freePort();
-  const { cmd, args, cwd } = spec.command(supergraph, base, port);
+  const { cmd, args, cwd, env } = spec.command(supergraph, base, port);
   const proc = spawnProcess(cmd, args, {
     cwd,
-    env: { NODE_ENV: 'production', LOG_LEVEL: 'error' },
+    env: { NODE_ENV: 'production', LOG_LEVEL: 'error', ...env },
     cores: GATEWAY_CORE,
   });
   try {
@@ -119,13 +119,27 @@ async function measure(spec: GatewaySpec, supergraph: string, base: string, opts
   }
 }
 
+/** Peers that could not be built on this machine, each with the reason (the run goes on without them). */
+export const skippedPeers: { key: GatewaySpec['key']; label: string; reason: string }[] = [];
+
 export async function runQueries(opts: QueryOptions): Promise<QueryResult[]> {
+  // native peers are built (or found in .cache/) before anything is timed or pinned
+  const wanted = gateways.filter((g) => !opts.only || opts.only.includes(g.key));
+  const unbuilt = new Set<GatewaySpec['key']>();
+  for (const g of wanted) {
+    const reason = prepareNative(g);
+    if (reason) {
+      console.error(`queries: skipping ${g.key}: ${reason}`);
+      skippedPeers.push({ key: g.key, label: g.label, reason });
+      unbuilt.add(g.key);
+    }
+  }
   const restore = pinServices(REST_CORE);
   const subgraphs = spawnProcess(tsx, ['--conditions=source', 'bench/queries/subgraphs/server.ts', '0'], {
     cores: REST_CORE,
   });
   const rounds = new Map<GatewaySpec['key'], Round[]>();
-  const chosen = gateways.filter((g) => !opts.only || opts.only.includes(g.key));
+  const chosen = wanted.filter((g) => !unbuilt.has(g.key));
   try {
     const [, base] = await waitForLine(subgraphs.child, /subgraphs ready (\S+)/, 'benchmark subgraphs');
     const supergraph = join(tmpdir(), `bench-supergraph-${process.pid}.graphql`);

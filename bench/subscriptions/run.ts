@@ -1,5 +1,7 @@
 // Status subscriptions on each path, one after the other, under the same load: N graphql-ws
 // subscriptions of one tenant on one function, events published to NATS at a fixed rate.
+// A session keeps one path's process and subscriptions open across steps, so a sweep raises the
+// rate on the same subscriptions instead of paying the connect and probe phase per step.
 import { readServicesEnv } from '../../test/services/index.js';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -9,7 +11,7 @@ import { percentile } from '../lib.js';
 import { startTarget, type Path, type Target } from './targets.js';
 
 export type { Path } from './targets.js';
-export { allPaths } from './targets.js';
+export { allPaths, sweepPaths } from './targets.js';
 
 export interface Result {
   path: Path;
@@ -43,31 +45,134 @@ const TENANT = 'nca-a';
 const query = (remote?: boolean) =>
   `subscription($f: ID) { instanceStatusChanged(functionId: $f) { cursor state at message instance { id cluster { id${remote ? ' name' : ''} } } } }`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// a timed event's message is `<step>:<publish time>`: a late delivery of an earlier step never counts in a later one
+const TIMED = /^(\d+):(\d+)$/;
 
 export async function runSubscriptions(opts: SubscriptionsOptions): Promise<Result[]> {
-  const natsUrl = opts.natsUrl ?? readServicesEnv().NATS_URL;
-  if (!natsUrl) throw new Error('no NATS_URL: run npm run services:up first');
+  const natsUrl = natsUrlOf(opts.natsUrl);
   const results: Result[] = [];
-  for (const path of opts.paths) results.push(await measure(path, opts, natsUrl));
+  for (const path of opts.paths) {
+    const s = await openSession(path, opts.subs, natsUrl, opts.remote);
+    try {
+      // a single run waits up to 30 s for stragglers, as before: its `lost` is final
+      results.push(await s.step(opts.rate, opts.seconds, 30_000));
+    } finally {
+      await s.close();
+    }
+  }
   return results;
 }
 
-async function measure(path: Path, o: SubscriptionsOptions, natsUrl: string): Promise<Result> {
+const natsUrlOf = (given?: string) => {
+  const url = given ?? readServicesEnv().NATS_URL;
+  if (!url) throw new Error('no NATS_URL: run npm run services:up first');
+  return url;
+};
+
+export interface SweepSeries {
+  subs: number;
+  rates: number[];
+}
+export interface SweepStep extends Result {
+  rate: number;
+  /** deliveries per second asked for: subscribers × events/s */
+  offered_per_s: number;
+  /** p99 within the bound and nothing lost */
+  sustained: boolean;
+}
+export interface SweepCurve {
+  path: Path;
+  subs: number;
+  steps: SweepStep[];
+  /** why the series stopped before its last rate, if it did */
+  stopped?: string;
+}
+export interface SweepOptions {
+  series: SweepSeries[];
+  seconds: number;
+  paths: Path[];
+  /** a step whose p99 passes this, or that loses anything, ends its series */
+  p99BoundMs: number;
+  natsUrl?: string;
+}
+
+/**
+ * Raises the offered rate step by step on each path until a step is not sustained (p99 above the
+ * bound or anything lost); later steps of that series are not run, since a saturated path only
+ * falls further behind.
+ */
+export async function runSweep(o: SweepOptions): Promise<SweepCurve[]> {
+  const natsUrl = natsUrlOf(o.natsUrl);
+  const curves: SweepCurve[] = [];
+  for (const series of o.series)
+    for (const path of o.paths) {
+      const curve: SweepCurve = { path, subs: series.subs, steps: [] };
+      curves.push(curve);
+      let s: Session;
+      try {
+        s = await openSession(path, series.subs, natsUrl, false);
+      } catch (err) {
+        curve.stopped = `could not start: ${describe(err)}`;
+        console.error(`[bench] sweep ${path} ${series.subs}: ${curve.stopped}`);
+        continue;
+      }
+      try {
+        for (const rate of series.rates) {
+          // stragglers get 5 s: a delivery later than that is past any bound worth sustaining
+          const r = await s.step(rate, o.seconds, 5000);
+          const sustained = r.lost === 0 && r.ready === r.subscribers && r.p99_ms <= o.p99BoundMs;
+          curve.steps.push({ ...r, rate, offered_per_s: series.subs * rate, sustained });
+          console.error(
+            `[bench] sweep ${path} ${series.subs} subs × ${rate}/s: ${r.events_per_s}/s delivered, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, lost ${r.lost}, RSS ${r.rss_mb} MB${sustained ? '' : ' — not sustained'}`,
+          );
+          if (!sustained) {
+            curve.stopped = `${series.subs} × ${rate}/s: ${r.lost ? `${r.lost} lost` : `p99 ${r.p99_ms} ms`}`;
+            break;
+          }
+          await sleep(2000); // let the previous step's garbage and sockets settle
+        }
+      } finally {
+        await s.close();
+      }
+    }
+  return curves;
+}
+
+/** The highest offered deliveries/s a path sustained in any series (null: none). */
+export function maxSustained(curves: SweepCurve[], path: Path): number | null {
+  const ok = curves.filter((c) => c.path === path).flatMap((c) => c.steps.filter((s) => s.sustained));
+  return ok.length ? Math.max(...ok.map((s) => s.offered_per_s)) : null;
+}
+
+interface Session {
+  step(rate: number, seconds: number, drainMs: number): Promise<Result>;
+  close(): Promise<void>;
+}
+
+async function openSession(path: Path, subs: number, natsUrl: string, remote?: boolean): Promise<Session> {
   const target = await startTarget(path, natsUrl);
-  const bus = await createNatsBus({ servers: natsUrl, name: 'bench-publisher' });
+  let bus: Bus | undefined;
   const clients: Client[] = [];
+  const close = async () => {
+    await Promise.all(clients.map((c) => c.dispose()));
+    await bus?.dispose();
+    await target.stop();
+  };
   try {
+    bus = await createNatsBus({ servers: natsUrl, name: 'bench-publisher' });
+    const publisher = bus;
     const rssBase = target.rssMb();
-    const probed = new Uint8Array(o.subs),
-      failed = new Uint8Array(o.subs);
+    const probed = new Uint8Array(subs),
+      failed = new Uint8Array(subs);
     // only subscriptions ready when the timed phase starts are counted, so `lost` stays honest
-    let counted = new Uint8Array(o.subs);
-    const latencies: number[] = [];
+    let counted = new Uint8Array(subs);
+    let stepNo = 0;
+    let latencies: number[] = [];
     let delivered = 0,
       probeHits = 0,
       lastAt = 0,
       firstError: unknown;
-    for (let c = 0; c < Math.ceil(o.subs / SUBS_PER_SOCKET); c++) {
+    for (let c = 0; c < Math.ceil(subs / SUBS_PER_SOCKET); c++) {
       clients.push(
         createClient({
           url: target.wsUrl,
@@ -77,9 +182,11 @@ async function measure(path: Path, o: SubscriptionsOptions, natsUrl: string): Pr
         }),
       );
     }
-    for (let i = 0; i < o.subs; i++) {
-      clients[Math.floor(i / SUBS_PER_SOCKET)].subscribe<any>(
-        { query: query(o.remote), variables: { f: target.functionId } },
+    for (let i = 0; i < subs; i++) {
+      clients[Math.floor(i / SUBS_PER_SOCKET)].subscribe<{
+        instanceStatusChanged?: { message?: unknown };
+      }>(
+        { query: query(remote), variables: { f: target.functionId } },
         {
           next: (m) => {
             const e = m.data?.instanceStatusChanged;
@@ -90,11 +197,13 @@ async function measure(path: Path, o: SubscriptionsOptions, natsUrl: string): Pr
               return;
             }
             // the agents' own transitions carry no publish time
-            if (!counted[i] || typeof e.message !== 'string' || !/^\d+$/.test(e.message)) return;
+            if (!counted[i] || typeof e.message !== 'string') return;
+            const t = TIMED.exec(e.message);
+            if (!t || Number(t[1]) !== stepNo) return;
             const now = Date.now();
             delivered++;
             lastAt = now;
-            latencies.push(now - Number(e.message));
+            latencies.push(now - Number(t[2]));
           },
           error: (err) => {
             failed[i] = 1;
@@ -121,11 +230,11 @@ async function measure(path: Path, o: SubscriptionsOptions, natsUrl: string): Pr
         clock: ++clock,
         message,
       };
-      return bus.publish(subjects.status(TENANT, instanceId), e);
+      return publisher.publish(subjects.status(TENANT, instanceId), e);
     };
 
     await probeUntilReady(
-      o.subs,
+      subs,
       probed,
       failed,
       () => probeHits,
@@ -133,32 +242,48 @@ async function measure(path: Path, o: SubscriptionsOptions, natsUrl: string): Pr
     );
     counted = probed.slice();
     const ready = count(counted);
-    if (ready < o.subs)
+    if (ready < subs)
       console.error(
-        `[bench] ${path}: ${ready}/${o.subs} subscriptions ready, ${count(failed)} failed${firstError ? `; first error: ${describe(firstError)}` : ''}`,
+        `[bench] ${path}: ${ready}/${subs} subscriptions ready, ${count(failed)} failed${firstError ? `; first error: ${describe(firstError)}` : ''}`,
       );
 
-    const { events, t0 } = await publishPaced(o.rate * o.seconds, o.rate, (n) => publish(n, String(Date.now())), path);
-    const expected = events * ready;
-    for (let t = 0; t < 300 && delivered < expected; t++) await sleep(100);
-    const rss = target.rssMb();
     return {
-      path,
-      subscribers: o.subs,
-      ready,
-      events,
-      delivered,
-      lost: expected - delivered,
-      events_per_s: delivered ? Math.round(delivered / ((lastAt - t0) / 1000)) : 0,
-      p50_ms: percentile(latencies, 50),
-      p99_ms: percentile(latencies, 99),
-      rss_mb: Math.round(rss),
-      rss_per_1k_subs_mb: Math.round(((rss - rssBase) / o.subs) * 1000 * 10) / 10,
+      close,
+      async step(rate, seconds, drainMs) {
+        stepNo++;
+        latencies = [];
+        delivered = 0;
+        lastAt = 0;
+        const step = stepNo;
+        const { events, t0 } = await publishPaced(
+          rate * seconds,
+          rate,
+          (n) => publish(n, `${step}:${Date.now()}`),
+          path,
+        );
+        // subscriptions that failed during an earlier step no longer count as ready
+        const live = count(counted.map((x, i) => x & (failed[i] ^ 1)));
+        const expected = events * live;
+        for (const until = Date.now() + drainMs; Date.now() < until && delivered < expected;) await sleep(100);
+        const rss = target.rssMb();
+        return {
+          path,
+          subscribers: subs,
+          ready: live,
+          events,
+          delivered,
+          lost: expected - delivered,
+          events_per_s: delivered ? Math.round(delivered / (Math.max(lastAt - t0, 1) / 1000)) : 0,
+          p50_ms: percentile(latencies, 50),
+          p99_ms: percentile(latencies, 99),
+          rss_mb: Math.round(rss),
+          rss_per_1k_subs_mb: Math.round(((rss - rssBase) / subs) * 1000 * 10) / 10,
+        };
+      },
     };
-  } finally {
-    await Promise.all(clients.map((c) => c.dispose()));
-    await bus.dispose();
-    await target.stop();
+  } catch (err) {
+    await close();
+    throw err;
   }
 }
 

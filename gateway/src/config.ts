@@ -117,7 +117,6 @@ export function readGatewayConfig(env: Env) {
     ),
     ...readWebPages(env, auth.mode),
     pageAuth: { mode: auth.mode, devTokens: auth.tokens },
-    statusPath: oneOf(env, 'STATUS_PATH', ['gateway', 'forward'] as const, 'gateway'),
     limits: readGatewayLimits(env),
     ...readTrustedDocuments(env),
   };

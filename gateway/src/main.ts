@@ -26,7 +26,6 @@ runMain(
         graphiql: c.graphiql,
         console: c.console,
         pageAuth: c.pageAuth,
-        statusPath: c.statusPath,
         limits: c.limits,
         trustedDocuments: c.trustedDocuments,
         trustedDocumentsFile: c.trustedDocumentsFile,

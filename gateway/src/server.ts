@@ -65,7 +65,9 @@ export interface GatewayOptions {
   /**
    * `gateway` (default): this replica serves instanceStatusChanged from its own read of the
    * stream. `forward`: the conventional federated path, forwarded to nvca-status over
-   * graphql-ws (kept for comparison; see gateway/README.md).
+   * graphql-ws: the benchmark's baseline only (no resume, conflation or per-connection limit:
+   * the stream suite fails 7 of 9 on it), so neither the service's configuration nor the chart
+   * offers it; `npm start` and the test systems do (STATUS_PATH).
    */
   statusPath?: 'gateway' | 'forward';
   /**

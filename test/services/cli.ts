@@ -4,11 +4,14 @@
  * kube-apiserver and the cluster simulator; `up all` is the same; names combine (`up nats kubernetes`).
  * `up tracing` starts NATS and Cassandra and, additionally, Jaeger (traces of every service that
  * reads .services/env: its OTEL_EXPORTER_OTLP_ENDPOINT, and the UI at JAEGER_QUERY_URL).
+ * `up cluster` starts a 3-node NATS cluster and a 3-node Cassandra ring instead (state in
+ * .services/cluster/, env also in .services/env); `down` stops both sets, `down cluster` or
+ * `down single` one of them.
  * Progress goes to stderr; `up` and `env` print the KEY=VALUE env to stdout.
  */
-import { readServicesEnv, servicesDown, servicesUp } from './index.js';
+import { clusterServicesUp, readServicesEnv, servicesDown, servicesUp } from './index.js';
 
-const USAGE = 'usage: cli.ts up [nats|cassandra|kubernetes|tracing|all]... | down [--purge] | env';
+const USAGE = 'usage: cli.ts up [nats|cassandra|kubernetes|tracing|all]... | up cluster | down [cluster|single] [--purge] | env';
 const NAMES = ['nats', 'cassandra', 'kubernetes', 'tracing', 'all'];
 
 function printEnv(env: Record<string, string>): void {
@@ -16,10 +19,14 @@ function printEnv(env: Record<string, string>): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [cmd, arg] = argv;
+  const [cmd] = argv;
   switch (cmd) {
     case 'up': {
       const args = argv.slice(1);
+      if (args.length === 1 && args[0] === 'cluster') {
+        printEnv(await clusterServicesUp());
+        return 0;
+      }
       if (args.some((a) => !NAMES.includes(a))) break;
       // NATS and Cassandra unless named otherwise: the demo on Kubernetes needs all three
       const extras = ['kubernetes', 'tracing'];
@@ -35,10 +42,14 @@ async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
-    case 'down':
-      if (arg !== undefined && arg !== '--purge') break;
-      await servicesDown({ purge: arg === '--purge' });
+    case 'down': {
+      const args = argv.slice(1);
+      const which = args.filter((a) => a !== '--purge');
+      if (which.length > 1 || (which[0] !== undefined && which[0] !== 'cluster' && which[0] !== 'single')) break;
+      const cluster = which[0] === 'cluster' ? 'only' : which[0] === 'single' ? 'none' : 'also';
+      await servicesDown({ purge: args.includes('--purge'), cluster });
       return 0;
+    }
     case 'env':
       printEnv(readServicesEnv());
       return 0;

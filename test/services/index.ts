@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import { isOurCassandra, startCassandra } from './cassandra.js';
+import { clusterDown, clusterUp, envIsCluster } from './cluster.js';
 import { cqlLocalDc, cqlSupported } from './cql.js';
 import { ServiceStartError, ServiceStopError } from './errors.js';
 import { kubeconfigReachable, stopKubernetes, upKubernetes } from './kubernetes.js';
@@ -45,6 +46,8 @@ export interface ServicesUpOptions {
 export interface ServicesDownOptions {
   root?: string;
   purge?: boolean;
+  /** the 3-node cluster (`up -- cluster`): 'also' (default without `only`), 'only', or 'none' */
+  cluster?: 'also' | 'only' | 'none';
   /** stop only these (default: every recorded one); .services/env keeps the others' entries */
   only?: ServiceName[];
 }
@@ -145,6 +148,25 @@ async function upTracing(p: ServicePaths, started: Set<ServiceName>): Promise<Se
   return { ...env };
 }
 
+const CLUSTER_KEYS = [...KEYS.nats, ...KEYS.cassandra, 'NATS_MONITOR_URLS', 'NATS_STREAM_REPLICAS', 'CASSANDRA_REPLICATION'];
+
+/**
+ * Starts (or reuses) the 3-node NATS cluster and Cassandra ring (test/services/cluster.ts) and points
+ * .services/env at them, with NATS_STREAM_REPLICAS=3 and CASSANDRA_REPLICATION for RF 3; the
+ * entries of Kubernetes and tracing stay. The single-node services, if running, keep running.
+ */
+export async function clusterServicesUp(opts: { root?: string } = {}): Promise<ServicesEnv> {
+  const p = servicePaths(opts.root);
+  ensureDirs(p);
+  return withLock(p, async () => {
+    const env = await clusterUp(p);
+    const prev = readEnvFile(p.envFile);
+    const keep = Object.fromEntries(Object.entries(prev).filter(([k]) => !CLUSTER_KEYS.includes(k)));
+    writeEnvFile(p.envFile, { ...keep, ...env });
+    return env;
+  });
+}
+
 /** `entries` (from .services/env) when the service they name still answers, else {}. */
 async function stillValid(name: ServiceName, entries: ServicesEnv): Promise<ServicesEnv> {
   if (name === 'nats' && entries.NATS_URL) return (await natsReachable(entries.NATS_URL)) ? entries : {};
@@ -203,7 +225,20 @@ export async function servicesUp(opts: ServicesUpOptions = {}): Promise<Services
 export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void> {
   const p = servicePaths(opts.root);
   if (!fs.existsSync(p.servicesDir)) return;
+  const cluster = opts.cluster ?? (opts.only ? 'none' : 'also');
   await withLock(p, async () => {
+    if (cluster !== 'none') {
+      const pointed = envIsCluster(p);
+      await clusterDown(p, opts.purge);
+      if (pointed) {
+        const env = readEnvFile(p.envFile);
+        for (const k of CLUSTER_KEYS) delete env[k];
+        writeEnvFile(p.envFile, env);
+      }
+      if (cluster === 'only') return;
+    }
+    // .services/env names the cluster, which stays up: only the single-node entries would go
+    const keepEnv = cluster === 'none' && envIsCluster(p);
     const stuck: string[] = [];
     await Promise.all(
       (['nats', 'cassandra', 'kubernetes', 'tracing'] as const)
@@ -222,7 +257,9 @@ export async function servicesDown(opts: ServicesDownOptions = {}): Promise<void
           removePid(p, name);
         }),
     );
-    if (!opts.only) fs.rmSync(p.envFile, { force: true });
+    if (keepEnv) {
+      /* the env file describes the cluster, which is still running */
+    } else if (!opts.only) fs.rmSync(p.envFile, { force: true });
     else {
       const env = readEnvFile(p.envFile);
       for (const name of opts.only) for (const k of KEYS[name]) delete env[k];

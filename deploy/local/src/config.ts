@@ -1,4 +1,5 @@
-import { int, oneOf, pairs, str, required, type Env } from '@nvcf/config';
+import { parseReplication, type Replication } from '@nvcf/cassandra';
+import { ConfigError, int, oneOf, pairs, str, required, type Env } from '@nvcf/config';
 import { DEV_TOKENS } from '@nvcf/auth';
 import { levels } from '@nvcf/logging';
 import { readGatewayLimits, readTrustedDocuments, readWebPages } from '@nvcf/gateway';
@@ -43,6 +44,19 @@ export function readRealConfig(env: Env) {
       .split(',')
       .map((s) => s.trim()),
     localDataCenter: str(env, 'CASSANDRA_LOCAL_DC', 'datacenter1'),
+    // a 3-node NATS cluster and Cassandra ring (`services:up -- cluster` writes both): 3 and RF 3
+    streamReplicas: int(env, 'NATS_STREAM_REPLICAS', 1, { min: 1, max: 5 }),
+    replication: readReplication(env),
   };
+}
+
+function readReplication(env: Env): Replication | undefined {
+  const text = env.CASSANDRA_REPLICATION;
+  if (!text) return undefined;
+  try {
+    return parseReplication(text);
+  } catch (err) {
+    throw new ConfigError(`CASSANDRA_REPLICATION: ${(err as Error).message}`, { cause: err });
+  }
 }
 export type LocalConfig = ReturnType<typeof readConfig>;

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { createNatsBus } from '@nvcf/bus';
-import { createCassandraClient, createMigrator } from '@nvcf/cassandra';
+import { createCassandraClient, createMigrator, type Replication } from '@nvcf/cassandra';
 import { createCassandraNvcfStore } from '@nvcf/subgraph-nvcf';
 import { createCassandraIcmsStore } from '@nvcf/subgraph-icms';
 import { createCassandraStatusStore } from '@nvcf/subgraph-nvca-status';
@@ -17,6 +17,10 @@ export interface RealBackendOptions {
   keyspaceSuffix?: string;
   /** drop the suffixed keyspaces on dispose (tests only) */
   dropKeyspaces?: boolean;
+  /** replicas of every stream it creates (NATS_STREAM_REPLICAS): 3 on a JetStream cluster */
+  streamReplicas?: number;
+  /** how new keyspaces replicate (CASSANDRA_REPLICATION): RF 3 on a ring; default SimpleStrategy:1 */
+  replication?: Replication;
   log?: (line: string) => void;
 }
 
@@ -25,11 +29,17 @@ export async function realBackends(o: RealBackendOptions): Promise<Backends> {
   const suffix = o.keyspaceSuffix ?? '';
   const conn = { contactPoints: o.contactPoints, localDataCenter: o.localDataCenter };
   {
-    await using migrator = await createMigrator({ ...conn, dir: MIGRATIONS_DIR, keyspaceSuffix: suffix, log: o.log });
+    await using migrator = await createMigrator({
+      ...conn,
+      dir: MIGRATIONS_DIR,
+      keyspaceSuffix: suffix,
+      replication: o.replication,
+      log: o.log,
+    });
     await migrator.up();
   }
   const client = await createCassandraClient(conn);
-  const bus = await createNatsBus({ servers: o.natsUrl, name: `nvcf${suffix}` });
+  const bus = await createNatsBus({ servers: o.natsUrl, name: `nvcf${suffix}`, streamReplicas: o.streamReplicas });
   const ks = (k: (typeof KEYSPACES)[number]) => `${k}${suffix}`;
   return {
     bus,

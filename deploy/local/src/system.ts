@@ -68,6 +68,11 @@ export interface SystemOptions {
   statusConsumerStart?: StartAt;
   /** the operator-type registry file; default deploy/operators.yaml */
   registryPath?: string;
+  /**
+   * `in-process` (default): one agent per cluster in this process. `external`: none here, the
+   * clusters' agents run elsewhere (the fleet benchmark's agent processes, as in production).
+   */
+  agents?: 'in-process' | 'external';
 }
 
 export interface System extends AsyncDisposable {
@@ -175,7 +180,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       agents.set(clusterId, agent);
       return agent;
     };
-    for (const c of clusters) await launchAgent(c.id);
+    if (opts.agents !== 'external') for (const c of clusters) await launchAgent(c.id);
     stack.defer(async () => {
       for (const a of agents.values()) await a.stop();
       for (const d of drivers.values()) await d.dispose();

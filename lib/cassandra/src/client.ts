@@ -31,10 +31,15 @@ export async function createCassandraClient(opts: CassandraClientOptions): Promi
   const client = new Client({
     contactPoints: opts.contactPoints,
     localDataCenter: opts.localDataCenter,
+    // the driver reaches the nodes it discovers on protocolOptions.port, not on a contact point's
+    // port: on a ring that listens elsewhere than 9042 every other node would look down
+    protocolOptions: { port: nativePort(opts.contactPoints) },
     keyspace: opts.keyspace,
     queryOptions: {
       consistency: opts.consistency ?? types.consistencies.localQuorum,
-      serialConsistency: types.consistencies.localSerial,
+      // SERIAL, not LOCAL_SERIAL: a compare-and-set (revisions, newest-by-clock upserts) must be
+      // linearizable across every replica, including those of another data center; in one DC both cost the same
+      serialConsistency: types.consistencies.serial,
     },
     socketOptions: opts.requestTimeoutMs ? { readTimeout: opts.requestTimeoutMs } : undefined,
     // the driver's default backs off to 10 minutes: a node back after a 30 s outage would sit
@@ -108,6 +113,12 @@ async function observed<T>(operation: string, table: string, run: () => Promise<
     done({ outcome: 'error' });
     throw err;
   }
+}
+
+/** The port every contact point names (they share it on a ring), else the driver's 9042. */
+export function nativePort(contactPoints: string[]): number {
+  const ports = new Set(contactPoints.map((c) => /:(\d+)$/.exec(c.trim())?.[1] ?? '9042'));
+  return ports.size === 1 ? Number([...ports][0]) : 9042;
 }
 
 /** The operation (SELECT, INSERT, UPDATE, DELETE…) and the table a CQL statement names. */

@@ -65,7 +65,10 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
         }));
         await store.putInstances(created);
         if (s.count > 0) await store.markAccepted(s.ref.gpuSpecificationId);
-        for (const inst of created) {
+        // in parallel, a window at a time: one at a time, each publish waits for its replicated
+        // acknowledgement (R3: a round trip through the stream's leader and a follower), and a
+        // 1000-instance launch on a NATS cluster outlasted the gateway's 30 s request limit
+        await inWindows(created, PUBLISH_WINDOW, async (inst) => {
           const msg: CreateInstanceMessage = {
             type: 'create',
             instanceId: inst.id,
@@ -78,7 +81,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
             workload: s.workload,
           };
           await bus.publish(subjects.create(inst.clusterId), msg, { msgId: msgIds.create(inst.id) });
-        }
+        });
         out[s.ref.gpuSpecificationId] = created.map((i) => i.id);
       }
       return { instances: out };
@@ -136,4 +139,16 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       return { terminated: live.length };
     },
   };
+}
+
+/** Create messages published at once by a launch; each carries a msgId, so a retried launch repeats none. */
+const PUBLISH_WINDOW = 64;
+
+/** Runs `fn` over `items`, at most `window` at a time; rejects with the first failure. */
+async function inWindows<T>(items: T[], window: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(window, items.length) }, worker));
 }

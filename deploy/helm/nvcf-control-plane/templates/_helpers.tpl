@@ -188,8 +188,6 @@ livenessProbe:
   value: 0.0.0.0
 - name: METRICS_PORT
   value: {{ $g.metricsPort | quote }}
-- name: STATUS_PATH
-  value: {{ $g.statusPath | quote }}
 {{- if .Values.auth.dev.enabled }}
 {{- if not .Values.auth.dev.tokensSecret.name }}
 {{- fail "auth.dev.enabled needs auth.dev.tokensSecret.name: the dev tokens come from a Secret, never from values" }}
