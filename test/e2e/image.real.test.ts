@@ -254,7 +254,8 @@ describeReal('the container image, staged without Docker', () => {
   }, 120_000);
 
   it('starts every service on NATS and Cassandra; each answers /health, /ready and /metrics', async () => {
-    const consumer = (name: string) => ({ STATUS_CONSUMER_NAME: `${name}-img${tag}` });
+    // durables of its own, from new events on: the shared stream's history is other suites'
+    const consumer = (name: string) => ({ STATUS_CONSUMER_NAME: `${name}-img${tag}`, STATUS_CONSUMER_START: 'new' });
     const [icms, status, agent] = await Promise.all([
       service('icms', { ...consumer('icms'), ICMS_CLUSTERS_FILE: path.join(work, 'clusters.json') }),
       service('nvca-status', consumer('nvca-status')),

@@ -6,7 +6,6 @@ export { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './
 export { ConsumerSetupError } from './nats-consume.js';
 export { subjectMatches } from './subject-match.js';
 export { PoisonMessage } from './types.js';
-export { backoffFor, runDelivery } from './delivery.js';
 export type {
   Bus,
   BusMessage,

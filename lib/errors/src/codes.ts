@@ -35,4 +35,3 @@ export const Codes = {
 } as const;
 
 export type Code = keyof typeof Codes;
-export const codeNames = Object.keys(Codes) as Code[];

@@ -1,4 +1,4 @@
-export { Codes, codeNames } from './codes.js';
+export { Codes } from './codes.js';
 export type { Code } from './codes.js';
 export { fail, codeOf, maskError } from './fail.js';
 export { renderErrorDocs } from './docs.js';
