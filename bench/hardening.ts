@@ -156,7 +156,7 @@ const r6 = await fetch(url, {
   headers: { 'content-type': 'application/json', ...A },
   body: JSON.stringify({ query: 'mutation { rollbackGpuSpecification(id: "nope") { id } }' }),
 });
-out['6 subgraph NOT_FOUND through the gateway'] = JSON.stringify(((await r6.json())).errors?.[0]);
+out['6 subgraph NOT_FOUND through the gateway'] = JSON.stringify((await r6.json()).errors?.[0]);
 out['7 GET /metrics on the public port'] = (await fetch(`${gw.url}/metrics`)).status;
 out['9 validation hint without a token'] = await (
   await fetch(url, {

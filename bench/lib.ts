@@ -69,7 +69,7 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, what: string):
   return new Promise((resolve, reject) => {
     let out = '';
     const onData = (d: Buffer) => {
-      out += d;
+      out += d.toString();
       const m = out.match(pattern);
       if (m) {
         child.stdout!.off('data', onData);

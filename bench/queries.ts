@@ -1,6 +1,6 @@
 // Queries side by side: graphql-gateways-benchmark's TestQuery through each gateway.
 // npx tsx --conditions=source bench/queries.ts [--seconds 20] [--connections 50] [--rounds 1] [--only ours,hive_rust_qp]
-import { runQueries } from './queries/run.js';
+import { runQueries, skippedPeers } from './queries/run.js';
 import { mergeLatest, queriesSummary } from './results.js';
 
 const arg = (name: string) => {
@@ -15,4 +15,4 @@ const opts = {
 };
 const results = await runQueries({ ...opts, only: arg('only')?.split(',') as any });
 console.table(results.map(({ label: _, ...r }) => r));
-mergeLatest({ queries: queriesSummary(results, opts) });
+mergeLatest({ queries: { ...queriesSummary(results, opts), skipped: skippedPeers } });

@@ -34,8 +34,18 @@ function queries(q: any): string {
     '',
     table(['gateway', 'rps', 'rounds (rps)', 'p50', 'p99', 'peak RSS', 'bad answers', 'ours ÷ this'], rows),
     '',
+    ...(q.skipped?.length
+      ? ['', ...q.skipped.map((x: { label: string; reason: string }) => `Not run: ${x.label} — ${x.reason}`), '']
+      : ['']),
     `Targets: ours ≥ 1.0× Hive Gateway + Rust planner (${q.ratios.ours_vs_hive_rust_qp?.toFixed(2)}×): ${met(q.ratios.ours_vs_hive_rust_qp >= 1)};`,
     `ours ≥ 3× Apollo Gateway (${q.ratios.ours_vs_apollo_gateway?.toFixed(2)}×): ${met(q.ratios.ours_vs_apollo_gateway >= 3)}.`,
+    // native routers: no target, the honest ratio (below 1 means they serve more than ours)
+    ...(['hive_router', 'cosmo_router'] as const)
+      .filter((k) => q.ratios[`ours_vs_${k}`] != null)
+      .map(
+        (k) =>
+          `Native: ours ÷ ${k === 'hive_router' ? 'Hive Router' : 'Cosmo router'} = ${(q.ratios[`ours_vs_${k}`] as number).toFixed(2)}×.`,
+      ),
   ].join('\n');
 }
 
@@ -81,6 +91,56 @@ function subscriptions(s: any): string {
   ].join('\n');
 }
 
+interface SweepRow {
+  rate: number;
+  offered_per_s: number;
+  delivered_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  rss_mb: number;
+  lost: number;
+  sustained: boolean;
+}
+function sweep(s: any): string {
+  const w = s?.sweep;
+  if (!w) return 'Not run.';
+  if (w.error) return `Failed: ${w.error}`;
+  const curves = (
+    w.curves as { path: keyof typeof label; subscribers: number; stopped: string | null; steps: SweepRow[] }[]
+  ).map((c) =>
+    [
+      `**${label[c.path] ?? c.path}**, ${n(c.subscribers)} subscribers${c.stopped ? ` (stopped: ${c.stopped})` : ''}`,
+      '',
+      table(
+        ['events/s', 'offered/s', 'delivered/s', 'p50', 'p99', 'lost', 'RSS', 'sustained'],
+        c.steps.map((x) => [
+          x.rate,
+          n(x.offered_per_s),
+          `**${n(x.delivered_per_s)}**`,
+          `${n(x.p50_ms)} ms`,
+          `${n(x.p99_ms)} ms`,
+          n(x.lost),
+          `${n(x.rss_mb)} MB`,
+          x.sustained ? 'yes' : '**no**',
+        ]),
+      ),
+    ].join('\n'),
+  );
+  return [
+    `The offered rate rises step by step (${w.seconds_per_step} s each) on the same subscriptions until p99 passes ${w.p99_bound_ms} ms or`,
+    'anything is lost; a series stops at its first step not sustained. Same load client and events as above.',
+    `Plot: [subscriptions-sweep.svg](${w.plot}).`,
+    '',
+    ...curves.flatMap((c) => [c, '']),
+    `Highest sustained: ours **${n(s.max_sustained_events_per_s)}** deliveries/s, raw fan-out (ceiling) **${n(s.ceiling_max_sustained_events_per_s)}**/s` +
+      (s.ratio_max_sustained_vs_ceiling != null
+        ? ` (ours ÷ ceiling ${s.ratio_max_sustained_vs_ceiling.toFixed(2)})`
+        : '') +
+      `; targets ≥ 50 000/s: ${met((s.max_sustained_events_per_s ?? 0) >= 50_000)}, ≥ 0.8× ceiling: ${met((s.ratio_max_sustained_vs_ceiling ?? 0) >= 0.8)}.`,
+    `Cosmo EDFS over NATS: ${s.cosmo_edfs_max_sustained_events_per_s != null ? `${n(s.cosmo_edfs_max_sustained_events_per_s)}/s` : `not run — ${s.cosmo_edfs_skipped ?? 'no reason recorded'}`}.`,
+  ].join('\n');
+}
+
 function rollout(r: any): string {
   if (!r || r.error) return `Failed: ${r?.error ?? 'not run'}`;
   return [
@@ -121,6 +181,10 @@ export function renderResults(out: Record<string, any>): string {
     '## Status subscriptions',
     '',
     subscriptions(out.subscriptions),
+    '',
+    '### Saturation sweep',
+    '',
+    sweep(out.subscriptions),
     '',
     '## Rollout',
     '',

@@ -27,12 +27,16 @@ export function queriesSummary(rs: QueryResult[], o: { connections: number; seco
   return {
     ours_rps: rps('ours') ?? null,
     hive_rust_qp_rps: rps('hive_rust_qp') ?? null,
+    hive_router_rps: rps('hive_router') ?? null,
+    cosmo_router_rps: rps('cosmo_router') ?? null,
     apollo_gateway_rps: rps('apollo_gateway') ?? null,
     mercurius_rps: rps('mercurius') ?? null,
     ceiling_rps: rps('ceiling') ?? null,
     ours_p99_ms: rs.find((r) => r.key === 'ours')?.p99_ms ?? null,
     ratios: {
       ours_vs_hive_rust_qp: ratio(rps('ours'), rps('hive_rust_qp')),
+      ours_vs_hive_router: ratio(rps('ours'), rps('hive_router')),
+      ours_vs_cosmo_router: ratio(rps('ours'), rps('cosmo_router')),
       ours_vs_apollo_gateway: ratio(rps('ours'), rps('apollo_gateway')),
       ours_vs_mercurius: ratio(rps('ours'), rps('mercurius')),
     },

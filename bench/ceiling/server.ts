@@ -17,10 +17,10 @@ const tenant = process.env.CEILING_TENANT ?? 'nca-a';
 const subscribed = new Map<WebSocket, Map<string, string>>();
 const wss = new WebSocketServer({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0), path: '/graphql' });
 wss.on('connection', (ws) => {
-  ws.on('message', (raw) => {
+  ws.on('message', (raw: Buffer) => {
     let m: { type?: string; id?: string };
     try {
-      m = JSON.parse(String(raw));
+      m = JSON.parse(raw.toString()) as { type?: string; id?: string };
     } catch {
       return ws.close(4400, 'not JSON');
     }

@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { createNatsBus, type Bus } from '@nvcf/bus';
 import { subjects, type StatusEvent } from '@nvcf/contracts';
 import { percentile } from '../lib.js';
-import { startTarget, type Path, type Target } from './targets.js';
+import { startTarget, type Path } from './targets.js';
 
 export type { Path } from './targets.js';
 export { allPaths, sweepPaths } from './targets.js';
@@ -154,7 +154,8 @@ async function openSession(path: Path, subs: number, natsUrl: string, remote?: b
   let bus: Bus | undefined;
   const clients: Client[] = [];
   const close = async () => {
-    await Promise.all(clients.map((c) => c.dispose()));
+    // graphql-ws's dispose() returns void or a promise, depending on the socket's state
+    await Promise.all(clients.map(async (c) => c.dispose()));
     await bus?.dispose();
     await target.stop();
   };

@@ -39,7 +39,7 @@ export interface StatusRun {
  * function, each event is executed once per distinct operation, not once per subscriber.
  */
 export class ResultCache {
-  private readonly map = new Map<string, Promise<ExecutionResult>>();
+  private readonly bySeq = new Map<number, Map<number, Promise<ExecutionResult>>>();
   private readonly operations = new Map<string, number>();
   private nextId = 0;
   constructor(private readonly max = 2000) {}
@@ -56,12 +56,18 @@ export class ResultCache {
     }
     return id;
   }
-  get(key: string, make: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
-    let hit = this.map.get(key);
-    if (!hit) {
-      if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
-      this.map.set(key, (hit = make()));
+  /**
+   * The shared result of one event (stream sequence) for one operation: numbers as keys, so no
+   * key string is built per delivery. Bounded by events, oldest first.
+   */
+  get(seq: number, key: number, make: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
+    let perEvent = this.bySeq.get(seq);
+    if (!perEvent) {
+      if (this.bySeq.size >= this.max) this.bySeq.delete(this.bySeq.keys().next().value!);
+      this.bySeq.set(seq, (perEvent = new Map<number, Promise<ExecutionResult>>()));
     }
+    let hit = perEvent.get(key);
+    if (!hit) perEvent.set(key, (hit = make()));
     return hit;
   }
 }
@@ -152,7 +158,8 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
       : null;
   const resultOf = (fe: FeedEvent) =>
     opKey !== null && !fe.lag && o.cache
-      ? o.cache.get(`${fe.seq}\u0000${fe.kind}\u0000${opKey}`, () => toResult(fe))
+      ? // snapshot and transition results of one event differ in `kind`
+        o.cache.get(fe.seq, opKey * 2 + (fe.kind === 'SNAPSHOT' ? 1 : 0), () => toResult(fe))
       : toResult(fe);
   const events: StatusRun['events'] = {
     async next() {

@@ -2,7 +2,7 @@ import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode 
 import type { Feed, FeedEvent, StatusStream } from '@nvcf/status-stream';
 import { fieldsOf, statusOperation, type StatusOperation } from './operation.js';
 import { remoteQuery, type InstanceFetcher, type PreparedInstances } from './instances.js';
-import { runStatusSubscription, type StatusRun } from './execute.js';
+import { runStatusSubscription } from './execute.js';
 import { serializedResult } from './serialize.js';
 
 /** What the guard hands over: the parsed document, its operation and its fragments. */
@@ -218,7 +218,7 @@ async function firstResult(
   const { instances, loads } = fakeInstances(opts.rows ?? {});
   const run = await runStatusSubscription({ op: must(query), variables, tenant: 't', stream, instances });
   if (!('events' in run)) throw new Error(`no feed: ${JSON.stringify(run)}`);
-  const r = await (run).events.next();
+  const r = await run.events.next();
   if (r.done) throw new Error('no event');
   return { result: r.value.result, cursor: r.value.cursor, opened, loads };
 }
