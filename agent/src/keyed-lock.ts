@@ -6,7 +6,8 @@ export function keyedLock() {
     const run = prev.then(task, task);
     const settled = run.catch(() => undefined);
     tails.set(key, settled);
-    settled.then(() => {
+    // settled never rejects (caught above): nothing to handle
+    void settled.then(() => {
       if (tails.get(key) === settled) tails.delete(key);
     });
     return run;

@@ -49,7 +49,7 @@ export async function readConfigFile(file: string): Promise<ConfigFile> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new UsageError(`the configuration file ${file} must hold a JSON object`);
   const o = parsed as Record<string, unknown>;
-  const str = (k: string) => (typeof o[k] === 'string' && o[k] ? (o[k]) : undefined);
+  const str = (k: string) => (typeof o[k] === 'string' && o[k] ? o[k] : undefined);
   return { url: str('url'), token: str('token') };
 }
 

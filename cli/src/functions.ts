@@ -6,7 +6,6 @@ import {
   UndeployFunctionVersionDocument,
   type CreateFunctionInput,
   type FunctionVersionFieldsFragment,
-  type HealthProtocol,
 } from '@nvcf/client';
 import { found, type Ctx } from './context.js';
 import { EXIT, UsageError } from './errors.js';
@@ -151,7 +150,7 @@ function healthOf(o: CreateOptions): CreateFunctionInput['health'] {
   }
   if (o.healthUri === undefined || o.healthPort === undefined)
     throw new UsageError('a health check needs both --health-uri and --health-port');
-  const protocol = (o.healthProtocol ?? 'HTTP') as HealthProtocol;
+  const protocol: string = o.healthProtocol ?? 'HTTP';
   if (protocol !== 'HTTP' && protocol !== 'gRPC') throw new UsageError(`--health-protocol ${protocol}: HTTP or gRPC`);
   return {
     uri: o.healthUri,

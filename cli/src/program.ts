@@ -43,8 +43,7 @@ const int =
     return Number(value);
   };
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
-const output = () =>
-  new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table');
+const output = () => new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table');
 
 /** The options of a command that only reads. */
 type Read = { output: OutputFormat };

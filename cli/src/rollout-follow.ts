@@ -83,9 +83,11 @@ export async function follow(
   const client = await ctx.client();
   const model = new RolloutModel(specId);
   const stop = new AbortController();
-  const it = client
-    .watch({ gpuSpecificationId: specId }, { snapshot: true, signal: stop.signal, onExpired: 'snapshot' })
-    [Symbol.asyncIterator]();
+  const events = client.watch(
+    { gpuSpecificationId: specId },
+    { snapshot: true, signal: stop.signal, onExpired: 'snapshot' },
+  );
+  const it = events[Symbol.asyncIterator]();
   let poll: NodeJS.Timeout | undefined;
   let delayed: NodeJS.Timeout | undefined;
   let watching: Promise<void> | undefined;

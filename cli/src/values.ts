@@ -93,8 +93,7 @@ export function applySets(base: unknown, sets: SetExpression[]): Record<string, 
 /** Deep merge for several --values files: later files win, maps merge, lists are replaced. */
 export function mergeValues(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };
-  for (const [k, v] of Object.entries(b))
-    out[k] = isObject(v) && isObject(out[k]) ? mergeValues(out[k], v) : v;
+  for (const [k, v] of Object.entries(b)) out[k] = isObject(v) && isObject(out[k]) ? mergeValues(out[k], v) : v;
   return out;
 }
 

@@ -60,7 +60,7 @@ export function createClient(options: ClientOptions): NvcfClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retries = options.queryRetries ?? 2;
   // shared by every call: once the gateway is known not to serve ids, stop asking
-  const documents = { mode: options.documents ?? ('id') };
+  const documents = { mode: options.documents ?? 'id' };
   const headers = async (): Promise<Record<string, string>> => {
     const token = typeof options.token === 'function' ? await options.token() : options.token;
     return { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
@@ -75,7 +75,7 @@ export function createClient(options: ClientOptions): NvcfClient {
         }
       : sseTransport(ctx);
 
-  async function once<TData>(document: TypedDocumentNode<TData, any>, variables: unknown): Promise<TData> {
+  async function once<TData>(document: TypedDocumentNode<TData, never>, variables: unknown): Promise<TData> {
     let res: Response;
     try {
       res = await fetchImpl(url, {
@@ -97,7 +97,7 @@ export function createClient(options: ClientOptions): NvcfClient {
   }
 
   async function send<TData>(
-    document: TypedDocumentNode<TData, any>,
+    document: TypedDocumentNode<TData, never>,
     variables: unknown,
     attempts: number,
   ): Promise<TData> {

@@ -1,4 +1,5 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { Kind } from 'graphql';
 import { NvcfError, type GraphQLErrorShape } from './errors.js';
 
 /** Whether to send generated documents by their trusted-document id (docs/schema.md). */
@@ -9,7 +10,7 @@ export type DocumentMode = 'id' | 'text';
  * text), else its text. `text` forces the text (an id the gateway does not know).
  */
 export async function requestBody(
-  doc: TypedDocumentNode<unknown, any>,
+  doc: TypedDocumentNode<unknown, never>,
   variables: unknown,
   mode: DocumentMode,
 ): Promise<Record<string, unknown>> {
@@ -27,7 +28,7 @@ export const documentIdOf = (doc: object): string | undefined =>
 
 const texts = new WeakMap<object, string>();
 /** The document's text; graphql-js is loaded only when a text is needed (ids are the usual case: a CLI starts faster). */
-export async function textOf(doc: TypedDocumentNode<unknown, any>): Promise<string> {
+export async function textOf(doc: TypedDocumentNode<unknown, never>): Promise<string> {
   let text = texts.get(doc);
   if (text === undefined) {
     const { print } = await import('graphql');
@@ -36,8 +37,11 @@ export async function textOf(doc: TypedDocumentNode<unknown, any>): Promise<stri
   return text;
 }
 
-function operationNameOf(doc: TypedDocumentNode<unknown, any>): string | undefined {
-  for (const d of doc.definitions) if (d.kind === 'OperationDefinition') return d.name?.value;
+// the enum's value, not the enum: graphql is loaded only when a text is needed
+const OPERATION_DEFINITION = 'OperationDefinition' as Kind.OPERATION_DEFINITION;
+
+function operationNameOf(doc: TypedDocumentNode<unknown, never>): string | undefined {
+  for (const d of doc.definitions) if (d.kind === OPERATION_DEFINITION) return d.name?.value;
   return undefined;
 }
 

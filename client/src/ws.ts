@@ -18,7 +18,7 @@ const closeCodes: Record<number, string> = {
  * graphql-transport-ws, one connection per watch: graphql-ws does not retry it (retryAttempts 0),
  * the watch reconnects and resumes with `after`, so there is one resume logic for both transports.
  */
-export function wsTransport(ctx: TransportContext, webSocketImpl: WebSocketImpl | undefined): Transport {
+export function wsTransport(ctx: TransportContext, webSocketImpl: WebSocketImpl): Transport {
   const impl = webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
   if (!impl)
     throw new NvcfError(
@@ -54,23 +54,26 @@ export function wsTransport(ctx: TransportContext, webSocketImpl: WebSocketImpl 
       },
     });
     // graphql-ws wants `query` a string; with a document id the gateway runs the trusted document
-    const unsubscribe = client.subscribe({ query: '', ...body }, {
-      next: (r) =>
-        frames.push({
-          kind: 'result',
-          data: r.data,
-          errors: r.errors as GraphQLErrorShape[] | undefined,
-        }),
-      error: (err) =>
-        frames.fail(
-          Array.isArray(err)
-            ? NvcfError.fromErrors(err as GraphQLErrorShape[])
-            : err instanceof NvcfError
-              ? err
-              : NvcfError.unavailable(url, err),
-        ),
-      complete: () => frames.end(),
-    });
+    const unsubscribe = client.subscribe(
+      { query: '', ...body },
+      {
+        next: (r) =>
+          frames.push({
+            kind: 'result',
+            data: r.data,
+            errors: r.errors as GraphQLErrorShape[] | undefined,
+          }),
+        error: (err) =>
+          frames.fail(
+            Array.isArray(err)
+              ? NvcfError.fromErrors(err as GraphQLErrorShape[])
+              : err instanceof NvcfError
+                ? err
+                : NvcfError.unavailable(url, err),
+          ),
+        complete: () => frames.end(),
+      },
+    );
     const onAbort = () => frames.end();
     signal.addEventListener('abort', onAbort, { once: true });
     try {

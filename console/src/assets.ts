@@ -136,7 +136,7 @@ export class WebAssets {
    */
   servePage(req: IncomingMessage, res: ServerResponse, name: PageName, config: PageConfig): void {
     let byName = this.rendered.get(config);
-    if (!byName) this.rendered.set(config, (byName = new Map()));
+    if (!byName) this.rendered.set(config, (byName = new Map<PageName, Entry>()));
     let entry = byName.get(name);
     if (!entry) {
       const body = Buffer.from(

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OperationTypeNode } from 'graphql';
 import type { Principal, TokenVerifier } from '@nvcf/auth';
 import { fail } from '@nvcf/errors';
 import { readBody, BodyTooLarge } from '@nvcf/http';
@@ -67,7 +68,7 @@ export class FrontDoor {
     this.operations.take(principal.tenant);
     const trusted = this.opts.trusted.resolve(params);
     const op = this.opts.guard.check(trusted.params, principal);
-    if (op.operation.operation === 'subscription') this.subscriptions.take(principal.tenant);
+    if (op.operation.operation === OperationTypeNode.SUBSCRIPTION) this.subscriptions.take(principal.tenant);
     if (op.deprecated.length)
       this.opts.deprecated(op.deprecated, op.operationName ?? op.operation.name?.value ?? 'anonymous');
     return trusted.documentId ? { ...op, documentId: trusted.documentId } : op;
@@ -145,7 +146,8 @@ export class FrontDoor {
       else url.search = forwardSearch(op.params);
     }
     named.handler = `${op.operation.operation}:${op.operationName ?? op.operation.name?.value ?? 'anonymous'}`;
-    const status = this.opts.status && op.operation.operation === 'subscription' ? statusOperation(op) : null;
+    const status =
+      this.opts.status && op.operation.operation === OperationTypeNode.SUBSCRIPTION ? statusOperation(op) : null;
     if (status) {
       if (!accept.includes('text/event-stream'))
         throw fail('BAD_USER_INPUT', 'subscriptions need Accept: text/event-stream (SSE) or a WebSocket', {

@@ -5,7 +5,7 @@
  * through a tracer that drops the operation document (it can carry configuration values inline).
  */
 import { randomUUID } from 'node:crypto';
-import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { getOperationAST, OperationTypeNode, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { GatewayConfigContext, GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { useOpenTelemetry } from '@graphql-hive/plugin-opentelemetry';
 import { createLogger } from '@nvcf/logging';
@@ -45,6 +45,9 @@ export function idsOf(value: unknown, out: Record<string, string[]> = {}, depth 
 }
 
 /** One audit line per mutation, at info: tenant, operation, request id, ids, outcome, duration. */
+/** An error's extensions.code for the audit log: the registry's codes are strings; anything else as JSON. */
+const codeOf = (code: unknown): string => (typeof code === 'string' ? code : JSON.stringify(code));
+
 function auditPlugin(): GatewayPlugin {
   return {
     onContextBuilding({
@@ -70,14 +73,14 @@ function auditPlugin(): GatewayPlugin {
       };
     }) {
       const op = getOperationAST(args.document, args.operationName ?? undefined);
-      if (op?.operation !== 'mutation') return;
+      if (op?.operation !== OperationTypeNode.MUTATION) return;
       const started = performance.now();
       const ctx = args.contextValue;
       return {
         onExecuteDone({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) {
           const r = Symbol.asyncIterator in (result as object) ? undefined : (result as ExecutionResult);
           const codes = [
-            ...new Set((r?.errors ?? []).map((e) => String(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR'))),
+            ...new Set((r?.errors ?? []).map((e) => codeOf(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR'))),
           ];
           audit.log(
             'info',
@@ -114,7 +117,7 @@ function subgraphMetricsPlugin(): GatewayPlugin {
       executionRequest: { document: DocumentNode; operationName?: string };
     }) {
       const type = getOperationAST(executionRequest.document, executionRequest.operationName)?.operation ?? 'query';
-      if (type === 'subscription') return;
+      if (type === OperationTypeNode.SUBSCRIPTION) return;
       const done = subgraphSeconds.time({ subgraph: subgraphName, operation_type: type });
       return ({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) => {
         const failed = !(Symbol.asyncIterator in (result as object)) && !!(result as ExecutionResult).errors?.length;

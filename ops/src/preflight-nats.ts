@@ -56,7 +56,7 @@ async function drainCheck(jsm: JetStreamManager, spec: StreamSpec, info: StreamI
       .map(([s, n]) => `${s}=${n}`)
       .join(', ') + (subjects.length > LISTED ? `, ${subjects.length - LISTED} more subject(s)` : '');
   const consumers: string[] = [];
-  for await (const ci of await jsm.consumers.list(spec.name)) {
+  for await (const ci of jsm.consumers.list(spec.name)) {
     if (ci.num_pending + ci.num_ack_pending > 0)
       consumers.push(`${ci.name} ${ci.num_pending} undelivered, ${ci.num_ack_pending} unacknowledged`);
   }

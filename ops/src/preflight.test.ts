@@ -28,7 +28,7 @@ function runPreflightCli(
       { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout }));
   });

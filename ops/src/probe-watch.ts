@@ -45,7 +45,7 @@ function describeEnd(e: unknown): { code: string; message: string } {
       code: String((e[0] as GqlError)?.extensions?.code ?? 'ERROR'),
       message: (e as GqlError[]).map((x) => x.message).join('; '),
     };
-  if (e && typeof e === 'object' && 'code' in e && typeof (e).code === 'number') {
+  if (e && typeof e === 'object' && 'code' in e && typeof e.code === 'number') {
     const c = e as { code: number; reason?: string };
     return { code: `WS_${c.code}`, message: c.reason || 'connection closed' };
   }

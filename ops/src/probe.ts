@@ -66,6 +66,14 @@ const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null;
 const round = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
 
+interface GraphQLBody {
+  data?: unknown;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+/** A GraphQL response body, by its shape: an object whose errors, when present, are a list. */
+const isGraphQLBody = (v: unknown): v is GraphQLBody =>
+  typeof v === 'object' && v !== null && (!('errors' in v) || Array.isArray(v.errors));
+
 async function query(url: string, token: string, body: string, timeoutMs: number): Promise<Outcome> {
   const t0 = performance.now();
   try {
@@ -76,9 +84,10 @@ async function query(url: string, token: string, body: string, timeoutMs: number
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text();
-    let json: { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } | undefined;
+    let json: GraphQLBody | undefined;
     try {
-      json = JSON.parse(text);
+      const parsed: unknown = JSON.parse(text);
+      if (isGraphQLBody(parsed)) json = parsed;
     } catch {
       /* reported below */
     }

@@ -20,8 +20,8 @@ function runStreamsCli(args: string[], env: Record<string, string>): Promise<{ c
       { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d));
-    child.stderr.on('data', (d: Buffer) => (out += d));
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, out }));
   });

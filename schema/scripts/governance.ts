@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildASTSchema, isInterfaceType, isObjectType, parse, type GraphQLSchema } from 'graphql';
-import { diff, ChangeType, CriticalityLevel, type Change } from '@graphql-inspector/core';
+import { diff, ChangeType, CriticalityLevel, type Change, type TypeOfChangeType } from '@graphql-inspector/core';
 import { composeSupergraph, subgraphNames, type SubgraphName } from '../src/index.js';
 
 export const schemaDir = fileURLToPath(new URL('..', import.meta.url));
@@ -94,7 +94,8 @@ function wasDeprecated(c: Change, before: GraphQLSchema): boolean | undefined {
 /** The changes from `before` to `after`, without the directive-usage echo of @deprecated (FIELD_DEPRECATION_* says it). */
 async function changes(schema: Checked, before: string, after: string): Promise<SchemaChange[]> {
   const old = build(before);
-  const found = await diff(old, build(after));
+  // diff's Change[] leaves the change type `any`; it is one of ChangeType
+  const found = (await diff(old, build(after))) as Change<TypeOfChangeType>[];
   return found
     .filter((c) => !(c.type.startsWith('DIRECTIVE_USAGE_') && c.path?.includes('@deprecated')))
     .map((c) => ({

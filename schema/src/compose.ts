@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parse, buildASTSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { composeServices, transformSupergraphToPublicSchema } from '@theguild/federation-composition';
 

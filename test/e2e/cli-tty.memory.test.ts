@@ -34,7 +34,7 @@ function staggeredUpdates() {
               'abort',
               () => {
                 clearTimeout(t);
-                reject(signal.reason);
+                reject(signal.reason instanceof Error ? signal.reason : new Error('aborted', { cause: signal.reason }));
               },
               { once: true },
             );

@@ -11,7 +11,8 @@
  */
 import { clusterServicesUp, readServicesEnv, servicesDown, servicesUp } from './index.js';
 
-const USAGE = 'usage: cli.ts up [nats|cassandra|kubernetes|tracing|all]... | up cluster | down [cluster|single] [--purge] | env';
+const USAGE =
+  'usage: cli.ts up [nats|cassandra|kubernetes|tracing|all]... | up cluster | down [cluster|single] [--purge] | env';
 const NAMES = ['nats', 'cassandra', 'kubernetes', 'tracing', 'all'];
 
 function printEnv(env: Record<string, string>): void {
@@ -63,7 +64,10 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     const e = err as Error;
     process.stderr.write(`[services] ${e.name ?? 'Error'}: ${e.message ?? String(err)}\n`);
-    if (e.cause) process.stderr.write(`[services] cause: ${String(e.cause)}\n`);
+    if (e.cause)
+      process.stderr.write(
+        `[services] cause: ${e.cause instanceof Error ? e.cause.message : JSON.stringify(e.cause)}\n`,
+      );
     process.exit(1);
   },
 );

@@ -115,9 +115,15 @@ function firstTextCell(body: Buffer): string | undefined {
   const cols = int();
   if (flags & 0x0002) o += 4 + Math.max(0, body.readInt32BE(o)); // paging state
   if (!(flags & 0x0004)) {
-    if (flags & 0x0001) (skipString(), skipString()); // global keyspace + table
+    if (flags & 0x0001) {
+      skipString(); // global keyspace
+      skipString(); // and table
+    }
     for (let i = 0; i < cols; i++) {
-      if (!(flags & 0x0001)) (skipString(), skipString());
+      if (!(flags & 0x0001)) {
+        skipString(); // keyspace
+        skipString(); // table
+      }
       skipString(); // column name
       if (short() === 0x0000) skipString(); // custom type class; text/varchar need no more
     }

@@ -148,7 +148,13 @@ async function upTracing(p: ServicePaths, started: Set<ServiceName>): Promise<Se
   return { ...env };
 }
 
-const CLUSTER_KEYS = [...KEYS.nats, ...KEYS.cassandra, 'NATS_MONITOR_URLS', 'NATS_STREAM_REPLICAS', 'CASSANDRA_REPLICATION'];
+const CLUSTER_KEYS = [
+  ...KEYS.nats,
+  ...KEYS.cassandra,
+  'NATS_MONITOR_URLS',
+  'NATS_STREAM_REPLICAS',
+  'CASSANDRA_REPLICATION',
+];
 
 /**
  * Starts (or reuses) the 3-node NATS cluster and Cassandra ring (test/services/cluster.ts) and points

@@ -63,7 +63,8 @@ async function up(pid: number): Promise<void> {
     }
     writeRun({ pid, started: [...started], uses: ALL });
   });
-  if (failure) log(`not every service came up: ${(failure as Error).message ?? String(failure)}`);
+  if (failure)
+    log(`not every service came up: ${failure instanceof Error ? failure.message : JSON.stringify(failure)}`);
   log(`jest run ${pid}: started ${[...started].join(', ') || 'nothing'} (the rest was already running)`);
   // a Jaeger a person started (services:up -- tracing) is not the tests' trace backend
   process.stdout.write(

@@ -22,7 +22,8 @@ export function runCommand(
     let tail = '';
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const onData = (buf: Buffer) => {
-      const text = buf.toString().replace(/\x1b\[[0-9;]*m/g, ''); // mvn -q still emits colour resets
+      // eslint-disable-next-line no-control-regex -- ESC is what it strips: mvn -q still emits colour resets
+      const text = buf.toString().replace(/\x1b\[[0-9;]*m/g, '');
       if (text) process.stderr.write(text);
       tail = (tail + text).slice(-4000);
     };

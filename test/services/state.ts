@@ -130,7 +130,7 @@ export async function withLock<T>(p: ServicePaths, fn: () => Promise<T>, timeout
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      let owner = 0;
+      let owner: number;
       try {
         owner = Number(fs.readFileSync(p.lockFile, 'utf8').trim());
       } catch {

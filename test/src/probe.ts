@@ -49,13 +49,17 @@ export interface RawWs {
   close(): void;
 }
 
+/** A WebSocket message's text, whichever form ws hands it over in. */
+export const wsText = (d: WebSocket.RawData): string =>
+  (Buffer.isBuffer(d) ? d : Array.isArray(d) ? Buffer.concat(d) : Buffer.from(d)).toString();
+
 /** A bare graphql-transport-ws socket: sends exactly what the test says, in that order. */
 export async function rawWs(wsUrl: string): Promise<RawWs> {
   const ws = new WebSocket(wsUrl, 'graphql-transport-ws');
   const messages: RawWs['messages'] = [];
   const waiters: (() => void)[] = [];
   ws.on('message', (d) => {
-    messages.push(JSON.parse(String(d)));
+    messages.push(JSON.parse(wsText(d)));
     for (const w of waiters.splice(0)) w();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>

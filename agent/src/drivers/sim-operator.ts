@@ -1,5 +1,9 @@
 import {
   failures,
+  field,
+  isRecord,
+  show,
+  type Obj,
   injectIdentity,
   notReady,
   LABEL,
@@ -11,7 +15,6 @@ import {
 import type { OperatorWorkload } from '@nvcf/contracts';
 import type { DesiredInstance } from '../driver.js';
 
-type Obj = Record<string, any>;
 export interface SimObject {
   object: Obj;
   readyAt: number | null;
@@ -20,9 +23,15 @@ export interface SimObject {
 function setPath(o: Obj, path: string, value: unknown) {
   const segs = path.split('.');
   let cur = o;
-  for (const s of segs.slice(0, -1)) cur = cur[s] ??= {};
+  for (const s of segs.slice(0, -1)) {
+    const next = cur[s];
+    cur = isRecord(next) ? next : (cur[s] = {});
+  }
   cur[segs.at(-1)!] = value;
 }
+const nameOf = (o: Obj) => field(o.metadata, 'name');
+const labelsOf = (o: Obj) => field(o.metadata, 'labels');
+const annotationOf = (o: Obj, key: string) => field(field(o.metadata, 'annotations'), key);
 const readyValue = (r: ReadyRule) => (r.atLeast !== undefined ? r.atLeast : r.values[0]);
 
 /**
@@ -39,7 +48,7 @@ export class SimulatedOperators {
 
   /** Objects carrying the instance's NVCF label: how the agent finds what operators created. */
   byInstance(instanceId: string): SimObject[] {
-    return this.objects.filter((o) => o.object.metadata?.labels?.[LABEL.instanceId] === instanceId);
+    return this.objects.filter((o) => field(labelsOf(o.object), LABEL.instanceId) === instanceId);
   }
 
   remove(instanceId: string) {
@@ -61,7 +70,7 @@ export class SimulatedOperators {
     );
     const mine = this.byInstance(d.instanceId);
     for (const m of labelled) {
-      const existing = mine.find((o) => o.object.kind === m.kind && o.object.metadata.name === m.metadata.name);
+      const existing = mine.find((o) => o.object.kind === m.kind && nameOf(o.object) === nameOf(m));
       // the same object again (a retry of the same revision) changes nothing, as with Server-Side Apply
       if (
         existing &&
@@ -77,12 +86,16 @@ export class SimulatedOperators {
 
   private becomeReady(entry: SimObject, d: DesiredInstance, w: OperatorWorkload) {
     if (!this.objects.includes(entry)) return; // replaced meanwhile
-    const failure = entry.object.metadata?.annotations?.[SIM_ANNOTATION.status];
-    if (failure && !entry.object.simFailed) {
+    const failure = annotationOf(entry.object, SIM_ANNOTATION.status);
+    if (typeof failure === 'string' && failure && !entry.object.simFailed) {
       // told to fail (tests): that status for good, or for status-for-ms before it gets ready
       Object.defineProperty(entry.object, 'simFailed', { value: true, enumerable: false });
-      entry.object.status = { ...(entry.object.status ?? {}), ...JSON.parse(failure) };
-      const forMs = Number(entry.object.metadata.annotations[SIM_ANNOTATION.statusForMs] ?? NaN);
+      const status: unknown = JSON.parse(failure);
+      entry.object.status = {
+        ...(isRecord(entry.object.status) ? entry.object.status : {}),
+        ...(isRecord(status) ? status : {}),
+      };
+      const forMs = Number(annotationOf(entry.object, SIM_ANNOTATION.statusForMs) ?? NaN);
       if (Number.isFinite(forMs))
         setTimeout(() => {
           entry.object.status = {};
@@ -97,14 +110,14 @@ export class SimulatedOperators {
     if (spec) setPath(entry.object, spec.ready.path, readyValue(spec.ready));
     entry.readyAt = Date.now();
     for (const sec of type?.secondary ?? []) {
-      const name = `${entry.object.metadata.name}-${sec.kind.toLowerCase()}`;
-      if (this.byInstance(d.instanceId).some((o) => o.object.kind === sec.kind && o.object.metadata.name === name))
-        continue;
+      const name = `${show(nameOf(entry.object))}-${sec.kind.toLowerCase()}`;
+      if (this.byInstance(d.instanceId).some((o) => o.object.kind === sec.kind && nameOf(o.object) === name)) continue;
+      const labels = labelsOf(entry.object);
       const child: SimObject = {
         object: {
           apiVersion: sec.apiVersion,
           kind: sec.kind,
-          metadata: { name, labels: { ...entry.object.metadata.labels } },
+          metadata: { name, labels: { ...(isRecord(labels) ? labels : {}) } },
           status: {},
         },
         readyAt: null,

@@ -9,6 +9,7 @@ import {
   type ObservedInstance,
 } from '../driver.js';
 import { SimulatedOperators, type SimObject } from './sim-operator.js';
+import { abortReason } from './reasons.js';
 
 export interface SimulatedClusterOptions {
   clusterId: string;
@@ -36,15 +37,15 @@ interface Simulate {
 const simulateOf = (d: DesiredInstance): Simulate => {
   const values = d.workload.kind === 'helm' ? d.workload.values : {};
   const s = (values as { nvcfSimulate?: unknown }).nvcfSimulate;
-  return typeof s === 'object' && s !== null ? (s) : {};
+  return typeof s === 'object' && s !== null ? s : {};
 };
 
 const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
+    if (signal.aborted) return reject(abortReason(signal));
     const onAbort = () => {
       clearTimeout(t);
-      reject(signal.reason);
+      reject(abortReason(signal));
     };
     // the agent's one signal outlives every apply: a listener left behind per wait would pile up
     const t = setTimeout(() => {

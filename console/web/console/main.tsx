@@ -55,7 +55,7 @@ function App() {
   );
 }
 
-function Shell({ tenant, onSignOut }: { tenant: string | undefined; onSignOut(): void }) {
+function Shell({ tenant, onSignOut }: { tenant: string | undefined; onSignOut: () => void }) {
   const route = useRoute();
   return (
     <>
@@ -118,7 +118,7 @@ function SignIn({
 }: {
   config: PageConfig;
   notice: string | null;
-  onSignedIn(token: string): void;
+  onSignedIn: (token: string) => void;
 }) {
   useTitle('Sign in');
   const [token, setToken] = useState('');

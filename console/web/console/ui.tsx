@@ -7,7 +7,7 @@ export interface Session {
   client: NvcfClient;
   config: PageConfig;
   /** the token was refused: back to the sign-in page with the reason */
-  expired(reason: string): void;
+  expired: (reason: string) => void;
 }
 
 export const SessionContext = createContext<Session | null>(null);

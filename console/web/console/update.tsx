@@ -203,7 +203,7 @@ function CodeEditor({
 }: {
   id: string;
   value: string;
-  onChange(v: string): void;
+  onChange: (v: string) => void;
   marks: Set<number>;
   describedBy: string;
 }) {
@@ -258,8 +258,8 @@ function ConfirmDialog({
   open: boolean;
   title: string;
   confirmLabel: string;
-  onConfirm(): void;
-  onCancel(): void;
+  onConfirm: () => void;
+  onCancel: () => void;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);

@@ -1,6 +1,13 @@
 import type { ComponentProps } from 'react';
 import type { GraphiQL } from 'graphiql';
-import { GraphQLError, getOperationAST, parse, type DocumentNode, type ExecutionResult } from 'graphql';
+import {
+  GraphQLError,
+  getOperationAST,
+  OperationTypeNode,
+  parse,
+  type DocumentNode,
+  type ExecutionResult,
+} from 'graphql';
 import { readSse } from '@nvcf/client';
 
 type Fetcher = ComponentProps<typeof GraphiQL>['fetcher'];
@@ -16,7 +23,8 @@ const MAX_RETRIES = 8;
 /** The header editor's JSON object as request headers (GraphiQL hands it over parsed, values untyped). */
 function requestHeaders(edited: Record<string, unknown> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(edited ?? {})) if (v != null) out[k] = String(v);
+  for (const [k, v] of Object.entries(edited ?? {}))
+    if (v != null) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
   return out;
 }
 
@@ -29,7 +37,7 @@ function isSubscription(params: Params, documentAST: DocumentNode | undefined): 
       return false;
     }
   }
-  return getOperationAST(doc, params.operationName ?? undefined)?.operation === 'subscription';
+  return getOperationAST(doc, params.operationName ?? undefined)?.operation === OperationTypeNode.SUBSCRIPTION;
 }
 
 /** A body that is not a GraphQL response (a proxy's page, a 502) as an error the response pane can show. */
@@ -63,9 +71,10 @@ export function gatewayFetcher(endpoint: string, initialHeaders: Record<string, 
     // GraphiQL reads the schema as it mounts, before its header editor exists, and then sends no
     // headers at all (not even an empty set): that one request carries the page's own
     const headers = opts && 'headers' in opts ? requestHeaders(opts.headers) : { ...initialHeaders };
+    const variables: unknown = params.variables; // GraphiQL types them `any`
     const body = JSON.stringify({
       query: params.query,
-      variables: params.variables ?? undefined,
+      variables: variables ?? undefined,
       operationName: params.operationName ?? undefined,
     });
     if (!isSubscription(params, opts?.documentAST)) {

@@ -73,9 +73,9 @@ export function agentRules(registry: OperatorRegistry, crdsDir = CRDS_DIR): (Pol
     const resource = names.get(`${apiVersion}/${kind}`);
     if (!resource) throw new UnknownKind(`${apiVersion} ${kind} (${use}, ${by}) has no CRD in deploy/crds and is not a built-in kind the generator knows: add its CRD, or its plural to BUILTIN in deploy/helm/scripts/rbac.ts`);
     const key = `${groupOf(apiVersion)}/${resource}`;
-    const entry = need.get(key) ?? { group: groupOf(apiVersion), resource, verbs: new Set<string>(), why: new Map() };
+    const entry = need.get(key) ?? { group: groupOf(apiVersion), resource, verbs: new Set<string>(), why: new Map<string, Set<string>>() };
     verbs.forEach((v) => entry.verbs.add(v));
-    entry.why.set(use, (entry.why.get(use) ?? new Set()).add(by));
+    entry.why.set(use, (entry.why.get(use) ?? new Set<string>()).add(by));
     need.set(key, entry);
   };
   add(MINISERVICE.apiVersion, MINISERVICE.kind, USES.miniService, 'MiniService', 'Helm instances');

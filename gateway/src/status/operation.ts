@@ -1,5 +1,6 @@
 import {
   Kind,
+  OperationTypeNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -37,7 +38,7 @@ export function statusOperation(admitted: {
   fragments: Map<string, FragmentDefinitionNode>;
 }): StatusOperation | null {
   const { document, operation, fragments } = admitted;
-  if (operation.operation !== 'subscription') return null;
+  if (operation.operation !== OperationTypeNode.SUBSCRIPTION) return null;
   const root = fieldsOf(operation.selectionSet, fragments);
   if (root.length !== 1 || root[0].name.value !== STATUS_FIELD) return null;
   const instanceFields = fieldsOf(root[0].selectionSet, fragments).filter((f) => f.name.value === 'instance');

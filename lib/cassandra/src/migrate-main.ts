@@ -129,7 +129,11 @@ main(process.argv.slice(2)).then(
       process.exit(3);
     }
     console.error(`migrate: ${e.name}: ${e.message}`);
-    if (!(e instanceof MigrationFailed) && e.cause) console.error(`migrate: cause: ${String(e.cause).split('\n')[0]}`);
+    if (!(e instanceof MigrationFailed) && e.cause) {
+      const cause =
+        e.cause instanceof Error ? String(e.cause) : typeof e.cause === 'string' ? e.cause : JSON.stringify(e.cause);
+      console.error(`migrate: cause: ${cause.split('\n')[0]}`);
+    }
     process.exit(1);
   },
 );

@@ -18,6 +18,17 @@ export function setLogLevel(level: Level) {
 const current = () => (store[KEY] as Level | undefined) ?? 'info';
 const enabled = (l: Level) => order[l] >= order[current()];
 
+/** A thrown value that is not an Error, as a message: never throws (a circular object, a BigInt). */
+function thrownText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || v == null) return String(v);
+  try {
+    return JSON.stringify(v) ?? typeof v;
+  } catch {
+    return Object.prototype.toString.call(v);
+  }
+}
+
 /** Fields every line logged inside `run` carries (a request id, the tenant), across awaits. */
 const scope = (store[CTX] ??= new AsyncLocalStorage<Record<string, unknown>>()) as AsyncLocalStorage<
   Record<string, unknown>
@@ -95,7 +106,7 @@ export function createLogger(name: string): Logger {
   const at = (level: Exclude<Level, 'silent'>) => (msg: string, err?: unknown) => {
     if (!enabled(level)) return;
     if (err === undefined) get()[level](msg);
-    else get()[level]({ err: err instanceof Error ? err : { message: String(err) } }, msg);
+    else get()[level]({ err: err instanceof Error ? err : { message: thrownText(err) } }, msg);
   };
   return {
     debug: at('debug'),

@@ -14,3 +14,5 @@ export type { NvcfIdentity } from './labels.js';
 export { meets, notReady, kindSpecOf, failureOf, failures } from './readiness.js';
 export type { Failure } from './readiness.js';
 export { at, pathError } from './paths.js';
+export { field, isList, isRecord, show } from './values.js';
+export type { Obj } from './values.js';

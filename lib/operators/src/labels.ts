@@ -1,5 +1,6 @@
 import type { OperatorRegistry } from './registry.js';
 import { ensureObjects } from './paths.js';
+import { isRecord, type Obj } from './values.js';
 
 export interface NvcfIdentity {
   ncaId: string;
@@ -34,9 +35,9 @@ export const nvcfLabels = (id: NvcfIdentity): Record<string, string> => ({
   [LABEL.instanceId]: id.instanceId,
 });
 
-type Obj = Record<string, any>;
 const merge = (o: Obj, key: string, add: Record<string, string>) => {
-  o[key] = { ...(o[key] ?? {}), ...add };
+  const cur = o[key];
+  o[key] = { ...(isRecord(cur) ? cur : {}), ...add };
 };
 
 /**
@@ -48,10 +49,13 @@ export function injectIdentity(manifests: Obj[], id: NvcfIdentity, registry: Ope
   const annotations = { [REVISION_ANNOTATION]: id.revisionId };
   return manifests.map((m) => {
     const out = structuredClone(m);
-    const meta = (out.metadata ??= {});
+    const meta = isRecord(out.metadata) ? out.metadata : (out.metadata = {});
     merge(meta, 'labels', labels);
     merge(meta, 'annotations', annotations);
-    for (const path of registry.kindOf(out.apiVersion, out.kind)?.spec.podTemplates ?? []) {
+    const { apiVersion, kind } = out;
+    const spec =
+      typeof apiVersion === 'string' && typeof kind === 'string' ? registry.kindOf(apiVersion, kind)?.spec : undefined;
+    for (const path of spec?.podTemplates ?? []) {
       for (const tpl of ensureObjects(out, path)) {
         merge(tpl, 'labels', labels);
         merge(tpl, 'annotations', annotations);

@@ -1,5 +1,4 @@
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isList, isObj, type Obj } from './values.js';
 
 /** `name[key=value]`: the elements of the array `name` whose `key` is `value` (a condition by type). */
 const SELECT = /^([^[\]=]+)\[([^[\]=]+)=([^[\]]*)\]$/;
@@ -21,10 +20,10 @@ export function at(root: unknown, path: string): unknown[] {
     for (const v of cur) {
       if (sel) {
         const list = isObj(v) ? v[sel[1]] : undefined;
-        if (Array.isArray(list)) next.push(...list.filter((e) => isObj(e) && String(e[sel[2]]) === sel[3]));
+        if (isList(list)) next.push(...list.filter((e) => isObj(e) && String(e[sel[2]]) === sel[3]));
       } else if (seg === '*') {
         if (isObj(v)) next.push(...Object.values(v));
-        else if (Array.isArray(v)) next.push(...v);
+        else if (isList(v)) next.push(...v);
       } else if (isObj(v) && seg in v) next.push(v[seg]);
     }
     cur = next;

@@ -1,7 +1,12 @@
 import type { KindSpec, OperatorRegistry, ReadyRule } from './registry.js';
 import { at } from './paths.js';
+import { field, show, type Obj } from './values.js';
 
-type Obj = Record<string, any>;
+type Scalar = string | number | boolean;
+const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** `Kind/name`, as messages name an object. */
+const objectName = (o: Obj) => `${show(o.kind)}/${show(field(o.metadata, 'name'))}`;
 
 /** A rule with no values means "exists"; `atLeast` compares numbers (ready replicas). */
 export function meets(obj: Obj, rule: ReadyRule): boolean {
@@ -28,7 +33,7 @@ export function notReady(objects: Obj[], registry: OperatorRegistry): string[] {
       const k = kindSpecOf(registry, o);
       return !k || !meets(o, k.ready);
     })
-    .map((o) => `${o.kind}/${o.metadata?.name}`);
+    .map(objectName);
 }
 
 export interface Failure {
@@ -65,16 +70,18 @@ export function failureOf(obj: Obj, spec: KindSpec): Failure | null {
           (!r.condition!.reasons || r.condition!.reasons.includes((x as Condition).reason as string)),
       );
       if (!c) continue;
-      rule = `condition ${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`;
+      // type and status are the rule's: the condition matched them exactly
+      rule = `condition ${r.condition.type}=${r.condition.status}${c.reason ? ` (${show(c.reason)})` : ''}`;
       message = c.message;
     } else if (r.path) {
-      const v = at(obj, r.path).find((x) => r.values?.includes(x as string | number | boolean));
+      const values = r.values ?? [];
+      const v = at(obj, r.path).find((x): x is Scalar => isScalar(x) && values.includes(x));
       if (v === undefined) continue;
       rule = `${r.path}=${String(v)}`;
     } else continue;
     if (r.message) message = at(obj, r.message).find((m) => typeof m === 'string' && m);
     else if (message === undefined) message = at(obj, 'status.message').find((m) => typeof m === 'string' && m);
-    const name = `${obj.kind}/${obj.metadata?.name}`;
+    const name = objectName(obj);
     const text = typeof message === 'string' && message ? message : undefined;
     return {
       object: name,

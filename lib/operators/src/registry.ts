@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { pathError } from './paths.js';
+import { field, isList, isRecord, show } from './values.js';
 
 export interface ReadyRule {
   /** dotted path into the object, e.g. status.state */
@@ -90,29 +91,37 @@ export function rbacFindings(types: OperatorType[]): string[] {
 }
 
 function shapeFindings(raw: unknown): string[] {
-  const types = (raw as { operatorTypes?: unknown })?.operatorTypes;
+  const types = field(raw, 'operatorTypes');
   if (!Array.isArray(types)) return ['the file must have a top-level list `operatorTypes`'];
   const out: string[] = [];
-  types.forEach((t: any, i) => {
-    if (typeof t?.name !== 'string' || !t.name) out.push(`operatorTypes[${i}]: name is required`);
-    if (typeof t?.clusterAttribute !== 'string' || !t.clusterAttribute)
-      out.push(`operatorTypes[${i}] (${t?.name}): clusterAttribute is required`);
-    if (!Array.isArray(t?.kinds) || !t.kinds.length)
-      out.push(`operatorTypes[${i}] (${t?.name}): kinds must list at least one apiVersion/kind`);
-    for (const k of [...(t?.kinds ?? []), ...(t?.extraTypes ?? []), ...(t?.secondary ?? [])]) {
-      if (!k?.ready?.path)
-        out.push(`operator type '${t?.name}', kind ${k?.kind}: ready.path is required (the status mapping)`);
-      else if (!Array.isArray(k.ready.values) && k.ready.atLeast === undefined)
-        out.push(`operator type '${t?.name}', kind ${k?.kind}: ready needs values (a list) or atLeast (a number)`);
+  types.forEach((t: unknown, i: number) => {
+    const type = isRecord(t) ? t : {};
+    const name = show(type.name);
+    if (typeof type.name !== 'string' || !type.name) out.push(`operatorTypes[${i}]: name is required`);
+    if (typeof type.clusterAttribute !== 'string' || !type.clusterAttribute)
+      out.push(`operatorTypes[${i}] (${name}): clusterAttribute is required`);
+    if (!isList(type.kinds) || !type.kinds.length)
+      out.push(`operatorTypes[${i}] (${name}): kinds must list at least one apiVersion/kind`);
+    const lists = (['kinds', 'extraTypes', 'secondary'] as const).map((list) => {
+      const kinds = type[list] ?? [];
+      if (list !== 'kinds' && !isList(kinds)) out.push(`operatorTypes[${i}] (${name}): ${list} must be a list`);
+      return [list, isList(kinds) ? kinds : []] as const;
+    });
+    for (const [, kinds] of lists) {
+      for (const k of kinds) {
+        const ready = field(k, 'ready');
+        if (!field(ready, 'path'))
+          out.push(
+            `operator type '${name}', kind ${show(field(k, 'kind'))}: ready.path is required (the status mapping)`,
+          );
+        else if (!isList(field(ready, 'values')) && field(ready, 'atLeast') === undefined)
+          out.push(
+            `operator type '${name}', kind ${show(field(k, 'kind'))}: ready needs values (a list) or atLeast (a number)`,
+          );
+      }
     }
-    for (const [list, k] of [
-      ...(t?.kinds ?? []).map((k: any) => ['kinds', k]),
-      ...(t?.extraTypes ?? []).map((k: any) => ['extraTypes', k]),
-      ...(t?.secondary ?? []).map((k: any) => ['secondary', k]),
-    ] as [string, any][]) {
-      out.push(...failureFindings(t?.name, list, k));
-    }
-    if (!Array.isArray(t?.rbac)) out.push(`operatorTypes[${i}] (${t?.name}): rbac must list the operator's roles`);
+    for (const [list, kinds] of lists) for (const k of kinds) out.push(...failureFindings(name, list, k));
+    if (!isList(type.rbac)) out.push(`operatorTypes[${i}] (${name}): rbac must list the operator's roles`);
   });
   return out;
 }
@@ -120,20 +129,24 @@ function shapeFindings(raw: unknown): string[] {
 const CONDITION_STATUS = ['True', 'False', 'Unknown'];
 
 /** Problems with a kind's failure rules: bad paths, and rules that can never match. */
-export function failureFindings(typeName: string, list: string, k: any): string[] {
-  const where = `operator type '${typeName}', ${list} ${k?.apiVersion}/${k?.kind}`;
-  if (k?.failed === undefined) return [];
-  if (!Array.isArray(k.failed)) return [`${where}: failed must be a list of rules`];
+export function failureFindings(typeName: string, list: string, k: unknown): string[] {
+  const where = `operator type '${typeName}', ${list} ${show(field(k, 'apiVersion'))}/${show(field(k, 'kind'))}`;
+  const failed = field(k, 'failed');
+  if (failed === undefined) return [];
+  if (!isList(failed)) return [`${where}: failed must be a list of rules`];
   const out: string[] = [];
-  if (k.crd !== undefined && (typeof k.crd !== 'string' || !/^[a-z0-9-]+\.[a-z0-9.-]+$/.test(k.crd)))
-    out.push(`${where}: crd must be '<plural>.<group>' (got ${JSON.stringify(k.crd)})`);
-  k.failed.forEach((r: any, i: number) => {
+  const crd = field(k, 'crd');
+  if (crd !== undefined && (typeof crd !== 'string' || !/^[a-z0-9-]+\.[a-z0-9.-]+$/.test(crd)))
+    out.push(`${where}: crd must be '<plural>.<group>' (got ${JSON.stringify(crd)})`);
+  const ready = field(k, 'ready');
+  const readyValues = field(ready, 'values');
+  failed.forEach((r: unknown, i: number) => {
     const at = `${where}, failed[${i}]`;
-    if (typeof r !== 'object' || r === null) return void out.push(`${at}: must be an object`);
+    if (!isRecord(r)) return void out.push(`${at}: must be an object`);
     const known = ['path', 'values', 'condition', 'severity', 'message'];
     for (const key of Object.keys(r))
       if (!known.includes(key)) out.push(`${at}: unknown field '${key}' (expected ${known.join(', ')})`);
-    if (r.severity !== undefined && !['permanent', 'temporary'].includes(r.severity))
+    if (r.severity !== undefined && r.severity !== 'permanent' && r.severity !== 'temporary')
       out.push(`${at}: severity must be permanent or temporary (got ${JSON.stringify(r.severity)})`);
     if (r.message !== undefined) {
       const e = pathError(r.message);
@@ -142,28 +155,33 @@ export function failureFindings(typeName: string, list: string, k: any): string[
     if ((r.path === undefined) === (r.condition === undefined))
       return void out.push(`${at}: needs exactly one of path (with values) or condition`);
     if (r.path !== undefined) {
-      const e = pathError(r.path);
-      if (e) return void out.push(`${at}: bad path: ${e}`);
+      const path = r.path;
+      const e = pathError(path);
+      if (e !== null || typeof path !== 'string') return void out.push(`${at}: bad path: ${e}`);
       // the operator reports in status; nothing else of the object is its to change
-      if (!String(r.path).startsWith('status.'))
-        out.push(`${at}: path '${r.path}' can never match: operators report failures under status.`);
-      if (!Array.isArray(r.values) || !r.values.length)
-        return void out.push(`${at}: path '${r.path}' needs a non-empty values list (which values mean failed)`);
-      if (k.ready?.path === r.path && Array.isArray(k.ready.values)) {
-        const both = r.values.filter((v: unknown) => k.ready.values.includes(v));
-        if (both.length) out.push(`${at}: can never match: ${JSON.stringify(both)} at ${r.path} also means ready`);
+      if (!path.startsWith('status.'))
+        out.push(`${at}: path '${path}' can never match: operators report failures under status.`);
+      const values = r.values;
+      if (!isList(values) || !values.length)
+        return void out.push(`${at}: path '${path}' needs a non-empty values list (which values mean failed)`);
+      if (field(ready, 'path') === path && isList(readyValues)) {
+        const both = values.filter((v) => readyValues.includes(v));
+        if (both.length) out.push(`${at}: can never match: ${JSON.stringify(both)} at ${path} also means ready`);
       }
     } else {
       const c = r.condition;
-      if (typeof c?.type !== 'string' || !c.type) return void out.push(`${at}: condition.type is required`);
+      const type = field(c, 'type');
+      if (typeof type !== 'string' || !type) return void out.push(`${at}: condition.type is required`);
       if (r.values !== undefined) out.push(`${at}: values belongs to path rules, not condition rules`);
-      if (c.status === undefined)
+      const status = field(c, 'status');
+      if (status === undefined)
         out.push(`${at}: condition.status is required (True, False or Unknown: which one means failed)`);
-      else if (!CONDITION_STATUS.includes(c.status))
+      else if (typeof status !== 'string' || !CONDITION_STATUS.includes(status))
         out.push(
-          `${at}: can never match: condition status ${JSON.stringify(c.status)} is not one of ${CONDITION_STATUS.join(', ')}`,
+          `${at}: can never match: condition status ${JSON.stringify(status)} is not one of ${CONDITION_STATUS.join(', ')}`,
         );
-      if (c.reasons !== undefined && (!Array.isArray(c.reasons) || !c.reasons.length))
+      const reasons = field(c, 'reasons');
+      if (reasons !== undefined && (!isList(reasons) || !reasons.length))
         out.push(`${at}: can never match: condition.reasons is an empty list (leave it out for any reason)`);
     }
   });

@@ -98,9 +98,7 @@ describe('failure rules', () => {
       ['permanent', 'condition Failed=True (ModelNotFound)'],
       ['temporary', 'condition ReplicaFailure=True (FailedCreate)'],
     ]);
-    expect(failures([dep('Progressing', 'False', 'ProgressDeadlineExceeded')], registry)[0].severity).toBe(
-      'permanent',
-    );
+    expect(failures([dep('Progressing', 'False', 'ProgressDeadlineExceeded')], registry)[0].severity).toBe('permanent');
     expect(failures([dep('Progressing', 'True', 'NewReplicaSetAvailable')], registry)).toEqual([]);
   });
 

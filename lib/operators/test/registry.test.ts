@@ -70,7 +70,7 @@ describe('operator-type registry', () => {
   it("injects NVCF labels into every object and the registry's pod templates", () => {
     const r = loadRegistry(defaultRegistryPath());
     const id = { ncaId: 'nca-a', functionId: 'f', versionId: 'v', instanceId: 'i', revisionId: 'r' };
-    const [dgd, svc] = injectIdentity(
+    const [dgd, svc]: any[] = injectIdentity(
       [
         {
           apiVersion: 'nvidia.com/v1alpha1',

@@ -45,11 +45,10 @@ describe('input limits', () => {
     for (const [coordinate, limit] of Object.entries(inputLimits.fields)) {
       const arg = /^(\w+)\.(\w+)\((\w+):\)$/.exec(coordinate);
       let type: GraphQLInputType | undefined;
-      if (arg)
-        type = (schema.getType(arg[1]) as any)
-          ?.getFields()
-          [arg[2]]?.args.find((a: { name: string }) => a.name === arg[3])?.type;
-      else {
+      if (arg) {
+        const fields = (schema.getType(arg[1]) as any)?.getFields();
+        type = fields?.[arg[2]]?.args.find((a: { name: string }) => a.name === arg[3])?.type;
+      } else {
         const [typeName, field] = coordinate.split('.');
         const t = schema.getType(typeName);
         type = isInputObjectType(t) ? t.getFields()[field]?.type : undefined;

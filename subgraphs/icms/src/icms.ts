@@ -148,7 +148,7 @@ const PUBLISH_WINDOW = 64;
 async function inWindows<T>(items: T[], window: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
+    while (next < items.length) await fn(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(window, items.length) }, worker));
 }

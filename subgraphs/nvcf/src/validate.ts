@@ -19,6 +19,7 @@ export function checkName(name: string) {
       `name must be ${NAME.minLength} to ${NAME.maxLength} characters (got ${name.length})`,
       { field: 'name' },
     );
+  // eslint-disable-next-line no-control-regex -- the check is for control characters
   if (/[\u0000-\u001f]/.test(name))
     throw fail('BAD_USER_INPUT', 'name must not contain control characters', { field: 'name' });
 }

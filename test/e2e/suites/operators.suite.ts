@@ -150,7 +150,8 @@ export function operatorsSuite(name: string, make: MakeSystem) {
       const active = (await sub.until((e) => e.some((x) => x.instanceStatusChanged.state === 'ACTIVE'))).find(
         (x) => x.instanceStatusChanged.state === 'ACTIVE',
       )!;
-      const objects = sim(operatorCluster(system)).objects(id);
+      // the simulated objects are plain JSON: the assertions below are the type check
+      const objects: { object: any; readyAt: number | null }[] = sim(operatorCluster(system)).objects(id);
       expect(objects.map((o) => o.object.kind).sort()).toEqual(['Deployment', 'NIMService', 'Service']);
       const secondary = objects.find((o) => o.object.kind === 'Deployment')!;
       const nim = objects.find((o) => o.object.kind === 'NIMService')!;
@@ -240,7 +241,7 @@ export function operatorsSuite(name: string, make: MakeSystem) {
       expect(s.lastAppliedRevision!.manifestMergePatches).toEqual([
         { kind: 'NIMService', metadata: { name: 'llama' }, spec: { replicas: 3 } },
       ]);
-      const nim = sim(operatorCluster(system))
+      const nim: { object: any } = sim(operatorCluster(system))
         .objects(s.instances[0].id)
         .find((o) => o.object.kind === 'NIMService')!;
       expect(nim.object.spec.replicas).toBe(3);

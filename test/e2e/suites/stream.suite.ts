@@ -17,6 +17,7 @@ import {
   sseRaw,
   watchSubscriptions,
   gauge,
+  wsText,
   type Collected,
 } from '@nvcf/test';
 import { fast, type MakeSystem } from './system.js';
@@ -271,7 +272,7 @@ export function streamSuite(name: string, make: MakeSystem) {
       const ws = new WebSocket(system.gateway.wsUrl, 'graphql-transport-ws');
       try {
         ws.on('message', (raw) => {
-          const m = JSON.parse(String(raw));
+          const m = JSON.parse(wsText(raw));
           if (m.type === 'connection_ack')
             ws.send(
               JSON.stringify({

@@ -20,7 +20,7 @@ const delays = {
 };
 const log = (m: string) => process.stdout.write(`${new Date().toISOString()} ${m}\n`);
 const sim = startClusterSim({ client: createKubeClient(loadKubeConfig(kubeconfig)), delays, log });
-sim.synced.then(() => log(`cluster-sim ready (${JSON.stringify(delays)})`));
+void sim.synced.then(() => log(`cluster-sim ready (${JSON.stringify(delays)})`));
 const stop = () => void sim.dispose().then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -1,5 +1,6 @@
 import { LABEL } from '@nvcf/operators';
 import type { KubeObject } from './client.js';
+import { abortReason } from '../reasons.js';
 
 /**
  * Wakes the applies waiting on an instance whenever a watch sees one of its objects change.
@@ -41,7 +42,7 @@ export class Changes {
       };
       const onAbort = () => {
         cleanup();
-        reject(signal.reason);
+        reject(abortReason(signal));
       };
       const timer = setTimeout(wake, pollMs);
       set.add(wake);

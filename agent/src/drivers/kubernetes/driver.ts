@@ -65,7 +65,7 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     const secs = Math.round(removalTimeoutMs / 1000);
     if (ref.kind !== 'Namespace') {
       const cur = await client.get(ref);
-      return `${ref.kind} ${ref.metadata.name} still there ${secs} s after its deletion (finalizers: ${((cur?.metadata.finalizers) ?? []).join(', ') || 'none'})`;
+      return `${ref.kind} ${ref.metadata.name} still there ${secs} s after its deletion (finalizers: ${(cur?.metadata.finalizers ?? []).join(', ') || 'none'})`;
     }
     const namespace = ref.metadata.name!;
     const kinds = new Map<string, { apiVersion: string; kind: string }>();
@@ -75,7 +75,7 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     for (const k of kinds.values()) {
       const list = await client.list(k.apiVersion, k.kind, { namespace }).catch(() => ({ items: [] as KubeObject[] }));
       for (const item of list.items) {
-        const f = (item.metadata.finalizers) ?? [];
+        const f = item.metadata.finalizers ?? [];
         stuck.push(`${k.kind}/${item.metadata.name} (finalizers: ${f.join(', ') || 'none'})`);
       }
     }

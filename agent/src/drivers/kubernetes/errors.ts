@@ -13,9 +13,14 @@ export class KubeApiError extends Error {
   }
 
   static fromResponse(code: number, body: string): KubeApiError {
-    let status: { message?: string; reason?: string } = {};
+    let status: { message?: string; reason?: string };
     try {
-      status = JSON.parse(body);
+      const parsed: unknown = JSON.parse(body);
+      const field = (key: string) => {
+        const v = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)[key] : undefined;
+        return typeof v === 'string' ? v : undefined;
+      };
+      status = { message: field('message'), reason: field('reason') };
     } catch {
       status = { message: body.trim() || `HTTP ${code}` };
     }

@@ -1,6 +1,7 @@
 import type { OperatorSupport, OperatorWorkload } from '@nvcf/contracts';
 import {
   crdName,
+  field,
   failures,
   injectIdentity,
   LABEL,
@@ -53,8 +54,10 @@ export function secondaryKinds(registry: OperatorRegistry, w: OperatorWorkload):
   return [...out.values()];
 }
 
-const staleStatus = (o: KubeObject) =>
-  typeof o.status?.observedGeneration === 'number' && o.status.observedGeneration < (o.metadata.generation ?? 0);
+const staleStatus = (o: KubeObject) => {
+  const observed = field(o.status, 'observedGeneration');
+  return typeof observed === 'number' && observed < (o.metadata.generation ?? 0);
+};
 
 /**
  * What is not ready yet (empty: the instance is ready): read fresh, not from a watch cache,

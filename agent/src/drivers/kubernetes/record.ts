@@ -29,7 +29,8 @@ export function observedFrom(obj: KubeObject | null, clusterId: string): Observe
   const a = obj.metadata.annotations ?? {};
   let desired: DesiredInstance;
   try {
-    desired = JSON.parse(a[RECORD.desired] ?? '');
+    // the agent's own record (desiredAnnotations), on an object labelled with this cluster
+    desired = JSON.parse(a[RECORD.desired] ?? '') as DesiredInstance;
   } catch {
     return null;
   }

@@ -1,4 +1,5 @@
 import type { KubeClient, KubeObject } from './client.js';
+import { asError } from '../reasons.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export interface WatchOptions {
@@ -86,7 +87,7 @@ export function startWatch(client: KubeClient, o: WatchOptions): Watcher {
       const end = (err: unknown) => {
         if (ended) return;
         ended = true;
-        if (err && !stopped) reject(err);
+        if (err && !stopped) reject(asError(err));
         else resolve(rv);
         abort?.abort();
         abort = undefined;

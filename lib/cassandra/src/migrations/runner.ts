@@ -89,7 +89,7 @@ export async function createMigrator(opts: MigratorOptions): Promise<Migrator> {
       );
       if (waiting.length === 0) return;
       if (Date.now() > deadline)
-        return log(`${ks}: indexes still building: ${waiting.map((r) => r.get('index_name')).join(', ')}`);
+        return log(`${ks}: indexes still building: ${waiting.map((r) => r.get('index_name') as string).join(', ')}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }

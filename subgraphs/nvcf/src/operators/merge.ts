@@ -1,9 +1,8 @@
 import { fail } from '@nvcf/errors';
-import type { OperatorRegistry } from '@nvcf/operators';
-import { mergePatch } from '@nvcf/operators';
+import type { Obj, OperatorRegistry } from '@nvcf/operators';
+import { field as prop, mergePatch, show } from '@nvcf/operators';
 import { validateManifests } from './validate.js';
 
-type Obj = Record<string, any>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -25,10 +24,10 @@ export function mergeManifests(
     if (!isObj(patch))
       throw fail('INVALID_MANIFEST', `${where} must be a JSON object (an RFC 7396 merge patch)`, { index: i });
     const kind = patch.kind as string | undefined;
-    const name = patch.metadata?.name as string | undefined;
+    const name = prop(patch.metadata, 'name') as string | undefined;
     let idx: number;
     if (kind !== undefined || name !== undefined) {
-      idx = out.findIndex((m) => m.kind === kind && m.metadata?.name === name);
+      idx = out.findIndex((m) => m.kind === kind && prop(m.metadata, 'name') === name);
       if (idx < 0)
         throw fail(
           'INVALID_MANIFEST',
@@ -49,13 +48,13 @@ export function mergeManifests(
     for (const [what, get] of [
       ['kind', (m: Obj) => m.kind],
       ['apiVersion', (m: Obj) => m.apiVersion],
-      ['metadata.name', (m: Obj) => m.metadata?.name],
-      ['metadata.namespace', (m: Obj) => m.metadata?.namespace],
+      ['metadata.name', (m: Obj) => prop(m.metadata, 'name')],
+      ['metadata.namespace', (m: Obj) => prop(m.metadata, 'namespace')],
     ] as const) {
       if (JSON.stringify(get(before) ?? null) !== JSON.stringify(get(after) ?? null)) {
         throw fail(
           'INVALID_MANIFEST',
-          `${where} would change ${what} of ${before.kind} '${before.metadata?.name}'; a patch may not rename or move a manifest`,
+          `${where} would change ${what} of ${show(before.kind)} '${show(prop(before.metadata, 'name'))}'; a patch may not rename or move a manifest`,
           { index: i, kind: before.kind },
         );
       }

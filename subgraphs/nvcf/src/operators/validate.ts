@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { fail } from '@nvcf/errors';
-import type { KindSpec, OperatorRegistry } from '@nvcf/operators';
+import { field, type KindSpec, type OperatorRegistry } from '@nvcf/operators';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const ajv = new Ajv({ allErrors: false, strict: false });
@@ -23,7 +23,7 @@ export function validateManifests(
   manifests.forEach((m, i) => {
     if (typeof m !== 'object' || m === null || Array.isArray(m))
       throw invalid(where, i, undefined, 'a manifest must be a JSON object');
-    const o = m as Record<string, any>;
+    const o = m as Record<string, unknown>;
     if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string')
       throw invalid(where, i, o.kind, 'apiVersion and kind are required strings');
     const found = registry.kindOf(o.apiVersion, o.kind, operatorTypes);
@@ -34,7 +34,7 @@ export function validateManifests(
         : `${o.apiVersion}/${o.kind} is not on the allowlist of the declared operator types (${(operatorTypes ?? []).join(', ')})`;
       throw invalid(where, i, o.kind, rule);
     }
-    const name = o.metadata?.name;
+    const name = field(o.metadata, 'name');
     if (typeof name !== 'string' || !DNS_LABEL.test(name)) {
       throw invalid(
         where,
@@ -43,7 +43,7 @@ export function validateManifests(
         `metadata.name must be a DNS-1123 label (lower-case letters, digits, '-', at most 63 characters; got ${JSON.stringify(name ?? null)})`,
       );
     }
-    if (o.metadata?.namespace !== undefined)
+    if (field(o.metadata, 'namespace') !== undefined)
       throw invalid(where, i, o.kind, 'metadata.namespace must not be set: the platform chooses the namespace');
     if (found.spec.schema) {
       let check = compiled.get(found.spec);

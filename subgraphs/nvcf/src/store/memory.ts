@@ -84,7 +84,7 @@ export function createMemoryNvcfStore(): NvcfStore {
 
     async recordInstance(specId, obs) {
       let m = instances.get(specId);
-      if (!m) instances.set(specId, (m = new Map()));
+      if (!m) instances.set(specId, (m = new Map<string, InstanceObservation>()));
       const cur = m.get(obs.instanceId);
       if (cur && cur.clock >= obs.clock) return false;
       m.set(obs.instanceId, copy(obs));

@@ -1,0 +1,261 @@
+// Fleet simulation: N simulated clusters, their agents in a few OS processes, M instances deployed,
+// then one revision rolled out to all of them while subscribers watch. Per fleet size: time to
+// APPLIED, messages per second on each stream, p99 from an agent's report to a subscriber's event,
+// memory per agent and per 1k instances.
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { print, parse } from 'graphql';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { Streams } from '@nvcf/contracts';
+import { gql, percentile, startProcess, type Started } from '../lib.js';
+
+export interface FleetSize {
+  clusters: number;
+  instances: number;
+}
+export interface FleetResult extends FleetSize {
+  /** which services it ran on (set by bench/fleet.ts) */
+  services?: string;
+  specs: number;
+  agent_processes: number;
+  deploy_s: number;
+  rollout_s: number;
+  /** messages stored per second of the rollout, per stream */
+  msgs_per_s: Record<string, number>;
+  status_events: number;
+  subscribers: number;
+  delivered: number;
+  expected: number;
+  p50_ms: number;
+  p99_ms: number;
+  agent_rss_mb: number;
+  rss_per_agent_mb: number;
+  control_plane_rss_mb: number;
+  control_plane_rss_idle_mb: number;
+  rss_per_1k_instances_mb: number;
+}
+export interface FleetEnv {
+  NATS_URL: string;
+  CASSANDRA_CONTACT_POINTS: string;
+  CASSANDRA_LOCAL_DC?: string;
+  NATS_STREAM_REPLICAS?: string;
+  CASSANDRA_REPLICATION?: string;
+}
+
+/** One GPU specification holds at most this many instances; bigger fleets deploy several. */
+export const INSTANCES_PER_SPEC = 250;
+const AGENT_PROCESSES = 4;
+const SPECS_PER_DEPLOY = 4;
+const POLL_MS = 500;
+
+const Subscription = parse(
+  'subscription($s: ID!) { instanceStatusChanged(gpuSpecificationId: $s) { at state instance { id } } }',
+);
+type StatusData = { instanceStatusChanged: { at: string; state: string; instance: { id: string } } };
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`fleet benchmark: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+async function streamSeqs(natsUrl: string): Promise<Record<string, number>> {
+  const nc = await connect({ servers: natsUrl.split(','), name: 'fleet-bench-streams' });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const out: Record<string, number> = {};
+    for (const s of [Streams.create, Streams.update, Streams.status])
+      out[s.name] = (await jsm.streams.info(s.name)).state.last_seq;
+    return out;
+  } finally {
+    await nc.close();
+  }
+}
+
+/** A subscriber per spec; each event's latency is its arrival minus the agent's report time (`at`). */
+function subscribe(wsUrl: string, specIds: string[], latencies: number[], counts: Map<string, number>) {
+  const client = createClient({
+    url: wsUrl,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: 'Bearer dev-token-a' },
+    retryAttempts: 0,
+  });
+  let ready = 0;
+  for (const s of specIds) {
+    client.subscribe<StatusData>(
+      { query: print(Subscription), variables: { s } },
+      {
+        next: (v) => {
+          const e = v.data?.instanceStatusChanged;
+          if (!e) return;
+          latencies.push(Date.now() - Date.parse(e.at));
+          const key = `${e.instance.id}:${e.state}`;
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        },
+        error: (err) => console.error('fleet: subscription error', err),
+        complete: () => {},
+      },
+    );
+    ready++;
+  }
+  return { ready, dispose: () => client.dispose() };
+}
+
+/** Durables of the agents of earlier runs (each cluster's three): gone with their clusters. */
+async function deleteFleetDurables(natsUrl: string) {
+  const nc = await connect({ servers: natsUrl.split(','), name: 'fleet-bench-cleanup' });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for (const s of [Streams.create, Streams.update, Streams.terminate])
+      for await (const ci of jsm.consumers.list(s.name))
+        if (ci.name.includes('fleet-')) await jsm.consumers.delete(s.name, ci.name);
+  } finally {
+    await nc.close();
+  }
+}
+
+async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
+  await deleteFleetDurables(env.NATS_URL);
+  const tag = Math.random().toString(36).slice(2, 7);
+  const ids = Array.from({ length: size.clusters }, (_, i) => `fleet-${tag}-${i}`);
+  const procs = Math.min(AGENT_PROCESSES, size.clusters);
+  const started: Started[] = [];
+  const common: Record<string, string> = { ...(env as unknown as Record<string, string>), SIM_UPDATE_DELAY_MS: '10' };
+  try {
+    const cp = await startProcess(
+      'bench/fleet/control-plane.ts',
+      { ...common, FLEET_CLUSTER_IDS: ids.join(',') },
+      /ready (\S+) (\S+)/,
+    );
+    started.push(cp);
+    const [, url, wsUrl] = cp.match as unknown as [string, string, string];
+    for (let p = 0; p < procs; p++) {
+      const mine = ids.filter((_, i) => i % procs === p);
+      started.push(
+        await startProcess('bench/fleet/agents.ts', { ...common, FLEET_CLUSTERS: mine.join(',') }, /agents ready/),
+      );
+    }
+    const agentRss = () => started.slice(1).reduce((n, s) => n + s.rssMb(), 0);
+    const idleRss = cp.rssMb();
+    const v = (await gql(
+      url,
+      'mutation { createFunction(input: { name: "fleet", helm: { chart: "oci://r/echo-1.0.0.tgz", serviceName: "echo" } }) { id } }',
+    )) as { createFunction: { id: string } };
+    const specCount = Math.ceil(size.instances / INSTANCES_PER_SPEC);
+    const per = Math.ceil(size.instances / specCount);
+    const specInputs = Array.from({ length: specCount }, (_, i) => Math.min(per, size.instances - i * per));
+    const t0 = Date.now();
+    // one deployment per 4 specifications (1000 instances): one launch must finish within a request's time
+    const specIds: string[] = [];
+    for (let i = 0; i < specInputs.length; i += SPECS_PER_DEPLOY) {
+      const chunk = specInputs
+        .slice(i, i + 16)
+        .map(
+          (n) =>
+            `{ gpu: "L40S", instanceType: "gl40s_1.br25_2xlarge", minInstances: ${n}, maxInstances: ${n}, configuration: { model: "v1" } }`,
+        );
+      // a version is deployed once: a further chunk needs a version of its own
+      const version =
+        i === 0
+          ? v.createFunction.id
+          : (
+              (await gql(
+                url,
+                `mutation { createFunction(input: { name: "fleet-${tag}-${i}", helm: { chart: "oci://r/echo-1.0.0.tgz", serviceName: "echo" } }) { id } }`,
+              )) as { createFunction: { id: string } }
+            ).createFunction.id;
+      const d = (await gql(
+        url,
+        `mutation($v: ID!) { deployFunctionVersion(versionId: $v, input: { gpuSpecifications: [${chunk.join(', ')}] }) { gpuSpecifications { id } } }`,
+        { v: version },
+      )) as { deployFunctionVersion: { gpuSpecifications: { id: string }[] } };
+      // the answer lists the deployment's specifications: keep each once
+      for (const { id } of d.deployFunctionVersion.gpuSpecifications) if (!specIds.includes(id)) specIds.push(id);
+    }
+    // one request per 25 specifications (the gateway allows 30 aliases); a failed poll is retried
+    const allApplied = async () => {
+      let done = true;
+      for (let i = 0; i < specIds.length; i += 25) {
+        const chunk = specIds.slice(i, i + 25);
+        const query = `{ ${chunk.map((id, j) => `s${j}: gpuSpecification(id: "${id}") { latestRevision { status } }`).join(' ')} }`;
+        let data: Record<string, { latestRevision: { status: string } }>;
+        try {
+          data = (await gql(url, query)) as typeof data;
+        } catch (err) {
+          console.error(`fleet: poll failed, retrying: ${(err as Error).message.slice(0, 200)}`);
+          return false;
+        }
+        const statuses = Object.values(data).map((s) => s.latestRevision.status);
+        if (statuses.includes('FAILED')) throw new Error('fleet benchmark: a revision FAILED');
+        if (!statuses.every((s) => s === 'APPLIED')) done = false;
+      }
+      return done;
+    };
+    await waitFor(allApplied, 3_600_000, `${size.instances} instances deployed`);
+    const deployS = (Date.now() - t0) / 1000;
+    console.error(`fleet: ${size.clusters} clusters, ${size.instances} instances deployed in ${deployS.toFixed(1)} s`);
+
+    const latencies: number[] = [];
+    const counts = new Map<string, number>();
+    const subs = subscribe(wsUrl, specIds, latencies, counts);
+    // the subscriptions are live once a no-op round trip has passed through the gateway after them
+    await new Promise((r) => setTimeout(r, 2000));
+    const before = await streamSeqs(env.NATS_URL);
+    const t1 = Date.now();
+    for (const s of specIds)
+      await gql(
+        url,
+        'mutation($s: ID!) { updateGpuSpecification(id: $s, input: { revision: { configuration: { model: "v2" } } }) { id } }',
+        { s },
+      );
+    await waitFor(allApplied, 3_600_000, `the revision APPLIED on ${size.instances} instances`);
+    const rolloutS = (Date.now() - t1) / 1000;
+    const after = await streamSeqs(env.NATS_URL);
+    // each instance reports UPDATING then ACTIVE: wait for both to reach the subscribers
+    const expected = size.instances * 2;
+    const end = Date.now() + 60_000;
+    while (latencies.length < expected && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+    const delivered = latencies.length;
+    const controlRss = cp.rssMb();
+    const agentsRss = agentRss();
+    void subs.dispose();
+    const duplicates = [...counts.values()].filter((n) => n > 1).length;
+    if (duplicates) console.error(`fleet: ${duplicates} transitions delivered more than once`);
+    const msgs = Object.fromEntries(
+      Object.entries(after).map(([k, v2]) => [k, Math.round((v2 - (before[k] ?? 0)) / rolloutS)]),
+    );
+    const result: FleetResult = {
+      ...size,
+      specs: specIds.length,
+      agent_processes: procs,
+      deploy_s: Math.round(deployS * 10) / 10,
+      rollout_s: Math.round(rolloutS * 10) / 10,
+      msgs_per_s: msgs,
+      status_events: (after[Streams.status.name] ?? 0) - (before[Streams.status.name] ?? 0),
+      subscribers: subs.ready,
+      delivered,
+      expected,
+      p50_ms: percentile(latencies, 50),
+      p99_ms: percentile(latencies, 99),
+      agent_rss_mb: Math.round(agentsRss),
+      rss_per_agent_mb: Math.round((agentsRss / size.clusters) * 10) / 10,
+      control_plane_rss_mb: Math.round(controlRss),
+      control_plane_rss_idle_mb: Math.round(idleRss),
+      rss_per_1k_instances_mb: Math.round(((controlRss - idleRss) / (size.instances / 1000)) * 10) / 10,
+    };
+    console.error(`fleet: ${JSON.stringify(result)}`);
+    return result;
+  } finally {
+    for (const s of started.reverse()) await s.stop();
+    await deleteFleetDurables(env.NATS_URL).catch(() => {});
+  }
+}
+
+export async function runFleet(sizes: FleetSize[], env: FleetEnv): Promise<FleetResult[]> {
+  const out: FleetResult[] = [];
+  for (const s of sizes) out.push(await run(s, env));
+  return out;
+}
