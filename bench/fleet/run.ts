@@ -75,33 +75,40 @@ async function streamSeqs(natsUrl: string): Promise<Record<string, number>> {
   }
 }
 
-/** A subscriber per spec; each event's latency is its arrival minus the agent's report time (`at`). */
+/**
+ * A subscriber per spec; each event's latency is its arrival minus the agent's report time (`at`).
+ * A connection holds at most 100 subscriptions (the gateway's limit): one client per 100 specs.
+ */
 function subscribe(wsUrl: string, specIds: string[], latencies: number[], counts: Map<string, number>) {
-  const client = createClient({
-    url: wsUrl,
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: 'Bearer dev-token-a' },
-    retryAttempts: 0,
-  });
+  const clients: ReturnType<typeof createClient>[] = [];
   let ready = 0;
-  for (const s of specIds) {
-    client.subscribe<StatusData>(
-      { query: print(Subscription), variables: { s } },
-      {
-        next: (v) => {
-          const e = v.data?.instanceStatusChanged;
-          if (!e) return;
-          latencies.push(Date.now() - Date.parse(e.at));
-          const key = `${e.instance.id}:${e.state}`;
-          counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (let i = 0; i < specIds.length; i += 100) {
+    const client = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: 'Bearer dev-token-a' },
+      retryAttempts: 0,
+    });
+    clients.push(client);
+    for (const s of specIds.slice(i, i + 100)) {
+      client.subscribe<StatusData>(
+        { query: print(Subscription), variables: { s } },
+        {
+          next: (v) => {
+            const e = v.data?.instanceStatusChanged;
+            if (!e) return;
+            latencies.push(Date.now() - Date.parse(e.at));
+            const key = `${e.instance.id}:${e.state}`;
+            counts.set(key, (counts.get(key) ?? 0) + 1);
+          },
+          error: (err) => console.error('fleet: subscription error', err),
+          complete: () => {},
         },
-        error: (err) => console.error('fleet: subscription error', err),
-        complete: () => {},
-      },
-    );
-    ready++;
+      );
+      ready++;
+    }
   }
-  return { ready, dispose: () => client.dispose() };
+  return { ready, dispose: () => clients.forEach((c) => void c.dispose()) };
 }
 
 /** Durables of the agents of earlier runs (each cluster's three): gone with their clusters. */
@@ -152,7 +159,7 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
     const specIds: string[] = [];
     for (let i = 0; i < specInputs.length; i += SPECS_PER_DEPLOY) {
       const chunk = specInputs
-        .slice(i, i + 16)
+        .slice(i, i + SPECS_PER_DEPLOY)
         .map(
           (n) =>
             `{ gpu: "L40S", instanceType: "gl40s_1.br25_2xlarge", minInstances: ${n}, maxInstances: ${n}, configuration: { model: "v1" } }`,
@@ -221,7 +228,7 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
     const delivered = latencies.length;
     const controlRss = cp.rssMb();
     const agentsRss = agentRss();
-    void subs.dispose();
+    subs.dispose();
     const duplicates = [...counts.values()].filter((n) => n > 1).length;
     if (duplicates) console.error(`fleet: ${duplicates} transitions delivered more than once`);
     const msgs = Object.fromEntries(
