@@ -12,11 +12,18 @@ describeReal('NATS JetStream and Cassandra', () => {
       startSystem({
         ...fast,
         clusters: demoClusters(suffix.replace('_', '-')),
+        // durables of its own (the second start resumes them), from new events on: the shared
+        // stream's history belongs to other suites
+        deploymentSuffix: suffix,
+        statusConsumerStart: 'new',
         backends: await realBackends({ ...realEnv(), keyspaceSuffix: suffix, dropKeyspaces: drop }),
       });
-    const first = await start(false);
-    const d = await deployedHelm(httpClient(first.url, 'dev-token-a'), { minInstances: 1, maxInstances: 1 });
-    await first.dispose();
+    let d: Awaited<ReturnType<typeof deployedHelm>>;
+    {
+      // disposed however the block ends: a failed deployment must not leave the system listening
+      await using first = await start(false);
+      d = await deployedHelm(httpClient(first.url, 'dev-token-a'), { minInstances: 1, maxInstances: 1 });
+    }
 
     await using second = await start(true);
     const a = httpClient(second.url, 'dev-token-a');
