@@ -9,7 +9,7 @@ import type {
   StreamSpec,
   TailOptions,
 } from './types.js';
-import { subjectMatches } from './subject-match.js';
+import { StreamIndex, subjectMatches } from './subject-match.js';
 import { runDelivery } from './delivery.js';
 import { tracedDelivery, tracedPublish } from './telemetry.js';
 import { BusClosed } from './errors.js';
@@ -64,8 +64,9 @@ export function createMemoryBus(): Bus {
     if (disposed) throw new BusClosed();
   };
 
-  const streamFor = (subject: string) =>
-    [...streams.values()].find((s) => s.spec.subjects.some((f) => subjectMatches(f, subject)));
+  // the NATS bus's lookup too: every publish asks, and subjects repeat (one per instance)
+  const streamNames = new StreamIndex();
+  const streamFor = (subject: string) => streams.get(streamNames.of(subject));
   const mustStream = (name: string) => {
     const s = streams.get(name);
     if (!s) throw new Error(`stream ${name} does not exist`);
@@ -97,6 +98,7 @@ export function createMemoryBus(): Bus {
   const bus: Bus = {
     async ensureStreams(specs) {
       alive();
+      streamNames.add(specs);
       for (const spec of specs) {
         const existing = streams.get(spec.name);
         if (existing) existing.spec = spec;
