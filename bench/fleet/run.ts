@@ -8,6 +8,7 @@ import { print, parse } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Streams } from '@nvcf/contracts';
+import { deleteDurables } from '@nvcf/test';
 import { gql, percentile, startProcess, type Started } from '../lib.js';
 
 export interface FleetSize {
@@ -112,17 +113,8 @@ function subscribe(wsUrl: string, specIds: string[], latencies: number[], counts
 }
 
 /** Durables of the agents of earlier runs (each cluster's three): gone with their clusters. */
-async function deleteFleetDurables(natsUrl: string) {
-  const nc = await connect({ servers: natsUrl.split(','), name: 'fleet-bench-cleanup' });
-  try {
-    const jsm = await jetstreamManager(nc);
-    for (const s of [Streams.create, Streams.update, Streams.terminate])
-      for await (const ci of jsm.consumers.list(s.name))
-        if (ci.name.includes('fleet-')) await jsm.consumers.delete(s.name, ci.name);
-  } finally {
-    await nc.close();
-  }
-}
+const deleteFleetDurables = (natsUrl: string) =>
+  deleteDurables(natsUrl, 'fleet-', [Streams.create, Streams.update, Streams.terminate]);
 
 async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
   await deleteFleetDurables(env.NATS_URL);

@@ -14,6 +14,7 @@ import { allStreams } from '@nvcf/contracts';
 import { startSystem, demoClusters, type SystemOptions, type System } from '@nvcf/local';
 import { realBackends } from '@nvcf/local/real';
 import { waitUntil } from '@nvcf/testing';
+import { deleteDurables } from '@nvcf/test';
 import { clusterDir, readClusterState, ringUp, startNode, stopNode, type NodeSpec } from '../services/cluster.js';
 import { servicePaths } from '../services/state.js';
 
@@ -76,11 +77,7 @@ export async function startClusterSystem(overrides: SystemOptions = {}): Promise
           throw err;
         });
       }
-      await withJsm(env.natsUrl, async (jsm) => {
-        for (const stream of allStreams)
-          for await (const ci of jsm.consumers.list(stream.name))
-            if (ci.name.includes(suffix.slice(1))) await jsm.consumers.delete(stream.name, ci.name);
-      }).catch(() => {});
+      await deleteDurables(env.natsUrl, suffix.slice(1)).catch(() => {});
     };
     return Object.assign(system, { suffix, dispose: disposeAll, [Symbol.asyncDispose]: disposeAll });
   } catch (err) {

@@ -4,21 +4,14 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { createMigrator } from '@nvcf/cassandra';
 import { Streams, durableName } from '@nvcf/contracts';
-import {
-  startTopology,
-  startBalancer,
-  MIGRATIONS_DIR,
-  type Topology,
-  type Balancer,
-  type RunMode,
-} from '@nvcf/local/topology';
+import { startTopology, startBalancer, type Topology, type Balancer, type RunMode } from '@nvcf/local/topology';
 import { startProbe, type ProbeSummary } from '@nvcf/ops';
 import { InstanceStatusChangedDocument } from '@nvcf/client';
 import {
   describeReal,
   realEnv,
+  topologyEnv,
   httpClient,
   ok,
   deployedHelm,
@@ -71,16 +64,7 @@ describeReal('the production topology, from the built output', () => {
 
   beforeAll(async () => {
     if (mode === 'dist') await buildDist();
-    const { natsUrl, contactPoints, localDataCenter } = realEnv();
-    {
-      await using migrator = await createMigrator({
-        contactPoints,
-        localDataCenter,
-        dir: MIGRATIONS_DIR,
-        keyspaceSuffix: suffix,
-      });
-      await migrator.up();
-    }
+    const shared = await topologyEnv(suffix);
     stateDir = mkdtempSync(path.join(os.tmpdir(), 'nvcf-topology-'));
     topology = await startTopology({
       mode,
@@ -88,15 +72,7 @@ describeReal('the production topology, from the built output', () => {
       clusterSuffix: suffix.replace('_', '-'),
       deploymentSuffix: suffix,
       env: {
-        NATS_URL: natsUrl,
-        // durables of this test's own (the suffix), starting at new events: no wait for others' backlog
-        STATUS_CONSUMER_START: 'new',
-        CASSANDRA_CONTACT_POINTS: contactPoints.join(','),
-        CASSANDRA_LOCAL_DC: localDataCenter,
-        CASSANDRA_KEYSPACE_SUFFIX: suffix,
-        NVCF_INTERNAL_SECRET: randomBytes(24).toString('hex'),
-        NVCF_CURSOR_SECRET: randomBytes(24).toString('hex'),
-        LOG_LEVEL: 'warn',
+        ...shared,
         SIM_START_DELAY_MS: '200',
         SIM_UPDATE_DELAY_MS: '200',
         DRAIN_GRACE_MS: '10000',

@@ -10,10 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { print } from 'graphql';
-import { createMigrator } from '@nvcf/cassandra';
 import { UpdateGpuSpecificationDocument } from '@nvcf/client';
-import { startTopology, MIGRATIONS_DIR, type Topology, type RunMode } from '@nvcf/local/topology';
-import { describeReal, realEnv, httpClient, deployedHelm, waitRevision } from '@nvcf/test';
+import { startTopology, type Topology, type RunMode } from '@nvcf/local/topology';
+import { describeReal, topologyEnv, httpClient, deployedHelm, waitRevision } from '@nvcf/test';
 import { waitUntil } from '@nvcf/testing';
 import { ensureJaeger, launchJaeger, type RunningJaeger } from '../services/jaeger.js';
 import { servicePaths } from '../services/state.js';
@@ -60,31 +59,14 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
       path.join(stateDir, 'jaeger.log'),
       { ephemeral: true },
     );
-    const { natsUrl, contactPoints, localDataCenter } = realEnv();
-    {
-      await using migrator = await createMigrator({
-        contactPoints,
-        localDataCenter,
-        dir: MIGRATIONS_DIR,
-        keyspaceSuffix: suffix,
-      });
-      await migrator.up();
-    }
+    const shared = await topologyEnv(suffix);
     topology = await startTopology({
       mode,
       stateDir,
       clusterSuffix: suffix.replace('_', '-'),
       deploymentSuffix: suffix,
       env: {
-        NATS_URL: natsUrl,
-        // durables of this test's own (the suffix), starting at new events: no wait for others' backlog
-        STATUS_CONSUMER_START: 'new',
-        CASSANDRA_CONTACT_POINTS: contactPoints.join(','),
-        CASSANDRA_LOCAL_DC: localDataCenter,
-        CASSANDRA_KEYSPACE_SUFFIX: suffix,
-        NVCF_INTERNAL_SECRET: randomBytes(24).toString('hex'),
-        NVCF_CURSOR_SECRET: randomBytes(24).toString('hex'),
-        LOG_LEVEL: 'warn',
+        ...shared,
         SIM_START_DELAY_MS: '100',
         SIM_UPDATE_DELAY_MS: '100',
         REVISION_DEADLINE_MS: '120000',

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { startSystem, demoClusters, type SystemOptions } from '@nvcf/local';
 import { realBackends } from '@nvcf/local/real';
-import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { allStreams } from '@nvcf/contracts';
+import { MIGRATIONS_DIR } from '@nvcf/local/topology';
+import { createMigrator } from '@nvcf/cassandra';
+import { deleteDurables } from './durables.js';
 
 /** NVCF_TEST_BACKENDS=memory skips the suites that need NATS and Cassandra; otherwise they must run. */
 export const describeReal: jest.Describe = process.env.NVCF_TEST_BACKENDS === 'memory' ? describe.skip : describe;
@@ -26,6 +26,10 @@ export function realEnv() {
 export interface RealWhere {
   natsUrl?: string;
   cassandra?: { contactPoints: string[]; localDataCenter: string };
+  /** keyspaces and durables under this suffix (a fresh random one unless given) */
+  suffix?: string;
+  /** leave the keyspaces and durables on dispose, for a second start on the same suffix */
+  keep?: boolean;
 }
 
 /**
@@ -33,14 +37,15 @@ export interface RealWhere {
  * cluster ids, so systems of one run never see each other's clusters, instances or durables.
  */
 export async function startRealSystem(overrides: SystemOptions = {}, where: RealWhere = {}) {
-  const suffix = `_${randomBytes(4).toString('hex')}`;
+  const suffix = where.suffix ?? `_${randomBytes(4).toString('hex')}`;
   const env = realEnv();
   const backends = await realBackends({
     natsUrl: where.natsUrl ?? env.natsUrl,
     contactPoints: where.cassandra?.contactPoints ?? env.contactPoints,
     localDataCenter: where.cassandra?.localDataCenter ?? env.localDataCenter,
     keyspaceSuffix: suffix,
-    dropKeyspaces: !where.cassandra, // a private Cassandra goes away whole (and may be down at the end)
+    // a private Cassandra goes away whole (and may be down at the end)
+    dropKeyspaces: !where.cassandra && !where.keep,
   });
   try {
     // durables of its own, starting at new events: no system waits for another's backlog
@@ -55,6 +60,7 @@ export async function startRealSystem(overrides: SystemOptions = {}, where: Real
     // its durables go with it, or a developer's NATS collects hundreds of them
     const disposeAll = async () => {
       await dispose();
+      if (where.keep) return;
       await deleteDurables(where.natsUrl ?? env.natsUrl, suffix.replace('_', '')).catch(() => {});
     };
     return Object.assign(system, { dispose: disposeAll, [Symbol.asyncDispose]: disposeAll });
@@ -64,17 +70,30 @@ export async function startRealSystem(overrides: SystemOptions = {}, where: Real
   }
 }
 
-/** Deletes every durable whose name carries `tag` (a system's random suffix), on every stream. */
-async function deleteDurables(natsUrl: string, tag: string) {
-  const nc = await connect({ servers: natsUrl, name: 'test-durable-cleanup' });
-  try {
-    const jsm = await jetstreamManager(nc);
-    for (const stream of allStreams) {
-      for await (const ci of jsm.consumers.list(stream.name)) {
-        if (ci.name.includes(tag)) await jsm.consumers.delete(stream.name, ci.name);
-      }
-    }
-  } finally {
-    await nc.close();
+/**
+ * For a production-shaped topology (one process per service) on the run's NATS and Cassandra: its
+ * keyspaces migrated under `suffix`, and the environment every one of its processes shares
+ * (durables of its own starting at new events, fresh secrets, quiet logs).
+ */
+export async function topologyEnv(suffix: string): Promise<Record<string, string>> {
+  const { natsUrl, contactPoints, localDataCenter } = realEnv();
+  {
+    await using migrator = await createMigrator({
+      contactPoints,
+      localDataCenter,
+      dir: MIGRATIONS_DIR,
+      keyspaceSuffix: suffix,
+    });
+    await migrator.up();
   }
+  return {
+    NATS_URL: natsUrl,
+    STATUS_CONSUMER_START: 'new',
+    CASSANDRA_CONTACT_POINTS: contactPoints.join(','),
+    CASSANDRA_LOCAL_DC: localDataCenter,
+    CASSANDRA_KEYSPACE_SUFFIX: suffix,
+    NVCF_INTERNAL_SECRET: randomBytes(24).toString('hex'),
+    NVCF_CURSOR_SECRET: randomBytes(24).toString('hex'),
+    LOG_LEVEL: 'warn',
+  };
 }

@@ -61,6 +61,8 @@ const note = (tone: 'info' | 'warn', text: string): LogEntry => ({
   text,
 });
 const push = (log: LogEntry[], entry: LogEntry) => [entry, ...log].slice(0, MAX_LOG);
+/** the log with a warning on top */
+const warn = (log: LogEntry[], text: string) => push(log, note('warn', text));
 const byId = (a: Tile, b: Tile) => a.cluster.name.localeCompare(b.cluster.name) || a.id.localeCompare(b.id);
 
 function fromEvent(e: StatusEvent): Tile {
@@ -129,29 +131,23 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
           return {
             ...s,
             connection: { status: 'reconnecting', attempt: item.attempt, reason },
-            log: first ? push(s.log, note('warn', `connection lost (${item.error.code}); reconnecting`)) : s.log,
+            log: first ? warn(s.log, `connection lost (${item.error.code}); reconnecting`) : s.log,
           };
         }
         case 'expired':
           return {
             ...s,
-            log: push(
+            log: warn(
               s.log,
-              note(
-                'warn',
-                'the resume point expired: starting again from the current state (events in between are not shown)',
-              ),
+              'the resume point expired: starting again from the current state (events in between are not shown)',
             ),
           };
         case 'lag':
           return {
             ...s,
-            log: push(
+            log: warn(
               s.log,
-              note(
-                'warn',
-                `${item.skippedEvents} transitions of instance ${item.instanceId} were conflated (the page fell behind)`,
-              ),
+              `${item.skippedEvents} transitions of instance ${item.instanceId} were conflated (the page fell behind)`,
             ),
           };
         case 'event': {
@@ -185,7 +181,7 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
       return {
         ...s,
         connection: { status: 'ended', reason: a.reason },
-        log: push(s.log, note('warn', `live updates stopped: ${a.reason}`)),
+        log: warn(s.log, `live updates stopped: ${a.reason}`),
       };
   }
 }
