@@ -11,12 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { createCassandraClient } from '@nvcf/cassandra';
-import { allStreams } from '@nvcf/contracts';
 import { waitUntil, GiveUp } from '@nvcf/testing';
-import { describeReal, realEnv, buildDist, httpClient, deployedHelm } from '@nvcf/test';
+import { describeReal, realEnv, buildDist, httpClient, deployedHelm, deleteDurables } from '@nvcf/test';
 import { copyFiles, manifestFiles, runtimeFiles } from '../../scripts/image-files.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -165,16 +162,7 @@ describeReal('the container image, staged without Docker', () => {
       .execute('DELETE FROM schema_migrations.ledger WHERE keyspace_name IN ?', [keyspaces], { prepare: true })
       .catch(() => undefined);
     // this run's durables (status readers, the agent's work queues) go with it
-    const nc = await connect({ servers: natsUrl, name: 'image-test-cleanup' });
-    try {
-      const jsm = await jetstreamManager(nc);
-      for (const s of allStreams) {
-        for await (const c of jsm.consumers.list(s.name))
-          if (c.name.includes(tag)) await jsm.consumers.delete(s.name, c.name);
-      }
-    } finally {
-      await nc.close();
-    }
+    await deleteDurables(natsUrl, tag);
     if (stage) fs.rmSync(stage, { recursive: true, force: true });
     if (work) fs.rmSync(work, { recursive: true, force: true });
   }, 60_000);

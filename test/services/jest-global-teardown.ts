@@ -54,7 +54,44 @@ function reportAndExit(): void {
   process.exit();
 }
 
+const portOf = (url: string | undefined) => Number(/:(\d+)(?:[/,]|$)/.exec(url ?? '')?.[1] ?? 0);
+
+/**
+ * Every suite has ended, so a connection this process still holds to NATS or Cassandra was leaked
+ * by one of them; once the services stop it turns into reconnect timers that name nothing. Named
+ * now, while NATS can still say which client it is (the name each bus and test gives its connection).
+ */
+async function reportLeakedConnections(): Promise<void> {
+  const nats = portOf(process.env.NATS_URL);
+  const cassandra = portOf(process.env.CASSANDRA_CONTACT_POINTS);
+  const p = process as unknown as { _getActiveHandles?: () => HandleLike[] };
+  const open = (p._getActiveHandles?.() ?? []).filter(
+    (h) => h.remotePort !== undefined && (h.remotePort === nats || h.remotePort === cassandra),
+  );
+  if (open.length === 0) return;
+  let names = new Map<number, string>();
+  if (process.env.NATS_MONITOR_URL && open.some((h) => h.remotePort === nats)) {
+    const connz = (await fetch(`${process.env.NATS_MONITOR_URL}/connz?limit=4096`, {
+      signal: AbortSignal.timeout(5000),
+    })
+      .then((r) => r.json())
+      .catch(() => ({}))) as { connections?: { port: number; name?: string }[] };
+    names = new Map((connz.connections ?? []).map((c) => [c.port, c.name ?? '(unnamed)']));
+  }
+  process.stderr.write(
+    `\n[test] connections still open after every suite ended (a suite did not close them):\n` +
+      open
+        .map(
+          (h) =>
+            `  - ${h.remotePort === nats ? `NATS client "${names.get(h.localPort ?? 0) ?? '?'}"` : 'Cassandra client'} ` +
+            `from port ${h.localPort}\n`,
+        )
+        .join(''),
+  );
+}
+
 export default async function globalTeardown(): Promise<void> {
+  await reportLeakedConnections().catch(() => {});
   await (globalThis as ServicesGlobal).__nvcfServicesDown?.();
   if (WATCHDOG_MS > 0) setTimeout(reportAndExit, WATCHDOG_MS).unref();
 }
