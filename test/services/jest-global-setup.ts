@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 class ServicesSetupFailed extends Error {
   override name = 'ServicesSetupFailed';
@@ -30,7 +31,60 @@ function runServicesScript(rootDir: string, args: string[]): Promise<string> {
   });
 }
 
+export interface TracedTimer {
+  kind: 'timeout' | 'interval';
+  ms: number;
+  stack: string;
+}
+
+/**
+ * On two cores jest runs every suite in this process, and a timer a suite leaves behind (a client
+ * reconnecting to a server its test stopped) keeps the run from exiting while naming nothing.
+ * Every test context takes its timers from this realm's globals, so wrapping them here records
+ * where each long timer (200 ms or more) and each interval was made; the teardown's watchdog
+ * prints the ones still pending. `util.promisify(setTimeout)` keeps working (its custom form is
+ * carried over); `node:timers/promises` is not wrapped.
+ */
+function traceTimers(): void {
+  const live = new Map<NodeJS.Timeout, TracedTimer>();
+  const stack = () => {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 30;
+    const s = new Error('timer made here').stack ?? '';
+    Error.stackTraceLimit = limit;
+    return s;
+  };
+  const { setTimeout: st, setInterval: si, clearTimeout: ct, clearInterval: ci } = globalThis;
+  const setTimeoutTraced = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const t: NodeJS.Timeout = st(
+      (...a: unknown[]) => {
+        live.delete(t);
+        fn(...a);
+      },
+      ms,
+      ...args,
+    );
+    if ((ms ?? 0) >= 200) live.set(t, { kind: 'timeout', ms: ms ?? 0, stack: stack() });
+    return t;
+  };
+  Object.assign(setTimeoutTraced, { [promisify.custom]: (st as unknown as Record<symbol, unknown>)[promisify.custom] });
+  const setIntervalTraced = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const t = si(fn, ms, ...args);
+    live.set(t, { kind: 'interval', ms: ms ?? 0, stack: stack() });
+    return t;
+  };
+  const clear = (t: NodeJS.Timeout | string | number | undefined) => {
+    if (t && typeof t === 'object') live.delete(t);
+  };
+  globalThis.setTimeout = setTimeoutTraced as typeof globalThis.setTimeout;
+  globalThis.setInterval = setIntervalTraced as typeof globalThis.setInterval;
+  globalThis.clearTimeout = ((t) => (clear(t), ct(t)));
+  globalThis.clearInterval = ((t) => (clear(t), ci(t)));
+  (globalThis as ServicesGlobal).__nvcfPendingTimers = () => [...live].filter(([t]) => t.hasRef()).map(([, v]) => v);
+}
+
 export default async function globalSetup(globalConfig: { rootDir: string }): Promise<void> {
+  if (process.env.NVCF_TEST_TRACE_TIMERS !== '0') traceTimers();
   if (process.env.NVCF_TEST_BACKENDS === 'memory') return;
   const out = await runServicesScript(globalConfig.rootDir, ['up', String(process.pid)]);
   const env = JSON.parse(out) as Record<string, string>;
@@ -41,4 +95,7 @@ export default async function globalSetup(globalConfig: { rootDir: string }): Pr
   };
 }
 
-export type ServicesGlobal = typeof globalThis & { __nvcfServicesDown?: () => Promise<void> };
+export type ServicesGlobal = typeof globalThis & {
+  __nvcfServicesDown?: () => Promise<void>;
+  __nvcfPendingTimers?: () => TracedTimer[];
+};

@@ -50,6 +50,8 @@ function reportAndExit(): void {
       `  resources: ${process.getActiveResourcesInfo().join(', ')}\n` +
       handles.map((h) => `  - ${describeHandle(h)}\n`).join(''),
   );
+  for (const t of (globalThis as ServicesGlobal).__nvcfPendingTimers?.() ?? [])
+    process.stderr.write(`  - a pending ${t.kind} of ${t.ms} ms, ${t.stack.replace(/^Error: /, '')}\n`);
   // jest registered an 'exit' listener that sets a failing run's code; none set means it passed
   process.exit();
 }
