@@ -58,7 +58,13 @@ export function ensureHiveRouter(): Built {
   const r = spawnSync(
     'nice',
     ['-n', '19', 'cargo', 'install', '--locked', '--features', HIVE_ROUTER.features, '--root', dir, want],
-    { encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'], maxBuffer: 64 << 20 },
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'inherit', 'pipe'],
+      maxBuffer: 64 << 20,
+      // a build target kept under .cache: an interrupted build resumes instead of starting over
+      env: { ...process.env, CARGO_TARGET_DIR: join(dir, 'target') },
+    },
   );
   if (r.status !== 0 || !existsSync(bin)) {
     const reason = `cargo install ${want} failed: ${tail(r.stderr ?? '')}`;

@@ -12,7 +12,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { runDelivery, type Outcome } from './delivery.js';
 import { AckTracker } from './nats-acks.js';
 import { tracedDelivery } from './telemetry.js';
-import { ConsumeLoop, Slots } from './nats-loop.js';
+import { ConsumeLoop, PULL_EXPIRES_MS, Slots } from './nats-loop.js';
 import type { ConsumerOptions, Delivery } from './types.js';
 import { createLogger } from '@nvcf/logging';
 
@@ -71,7 +71,7 @@ export async function consumeDurable<T>(
       return jsm.consumers.update(stream, durable, changeable);
     });
     const consumer = await js.consumers.get(stream, durable);
-    return consumer.consume({ max_messages: maxAckPending });
+    return consumer.consume({ max_messages: maxAckPending, expires: PULL_EXPIRES_MS });
   };
 
   const settle = async (m: JsMsg, outcome: Outcome) => {

@@ -21,6 +21,15 @@ const errText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.me
 // recovery re-checks the consumer with a 30 s backoff, far longer than a NATS restart takes.
 const REOPEN_ON = new Set(['heartbeats_missed', 'consumer_deleted', 'consumer_not_found', 'stream_not_found']);
 
+/**
+ * How long each pull waits on the server. The client's idle heartbeat is half of it, and it is the
+ * only thing that notices a pull the server dropped: a stream or consumer leader change answers
+ * pending pulls with a 409 the client ignores, so a consumer stalls until two heartbeats are
+ * missed. The default (30 s) left a tail silent for 30 s after a leader step-down; 5 s bounds
+ * that at ~5 s for one small pull request per consumer every 5 s when idle.
+ */
+export const PULL_EXPIRES_MS = 5_000;
+
 export interface LoopOptions {
   /** names the loop in logs */
   what: string;

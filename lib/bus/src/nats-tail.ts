@@ -1,6 +1,6 @@
 import { DeliverPolicy, type Consumer, type JsMsg, type OrderedConsumerOptions } from '@nats-io/jetstream';
 import type { NatsContext } from './nats-consume.js';
-import { ConsumeLoop } from './nats-loop.js';
+import { ConsumeLoop, PULL_EXPIRES_MS } from './nats-loop.js';
 import { headersOf } from './nats-consume.js';
 import type { BusMessage, TailOptions } from './types.js';
 import { createLogger } from '@nvcf/logging';
@@ -47,7 +47,7 @@ export async function tailStream<T>(
     const consumer = await js.consumers.get(opts.stream, o);
     current = consumer;
     backlog = (await consumer.info(true)).num_pending;
-    const messages = await consumer.consume();
+    const messages = await consumer.consume({ expires: PULL_EXPIRES_MS });
     if (backlog === 0) catchUp();
     return messages;
   };
