@@ -1,6 +1,6 @@
 // npm run test:cluster: the node-failure tests on a 3-node NATS cluster and Cassandra ring. Apart from
 // `npm test` (they take the cluster's nodes down one at a time, so they run alone, in band); `.ci/run`
-// does not run it yet (issue 21). The global setup starts the cluster (services:up -- cluster) unless it runs, and stops it
+// runs it after `npm test`. The global setup starts the cluster (services:up -- cluster) unless it runs, and stops it
 // after only when it started it.
 import base from './jest.config.js';
 
@@ -13,5 +13,5 @@ export default {
   testTimeout: 420_000,
   maxWorkers: 1,
   globalSetup: '<rootDir>/test/cluster/global-setup.ts',
-  globalTeardown: '<rootDir>/test/cluster/global-teardown.ts',
+  globalTeardown: '<rootDir>/test/services/jest-global-teardown.ts',
 };

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import type { ServicesGlobal } from '../services/jest-global-setup.js';
 
 class ClusterSetupFailed extends Error {
   override name = 'ClusterSetupFailed';
@@ -27,15 +28,14 @@ export function runClusterScript(rootDir: string, args: string[]): Promise<strin
   });
 }
 
-export type ClusterGlobal = typeof globalThis & { __nvcfClusterDown?: () => Promise<void> };
-
 export default async function globalSetup(globalConfig: { rootDir: string }): Promise<void> {
   const env = JSON.parse(await runClusterScript(globalConfig.rootDir, ['up', String(process.pid)])) as Record<
     string,
     string
   >;
   Object.assign(process.env, env);
-  (globalThis as ClusterGlobal).__nvcfClusterDown = async () => {
+  // the teardown is npm test's (test/services/jest-global-teardown.ts): it calls this, then watches the exit
+  (globalThis as ServicesGlobal).__nvcfServicesDown = async () => {
     await runClusterScript(globalConfig.rootDir, ['down', String(process.pid)]);
   };
 }
