@@ -1,6 +1,7 @@
 // What each path serves subscriptions from: a process of its own, the function whose events the
 // load subscribes to, and instances to publish those events for.
 import { randomBytes } from 'node:crypto';
+import { deleteDurables } from '@nvcf/test';
 import { startControlPlane, startProcess, gql } from '../lib.js';
 
 export type Path = 'gateway' | 'forward' | 'ceiling';
@@ -21,12 +22,20 @@ export interface Target {
 const INSTANCES = 10;
 
 export async function startTarget(path: Path, natsUrl: string): Promise<Target> {
-  return path === 'ceiling' ? startCeiling(natsUrl) : startControlPlaneTarget(path);
+  return path === 'ceiling' ? startCeiling(natsUrl) : startControlPlaneTarget(path, natsUrl);
 }
 
-async function startControlPlaneTarget(path: 'gateway' | 'forward'): Promise<Target> {
+/** The control plane's keyspaces and status durables in a benchmark run (its own, reused across runs). */
+const BENCH_SUFFIX = '_bench';
+
+async function startControlPlaneTarget(path: 'gateway' | 'forward', natsUrl: string): Promise<Target> {
+  // status durables of a previous run would resume there and replay everything stored since (tests,
+  // other benchmarks): the three readers' compare-and-sets would load Cassandra during the measurement
+  await deleteDurables(natsUrl, BENCH_SUFFIX);
   const cp = await startControlPlane({
     NVCF_BACKEND: 'real',
+    CASSANDRA_KEYSPACE_SUFFIX: BENCH_SUFFIX,
+    STATUS_CONSUMER_START: 'new',
     STATUS_PATH: path,
     SIM_START_DELAY_MS: '10',
     SIM_UPDATE_DELAY_MS: '10',

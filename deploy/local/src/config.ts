@@ -1,6 +1,7 @@
 import { parseReplication, type Replication } from '@nvcf/cassandra';
-import { ConfigError, int, oneOf, pairs, str, required, type Env } from '@nvcf/config';
+import { ConfigError, int, oneOf, pairs, str, type Env } from '@nvcf/config';
 import { DEV_TOKENS } from '@nvcf/auth';
+import { readBusConfig, readCassandraConfig } from '@nvcf/service';
 import { levels } from '@nvcf/logging';
 import { readGatewayLimits, readTrustedDocuments, readWebPages } from '@nvcf/gateway';
 
@@ -37,16 +38,16 @@ export function readConfig(env: Env) {
 
 /** Where the real backends are; `.services/env` fills in what the environment does not say. */
 export function readRealConfig(env: Env) {
-  const hint = 'start local ones with `npm run services:up` (it writes .services/env) or point to yours';
+  // the services' own readers: one place validates NATS_URL, the contact points and the keyspace suffix
+  const { natsUrl, streamReplicas } = readBusConfig(env);
   return {
-    natsUrl: required(env, 'NATS_URL', hint),
-    contactPoints: required(env, 'CASSANDRA_CONTACT_POINTS', hint)
-      .split(',')
-      .map((s) => s.trim()),
-    localDataCenter: str(env, 'CASSANDRA_LOCAL_DC', 'datacenter1'),
+    natsUrl,
     // a 3-node NATS cluster and Cassandra ring (`services:up -- cluster` writes both): 3 and RF 3
-    streamReplicas: int(env, 'NATS_STREAM_REPLICAS', 1, { min: 1, max: 5 }),
+    streamReplicas,
+    ...readCassandraConfig(env),
     replication: readReplication(env),
+    // where new status durables begin (as for the services); an existing one always resumes
+    statusConsumerStart: oneOf(env, 'STATUS_CONSUMER_START', ['first', 'new'] as const, 'first'),
   };
 }
 

@@ -31,16 +31,11 @@ async function main() {
           loadRegistry(defaultRegistryPath()),
         )
       : undefined;
-  const backends =
+  const real =
     config.backend === 'real'
-      ? await realBackends({
-          ...readRealConfig({
-            ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname),
-            ...process.env,
-          }),
-          log: (l) => console.log(`  migrate: ${l}`),
-        })
+      ? readRealConfig({ ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname), ...process.env })
       : undefined;
+  const backends = real ? await realBackends({ ...real, log: (l) => console.log(`  migrate: ${l}`) }) : undefined;
   const system = await startSystem({
     backends,
     driver,
@@ -60,6 +55,9 @@ async function main() {
     trustedManifest: config.trustedManifest,
     sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs },
     revisionDeadlineMs: config.revisionDeadlineMs,
+    // keyspaces of its own (CASSANDRA_KEYSPACE_SUFFIX) come with status durables of its own
+    deploymentSuffix: real?.keyspaceSuffix || undefined,
+    statusConsumerStart: real?.statusConsumerStart,
   });
   console.log(
     `NVCF control plane (${config.backend === 'real' ? 'NATS JetStream and Cassandra' : 'embedded backends'}) at ${system.url}`,
