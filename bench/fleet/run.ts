@@ -8,7 +8,8 @@ import { print, parse } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Streams } from '@nvcf/contracts';
-import { deleteDurables } from '@nvcf/test';
+// the module alone: @nvcf/test's index needs jest's globals
+import { deleteDurables } from '@nvcf/test/durables';
 import { gql, percentile, startProcess, type Started } from '../lib.js';
 
 export interface FleetSize {

@@ -1,7 +1,8 @@
 // What each path serves subscriptions from: a process of its own, the function whose events the
 // load subscribes to, and instances to publish those events for.
 import { randomBytes } from 'node:crypto';
-import { deleteDurables } from '@nvcf/test';
+// the module alone: @nvcf/test's index needs jest's globals
+import { deleteDurables } from '@nvcf/test/durables';
 import { startControlPlane, startProcess, gql } from '../lib.js';
 
 export type Path = 'gateway' | 'forward' | 'ceiling';
