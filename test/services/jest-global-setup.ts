@@ -78,8 +78,8 @@ function traceTimers(): void {
   };
   globalThis.setTimeout = setTimeoutTraced as typeof globalThis.setTimeout;
   globalThis.setInterval = setIntervalTraced as typeof globalThis.setInterval;
-  globalThis.clearTimeout = ((t) => (clear(t), ct(t)));
-  globalThis.clearInterval = ((t) => (clear(t), ci(t)));
+  globalThis.clearTimeout = (t) => (clear(t), ct(t));
+  globalThis.clearInterval = (t) => (clear(t), ci(t));
   (globalThis as ServicesGlobal).__nvcfPendingTimers = () => [...live].filter(([t]) => t.hasRef()).map(([, v]) => v);
 }
 
