@@ -30,6 +30,8 @@ export interface QueryResult {
   peak_rss_mb: number;
   requests: number;
   bad: number;
+  /** subgraph fetches per answered request: what in-flight deduplication and batching save */
+  subgraph_calls_per_request: number;
   rounds_rps: number[];
 }
 type Round = Omit<QueryResult, 'rounds_rps'>;
@@ -49,6 +51,10 @@ async function readyAndCorrect(url: string, proc: Started, label: string) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Subgraph calls the benchmark subgraphs have served so far. */
+const subgraphCalls = async (base: string) =>
+  ((await (await fetch(`${base}/_calls`)).json()) as { calls: number }).calls;
 
 async function load(url: string, seconds: number, connections: number) {
   const proc = spawnProcess(
@@ -101,9 +107,13 @@ async function measure(spec: GatewaySpec, supergraph: string, base: string, opts
       peak = Math.max(peak, proc.rssMb());
     }, 250);
     await load(url, opts.warmupSeconds, opts.connections);
+    const before = await subgraphCalls(base);
     const r = await load(url, opts.seconds, opts.connections);
+    const calls = (await subgraphCalls(base)) - before;
     clearInterval(sampler);
-    console.error(`queries: ${spec.key} ${r.rps} rps, p99 ${r.p99_ms} ms, ${r.bad} bad`);
+    console.error(
+      `queries: ${spec.key} ${r.rps} rps, p99 ${r.p99_ms} ms, ${r.bad} bad, ${calls} subgraph calls for ${r.requests} requests`,
+    );
     return {
       key: spec.key,
       label: spec.label,
@@ -113,6 +123,7 @@ async function measure(spec: GatewaySpec, supergraph: string, base: string, opts
       peak_rss_mb: Math.round(Math.max(peak, proc.rssMb())),
       requests: r.requests,
       bad: r.bad,
+      subgraph_calls_per_request: r.requests ? Math.round((calls / r.requests) * 100) / 100 : 0,
     };
   } finally {
     await proc.stop();

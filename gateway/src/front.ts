@@ -78,7 +78,8 @@ export class FrontDoor {
   handle(req: IncomingMessage, res: ServerResponse) {
     const started = performance.now();
     const named = { handler: 'refused' };
-    res.once('finish', () =>
+    // on close, not finish: a request whose caller went away is counted too
+    res.once('close', () =>
       this.opts.requests.observe(named.handler, performance.now() - started, res.statusCode >= 500),
     );
     this.serve(req, res, named).catch((err) => {

@@ -9,7 +9,7 @@ import { getOperationAST, OperationTypeNode, type DocumentNode, type ExecutionRe
 import type { GatewayConfigContext, GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { useOpenTelemetry } from '@graphql-hive/plugin-opentelemetry';
 import { createLogger } from '@nvcf/logging';
-import { Attr, annotate, counter, histogram, redactingTracer, trace, tracingOn } from '@nvcf/telemetry';
+import { Attr, annotate, counter, gauge, histogram, redactingTracer, trace, tracingOn } from '@nvcf/telemetry';
 
 const audit = createLogger('audit');
 
@@ -21,6 +21,12 @@ const subgraphSeconds = histogram(
 const subgraphErrors = counter(
   'nvcf_gateway_subgraph_request_errors_total',
   'Subgraph fetches that failed or answered with errors, by subgraph.',
+  ['subgraph'],
+);
+
+const subgraphInFlight = gauge(
+  'nvcf_gateway_subgraph_requests_in_flight',
+  'Subgraph executions started and not yet answered, by subgraph (identical ones of one tenant share a fetch).',
   ['subgraph'],
 );
 
@@ -61,6 +67,21 @@ function auditPlugin(): GatewayPlugin {
       const requestId = given && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
       extendContext({ requestId });
       annotate({ [Attr.requestId]: requestId, ...(context.tenant ? { [Attr.tenant]: context.tenant } : {}) });
+    },
+    // On the fetch, not in the transport's headers: those are the in-flight deduplication key, and
+    // a per-request header would make every subgraph call unique. A call shared by several
+    // requests carries the id of the one that made it.
+    onFetch({
+      context,
+      options,
+      setOptions,
+    }: {
+      context?: Ctx;
+      options: { headers?: Record<string, string> };
+      setOptions: (o: { headers?: Record<string, string> }) => void;
+    }) {
+      if (context?.requestId)
+        setOptions({ ...options, headers: { ...options.headers, [REQUEST_ID_HEADER]: context.requestId } });
     },
     onExecute({
       args,
@@ -119,7 +140,9 @@ function subgraphMetricsPlugin(): GatewayPlugin {
       const type = getOperationAST(executionRequest.document, executionRequest.operationName)?.operation ?? 'query';
       if (type === OperationTypeNode.SUBSCRIPTION) return;
       const done = subgraphSeconds.time({ subgraph: subgraphName, operation_type: type });
+      subgraphInFlight.inc({ subgraph: subgraphName });
       return ({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) => {
+        subgraphInFlight.dec({ subgraph: subgraphName });
         const failed = !(Symbol.asyncIterator in (result as object)) && !!(result as ExecutionResult).errors?.length;
         done({ outcome: failed ? 'error' : 'ok' });
         if (failed) subgraphErrors.inc({ subgraph: subgraphName });

@@ -106,6 +106,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       supergraph: withSubgraphUrls(opts.supergraph ?? readSupergraph(), opts.subgraphs),
       secret: opts.secret,
       wsSubgraphs: ['nvca-status'],
+      subgraphTimeoutMs: limits.requestTimeoutMs,
     });
     stack.defer(async () => {
       await runtime.dispose();

@@ -34,12 +34,19 @@ export async function startBenchSubgraphs(port = 0): Promise<BenchSubgraphs> {
     return out;
   }
 
+  // subgraph calls served: what a gateway's in-flight deduplication and batching save shows here
+  let calls = 0;
   const server = createServer((req, res) => {
     const name = (req.url ?? '').split('?')[0].slice(1) as BenchSubgraph;
+    if (req.method === 'GET' && name === ('_calls' as BenchSubgraph)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ calls }));
+      return;
+    }
     if (!schemas.has(name) || req.method !== 'POST') {
       res.writeHead(404).end();
       return;
     }
+    calls++;
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
