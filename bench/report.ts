@@ -65,7 +65,8 @@ function queries(q: any): string {
 }
 
 const label = {
-  gateway: 'ours: gateway fan-out',
+  gateway: 'ours: gateway fan-out inside npm start (whole control plane, one process)',
+  service: 'ours: gateway service alone (its own process, as the chart deploys it)',
   forward: 'Hive Gateway forwarding to nvca-status (graphql-ws)',
   ceiling: 'raw WebSocket fan-out from NATS (ceiling)',
 } as const;
@@ -147,7 +148,7 @@ function sweep(s: any): string {
     `Plot: [subscriptions-sweep.svg](${w.plot}).`,
     '',
     ...curves.flatMap((c) => [c, '']),
-    `Highest sustained: ours **${n(s.max_sustained_events_per_s)}** deliveries/s, raw fan-out (ceiling) **${n(s.ceiling_max_sustained_events_per_s)}**/s` +
+    `Highest sustained: ours (the gateway service) **${n(s.max_sustained_events_per_s)}** deliveries/s, the gateway inside npm start ${n(s.npm_start_max_sustained_events_per_s)}/s, raw fan-out (ceiling) **${n(s.ceiling_max_sustained_events_per_s)}**/s` +
       (s.ratio_max_sustained_vs_ceiling != null
         ? ` (ours ÷ ceiling ${s.ratio_max_sustained_vs_ceiling.toFixed(2)})`
         : '') +

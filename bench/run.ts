@@ -47,10 +47,10 @@ const plan = quick
         { subs: 10_000, rate: 2, seconds: 15 },
         { subs: 1000, rate: 5, seconds: 15, remote: true, paths: ['gateway'] as Path[] },
       ],
-      // 20k to 100k deliveries/s asked for, each step 15 s, until p99 passes 100 ms or anything is lost
+      // 20k to 140k deliveries/s asked for, each step 15 s, until p99 passes 100 ms or anything is lost
       sweep: {
         series: [
-          { subs: 1000, rates: [20, 40, 60, 80, 100] },
+          { subs: 1000, rates: [20, 40, 60, 80, 100, 120, 140] },
           { subs: 10_000, rates: [2, 4, 6, 8, 10] },
         ] as SweepSeries[],
         seconds: 15,

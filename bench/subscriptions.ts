@@ -1,7 +1,7 @@
 // Subscriptions side by side: the gateway's own fan-out, Hive Gateway forwarding to nvca-status,
 // and the raw WebSocket ceiling (bench/ceiling/server.ts). Needs npm run services:up.
 // tsx --conditions=source bench/subscriptions.ts [--subs 1000] [--rate 20] [--seconds 15] [--paths gateway,forward,ceiling] [--remote] [--out bench/results/latest.json]
-// tsx --conditions=source bench/subscriptions.ts --sweep [--series 1000:20,40,60,80,100/10000:2,4,6,8,10] [--seconds 15] [--paths gateway,ceiling] [--p99 100]
+// tsx --conditions=source bench/subscriptions.ts --sweep [--series 1000:20,40,60,80,100,120,140/10000:2,4,6,8,10] [--seconds 15] [--paths gateway,ceiling] [--p99 100]
 import { writeFileSync } from 'node:fs';
 import { runSubscriptions, runSweep, allPaths, sweepPaths, type Path, type SweepSeries } from './subscriptions/run.js';
 import { mergeSubscriptions, subscriptionsSummary, sweepSummary } from './results.js';
@@ -25,8 +25,8 @@ const PATHS = (arg('paths') ?? (SWEEP ? sweepPaths : allPaths).join(',')).split(
 for (const p of PATHS) if (!allPaths.includes(p)) throw new Error(`--paths takes ${allPaths.join(', ')} (got '${p}')`);
 const OUT = arg('out') ?? 'bench/results/latest.json';
 
-/** The issue's steps: 1k subscribers × 20…100 events/s and 10k × 2…10 (20k to 100k deliveries/s). */
-export const DEFAULT_SERIES = '1000:20,40,60,80,100/10000:2,4,6,8,10';
+/** The issue's steps, and past them while a path keeps up: 1k subscribers × 20…140 events/s, 10k × 2…10. */
+export const DEFAULT_SERIES = '1000:20,40,60,80,100,120,140/10000:2,4,6,8,10';
 const parseSeries = (text: string): SweepSeries[] =>
   text.split('/').map((part) => {
     const [subs, rates] = part.split(':');

@@ -6,7 +6,13 @@ import type { SweepCurve } from './run.js';
 const W = 460,
   H = 300,
   PAD = { l: 64, r: 16, t: 28, b: 44 };
-const COLORS: Record<string, string> = { gateway: '#1f6feb', ceiling: '#6e7781', forward: '#d29922', cosmo: '#2da44e' };
+const COLORS: Record<string, string> = {
+  service: '#8250df',
+  gateway: '#1f6feb',
+  ceiling: '#6e7781',
+  forward: '#d29922',
+  cosmo: '#2da44e',
+};
 const fmt = (x: number) => (x >= 1000 ? `${Math.round(x / 100) / 10}k` : String(Math.round(x)));
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 

@@ -3,12 +3,19 @@
 import { randomBytes } from 'node:crypto';
 // the module alone: @nvcf/test's index needs jest's globals
 import { deleteDurables } from '@nvcf/test/durables';
-import { startControlPlane, startProcess, gql } from '../lib.js';
+import { freePort, startControlPlane, startProcess, gql } from '../lib.js';
 
-export type Path = 'gateway' | 'forward' | 'ceiling';
-export const allPaths: Path[] = ['gateway', 'forward', 'ceiling'];
+/**
+ * `gateway`: the gateway inside `npm start` (the whole control plane in one process, status
+ * readers writing to Cassandra beside the fan-out); `service`: the gateway service alone in its
+ * own process, as the chart deploys it (it reads the stream itself; the stores' consumers run
+ * elsewhere in production); `forward`: Hive Gateway forwarding to nvca-status; `ceiling`: a raw
+ * WebSocket fan-out of the same NATS subjects.
+ */
+export type Path = 'gateway' | 'service' | 'forward' | 'ceiling';
+export const allPaths: Path[] = ['gateway', 'service', 'forward', 'ceiling'];
 /** the saturation sweep: forwarding through Hive Gateway already falls behind at 5 000 deliveries/s */
-export const sweepPaths: Path[] = ['gateway', 'ceiling'];
+export const sweepPaths: Path[] = ['gateway', 'service', 'ceiling'];
 
 export interface Target {
   /** graphql-transport-ws endpoint */
@@ -23,7 +30,57 @@ export interface Target {
 const INSTANCES = 10;
 
 export async function startTarget(path: Path, natsUrl: string): Promise<Target> {
-  return path === 'ceiling' ? startCeiling(natsUrl) : startControlPlaneTarget(path, natsUrl);
+  if (path === 'ceiling') return startCeiling(natsUrl);
+  if (path === 'service') return startGatewayService(natsUrl);
+  return startControlPlaneTarget(path, natsUrl);
+}
+
+/** Ids nothing resolves (the subscription selects only what the event carries), unique per run. */
+function syntheticIds(prefix: string) {
+  const functionId = `${prefix}-${randomBytes(4).toString('hex')}`;
+  return {
+    functionId,
+    versionId: `${functionId}-v`,
+    instanceIds: Array.from({ length: INSTANCES }, (_, i) => `${functionId}-i${i}`),
+  };
+}
+
+/**
+ * The gateway service's own entrypoint (gateway/src/main.ts, as the image runs its build) with
+ * the configuration the chart gives it. The benchmark's subscription selects only what a status
+ * event carries, so no subgraph is asked anything: the subgraph URLs point nowhere.
+ */
+async function startGatewayService(natsUrl: string): Promise<Target> {
+  const port = await freePort();
+  const nowhere = 'http://127.0.0.1:9';
+  const p = await startProcess(
+    'gateway/src/main.ts',
+    {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
+      NATS_URL: natsUrl,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      METRICS_PORT: String(await freePort()),
+      AUTH_MODE: 'dev',
+      AUTH_TOKENS: 'dev-token-a=nca-a',
+      NVCF_INTERNAL_SECRET: randomBytes(24).toString('hex'),
+      NVCF_CURSOR_SECRET: randomBytes(24).toString('hex'),
+      NVCF_URL: nowhere,
+      ICMS_URL: nowhere,
+      NVCA_STATUS_URL: nowhere,
+      // one tenant drives all the load
+      GATEWAY_OPERATIONS_PER_SECOND: '0',
+      GATEWAY_SUBSCRIPTIONS_PER_SECOND: '0',
+    },
+    new URL(`http://127.0.0.1:${port}/ready`),
+  );
+  return {
+    wsUrl: `ws://127.0.0.1:${port}/graphql`,
+    ...syntheticIds('bench-service'),
+    rssMb: p.rssMb,
+    stop: p.stop,
+  };
 }
 
 /** The control plane's keyspaces and status durables in a benchmark run (its own, reused across runs). */
@@ -85,18 +142,11 @@ async function startControlPlaneTarget(path: 'gateway' | 'forward', natsUrl: str
 
 async function startCeiling(natsUrl: string): Promise<Target> {
   // nothing resolves these ids, so they need not exist; unique per run so no other run's events match
-  const functionId = `bench-ceiling-${randomBytes(4).toString('hex')}`;
+  const ids = syntheticIds('bench-ceiling');
   const p = await startProcess(
     'bench/ceiling/server.ts',
-    { NATS_URL: natsUrl, CEILING_TENANT: 'nca-a', CEILING_FUNCTION_ID: functionId },
+    { NATS_URL: natsUrl, CEILING_TENANT: 'nca-a', CEILING_FUNCTION_ID: ids.functionId },
     /ceiling listening on (ws:\/\/\S+)/,
   );
-  return {
-    wsUrl: p.match[1],
-    functionId,
-    versionId: `${functionId}-v`,
-    instanceIds: Array.from({ length: INSTANCES }, (_, i) => `${functionId}-i${i}`),
-    rssMb: p.rssMb,
-    stop: p.stop,
-  };
+  return { wsUrl: p.match[1], ...ids, rssMb: p.rssMb, stop: p.stop };
 }

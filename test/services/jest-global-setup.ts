@@ -80,7 +80,9 @@ function traceTimers(): void {
   globalThis.setInterval = setIntervalTraced as typeof globalThis.setInterval;
   globalThis.clearTimeout = (t) => (clear(t), ct(t));
   globalThis.clearInterval = (t) => (clear(t), ci(t));
-  (globalThis as ServicesGlobal).__nvcfPendingTimers = () => [...live].filter(([t]) => t.hasRef()).map(([, v]) => v);
+  // a timer cleared through a function captured before the wrap is still in `live`: Node marks it destroyed
+  const pending = (t: NodeJS.Timeout) => t.hasRef() && !(t as NodeJS.Timeout & { _destroyed?: boolean })._destroyed;
+  (globalThis as ServicesGlobal).__nvcfPendingTimers = () => [...live].filter(([t]) => pending(t)).map(([, v]) => v);
 }
 
 export default async function globalSetup(globalConfig: { rootDir: string }): Promise<void> {
