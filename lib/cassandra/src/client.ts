@@ -57,6 +57,14 @@ export async function createCassandraClient(opts: CassandraClientOptions): Promi
       cause: err,
     });
   }
+  // cassandra-driver 4.10: once every node was down, the control connection re-resolves its contact
+  // points and initialises again, putting a new Host in place of each old one without shutting the
+  // old one down; that pool then reconnects (and its timers run) after the client's shutdown, for
+  // ever. A host that leaves the map is shut down here (a second shutdown of a removed one is a no-op).
+  client.hosts.on('remove', (host: { shutdown(waitForPending?: boolean): Promise<void> }) => {
+    if (client.hosts.values().includes(host as never)) return; // put back in place of itself: still in use
+    host.shutdown(false).catch(() => {});
+  });
   let closing: Promise<void> | undefined;
   const dispose = () => (closing ??= client.shutdown());
   // every statement of every store goes through here: a down or overloaded node becomes UNAVAILABLE
