@@ -102,7 +102,7 @@ export const limitSpecs: Record<keyof GatewayLimits, { env: string; code: string
     env: 'GATEWAY_REQUEST_TIMEOUT_MS',
     code: 'TIMEOUT (HTTP 504)',
     unit: 'ms',
-    what: 'time a query or mutation may take; a mutation may still complete after it',
+    what: 'time a query or mutation may take; a mutation may still complete after it; also the longest one subgraph fetch is waited for',
   },
   operationsPerSecond: {
     env: 'GATEWAY_OPERATIONS_PER_SECOND',
