@@ -84,43 +84,27 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, what: string):
   });
 }
 
-/** Resolves once `url` answers 200; rejects if the process exits first or after `timeoutMs`. */
-async function untilReady(url: string, child: ChildProcess, what: string, timeoutMs = 60_000) {
-  for (const until = Date.now() + timeoutMs; ;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited before it was ready`);
-    const ok = await fetch(url).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`${what} not ready at ${url} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** BENCH_PROFILE_DIR: the node flags that make a process under test write a V8 CPU profile there when it stops. */
+export const profileArgs = (): string[] => {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+};
 
-/**
- * Runs a script under tsx in its own process; resolves once `ready` matches its stdout, or, given
- * a URL (a service's /ready), once that answers 200.
- */
+/** Runs a script under tsx in its own process; resolves once `ready` matches its stdout. */
 export async function startProcess(
   script: string,
   env: Record<string, string>,
-  ready: RegExp | URL,
+  ready: RegExp,
   cores?: string,
 ): Promise<Started & { match: RegExpMatchArray }> {
-  // BENCH_PROFILE_DIR: the process under test writes a V8 CPU profile there when it stops
-  const dir = process.env.BENCH_PROFILE_DIR;
-  const p = dir
-    ? spawnProcess('node', ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--conditions=source', '--import', 'tsx', script], {
+  const profile = profileArgs();
+  const p = profile.length
+    ? spawnProcess('node', [...profile, '--conditions=source', '--import', 'tsx', script], {
         env,
         cores,
       })
     : spawnProcess('node_modules/.bin/tsx', ['--conditions=source', script], { env, cores });
   try {
-    if (ready instanceof URL) {
-      await untilReady(ready.href, p.child, script);
-      return { ...p, match: ready.href.match(/.*/)! };
-    }
     return { ...p, match: await waitForLine(p.child, ready, script) };
   } catch (err) {
     await p.stop();

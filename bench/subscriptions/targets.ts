@@ -3,7 +3,9 @@
 import { randomBytes } from 'node:crypto';
 // the module alone: @nvcf/test's index needs jest's globals
 import { deleteDurables } from '@nvcf/test/durables';
-import { freePort, startControlPlane, startProcess, gql } from '../lib.js';
+// the module alone, as above
+import { startGatewayProcess } from '@nvcf/test/gateway-process';
+import { profileArgs, startControlPlane, startProcess, gql, treeRssMb } from '../lib.js';
 
 /**
  * `gateway`: the gateway inside `npm start` (the whole control plane in one process, status
@@ -46,40 +48,33 @@ function syntheticIds(prefix: string) {
 }
 
 /**
- * The gateway service's own entrypoint (gateway/src/main.ts, as the image runs its build) with
- * the configuration the chart gives it. The benchmark's subscription selects only what a status
- * event carries, so no subgraph is asked anything: the subgraph URLs point nowhere.
+ * The gateway service's own entrypoint, started as the tests start a gateway replica (the chart's
+ * configuration). The benchmark's subscription selects only what a status event carries, so no
+ * subgraph is asked anything: the subgraph URLs point nowhere.
  */
 async function startGatewayService(natsUrl: string): Promise<Target> {
-  const port = await freePort();
-  const nowhere = 'http://127.0.0.1:9';
-  const p = await startProcess(
-    'gateway/src/main.ts',
-    {
+  const nowhere = 'http://127.0.0.1:9/graphql';
+  const g = await startGatewayProcess({
+    natsUrl,
+    subgraphs: { nvcf: nowhere, icms: nowhere, 'nvca-status': nowhere },
+    secret: randomBytes(24).toString('hex'),
+    tokens: { 'dev-token-a': 'nca-a' },
+    // one tenant drives all the load
+    env: {
       NODE_ENV: 'production',
       LOG_LEVEL: 'error',
-      NATS_URL: natsUrl,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      METRICS_PORT: String(await freePort()),
-      AUTH_MODE: 'dev',
-      AUTH_TOKENS: 'dev-token-a=nca-a',
-      NVCF_INTERNAL_SECRET: randomBytes(24).toString('hex'),
-      NVCF_CURSOR_SECRET: randomBytes(24).toString('hex'),
-      NVCF_URL: nowhere,
-      ICMS_URL: nowhere,
-      NVCA_STATUS_URL: nowhere,
-      // one tenant drives all the load
       GATEWAY_OPERATIONS_PER_SECOND: '0',
       GATEWAY_SUBSCRIPTIONS_PER_SECOND: '0',
     },
-    new URL(`http://127.0.0.1:${port}/ready`),
-  );
+    nodeArgs: profileArgs(),
+  });
   return {
-    wsUrl: `ws://127.0.0.1:${port}/graphql`,
+    wsUrl: g.wsUrl,
     ...syntheticIds('bench-service'),
-    rssMb: p.rssMb,
-    stop: p.stop,
+    rssMb: () => treeRssMb(g.pid),
+    stop: async () => {
+      await g[Symbol.asyncDispose]();
+    },
   };
 }
 

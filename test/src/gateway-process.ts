@@ -9,6 +9,10 @@ export interface GatewayProcessOptions {
   secret: string;
   tokens?: Record<string, string>;
   startTimeoutMs?: number;
+  /** more of the service's configuration (limits, log level), over the defaults here */
+  env?: Record<string, string>;
+  /** node flags before the entrypoint */
+  nodeArgs?: string[];
 }
 
 export interface GatewayProcess extends AsyncDisposable {
@@ -33,6 +37,7 @@ export async function startGatewayProcess(o: GatewayProcessOptions): Promise<Gat
     name: 'gateway',
     kind: 'gateway',
     mode: 'source',
+    nodeArgs: o.nodeArgs,
     port: await freePort(),
     metricsPort: await freePort(),
     env: {
@@ -48,6 +53,7 @@ export async function startGatewayProcess(o: GatewayProcessOptions): Promise<Gat
       AUTH_TOKENS: Object.entries(o.tokens ?? DEV_TOKENS)
         .map(([t, tenant]) => `${t}=${tenant}`)
         .join(','),
+      ...o.env,
     },
   });
   const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {

@@ -65,19 +65,25 @@ export function spawnService(o: {
   mode: RunMode;
   root?: string;
   echo?: boolean;
+  /** node flags before the entrypoint (`--cpu-prof`: Node 20 refuses it in NODE_OPTIONS) */
+  nodeArgs?: string[];
 }): ServiceProcess {
-  const child: ChildProcess = spawn(process.execPath, serviceCommand(o.kind, o.mode, o.root), {
-    cwd: o.root ?? ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      HOST: '127.0.0.1',
-      ...o.env,
-      PORT: String(o.port),
-      ...(o.metricsPort ? { METRICS_PORT: String(o.metricsPort) } : {}),
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(o.nodeArgs ?? []), ...serviceCommand(o.kind, o.mode, o.root)],
+    {
+      cwd: o.root ?? ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        HOST: '127.0.0.1',
+        ...o.env,
+        PORT: String(o.port),
+        ...(o.metricsPort ? { METRICS_PORT: String(o.metricsPort) } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let out = '';
   const keep = (d: Buffer) => {
     out = (out + d.toString()).slice(-64_000);
