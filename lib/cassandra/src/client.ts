@@ -1,4 +1,4 @@
-import { Client, policies, types } from 'cassandra-driver';
+import { Client, policies, types, type Host } from 'cassandra-driver';
 import { CassandraUnavailable, unavailableFrom } from './errors.js';
 import { SpanKind, histogram, inSpan, tracingOn } from '@nvcf/telemetry';
 
@@ -61,8 +61,8 @@ export async function createCassandraClient(opts: CassandraClientOptions): Promi
   // points and initialises again, putting a new Host in place of each old one without shutting the
   // old one down; that pool then reconnects (and its timers run) after the client's shutdown, for
   // ever. A host that leaves the map is shut down here (a second shutdown of a removed one is a no-op).
-  client.hosts.on('remove', (host: { shutdown(waitForPending?: boolean): Promise<void> }) => {
-    if (client.hosts.values().includes(host as never)) return; // put back in place of itself: still in use
+  client.hosts.on('remove', (host: Host & { shutdown(waitForPending: boolean): Promise<void> }) => {
+    if (client.hosts.values().includes(host)) return; // put back in place of itself: still in use
     host.shutdown(false).catch(() => {});
   });
   let closing: Promise<void> | undefined;
