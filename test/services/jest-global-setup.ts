@@ -37,6 +37,9 @@ export interface TracedTimer {
   stack: string;
 }
 
+/** Where a timer was made: V8 keeps the frames and formats them only when `stack` is read. */
+type Made = { kind: TracedTimer['kind']; ms: number; where: Error };
+
 /**
  * On two cores jest runs every suite in this process, and a timer a suite leaves behind (a client
  * reconnecting to a server its test stopped) keeps the run from exiting while naming nothing.
@@ -44,15 +47,27 @@ export interface TracedTimer {
  * where each long timer (200 ms or more) and each interval was made; the teardown's watchdog
  * prints the ones still pending. `util.promisify(setTimeout)` keeps working (its custom form is
  * carried over); `node:timers/promises` is not wrapped.
+ *
+ * The frames are captured, not formatted: formatting (source maps included) is done only for
+ * the few timers the watchdog prints. Formatting at every setTimeout cost 40 % of a busy e2e
+ * suite's CPU (every Cassandra request and NATS request sets one), enough to starve its tests.
  */
 function traceTimers(): void {
-  const live = new Map<NodeJS.Timeout, TracedTimer>();
-  const stack = () => {
+  const live = new Map<NodeJS.Timeout, Made>();
+  // a timer cleared through a function captured before the wrap is still in `live`: Node marks it destroyed
+  const destroyed = (t: NodeJS.Timeout) => !!(t as NodeJS.Timeout & { _destroyed?: boolean })._destroyed;
+  let sinceSweep = 0;
+  const made = (kind: Made['kind'], ms: number): Made => {
+    // uncleared frames keep their receivers alive: a long run must not hold every system it ever made
+    if (++sinceSweep >= 10_000) {
+      sinceSweep = 0;
+      for (const t of live.keys()) if (destroyed(t)) live.delete(t);
+    }
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 30;
-    const s = new Error('timer made here').stack ?? '';
+    const where = new Error('timer made here');
     Error.stackTraceLimit = limit;
-    return s;
+    return { kind, ms, where };
   };
   const { setTimeout: st, setInterval: si, clearTimeout: ct, clearInterval: ci } = globalThis;
   const setTimeoutTraced = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
@@ -64,13 +79,13 @@ function traceTimers(): void {
       ms,
       ...args,
     );
-    if ((ms ?? 0) >= 200) live.set(t, { kind: 'timeout', ms: ms ?? 0, stack: stack() });
+    if ((ms ?? 0) >= 200) live.set(t, made('timeout', ms ?? 0));
     return t;
   };
   Object.assign(setTimeoutTraced, { [promisify.custom]: (st as unknown as Record<symbol, unknown>)[promisify.custom] });
   const setIntervalTraced = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
     const t = si(fn, ms, ...args);
-    live.set(t, { kind: 'interval', ms: ms ?? 0, stack: stack() });
+    live.set(t, made('interval', ms ?? 0));
     return t;
   };
   const clear = (t: NodeJS.Timeout | string | number | undefined) => {
@@ -80,9 +95,9 @@ function traceTimers(): void {
   globalThis.setInterval = setIntervalTraced as typeof globalThis.setInterval;
   globalThis.clearTimeout = (t) => (clear(t), ct(t));
   globalThis.clearInterval = (t) => (clear(t), ci(t));
-  // a timer cleared through a function captured before the wrap is still in `live`: Node marks it destroyed
-  const pending = (t: NodeJS.Timeout) => t.hasRef() && !(t as NodeJS.Timeout & { _destroyed?: boolean })._destroyed;
-  (globalThis as ServicesGlobal).__nvcfPendingTimers = () => [...live].filter(([t]) => pending(t)).map(([, v]) => v);
+  const pending = (t: NodeJS.Timeout) => t.hasRef() && !destroyed(t);
+  (globalThis as ServicesGlobal).__nvcfPendingTimers = () =>
+    [...live].filter(([t]) => pending(t)).map(([, m]) => ({ kind: m.kind, ms: m.ms, stack: m.where.stack ?? '' }));
 }
 
 export default async function globalSetup(globalConfig: { rootDir: string }): Promise<void> {
