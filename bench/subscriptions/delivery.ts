@@ -40,7 +40,7 @@ wss.on('connection', (ws: WebSocket, req) => {
     for (let i = 0; i < PER; i++) {
       const run = await service.run(op, { f: 'fn' }, 'nca-a', null, QUERY);
       if (!('events' in run)) throw new Error('subscription refused');
-      void sendFramesDirectly(run.events, ws, req.socket, `s${i}`, () => {}).next();
+      void sendFramesDirectly(run, ws, req.socket, `s${i}`, () => {}).next();
       opened++;
     }
   })();

@@ -127,7 +127,7 @@ export function attachWebSocket(
         release();
         return run;
       }
-      return sendFramesDirectly(run.events, call.extra.socket, call.extra.request.socket, call.id, release);
+      return sendFramesDirectly(run, call.extra.socket, call.extra.request.socket, call.id, release);
     },
   };
   const ws = useServer<Payload, ConnectionState>(options, wss);

@@ -9,7 +9,7 @@ import {
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { readPublicSchema } from '@nvcf/schema';
 import { maskError } from '@nvcf/errors';
-import type { StatusStream, FeedEvent, Feed, StatusFilter } from '@nvcf/status-stream';
+import type { StatusStream, FeedEvent, Feed, FeedSink, StatusFilter } from '@nvcf/status-stream';
 import { fieldsOf, type StatusOperation } from './operation.js';
 import type { InstanceFetcher } from './instances.js';
 
@@ -28,9 +28,26 @@ const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _c
 /** instanceStatusChanged's arguments, coerced (schema/nvca-status.graphql). */
 type StatusArgs = StatusFilter & { after?: string | null; snapshot?: boolean | null };
 
+type Maybe<T> = T | Promise<T>;
+const isPromise = <T>(v: Maybe<T>): v is Promise<T> => typeof (v as { then?: unknown }).then === 'function';
+
+/** Where a subscription in push mode sends its results. */
+export interface ResultSink {
+  /** one event's result; false: take no more until the subscription is resumed */
+  push(result: ExecutionResult, cursor: string): boolean;
+  /** the subscription ended: done, or with the error its client should see */
+  end(err?: Error): void;
+}
+
 export interface StatusRun {
   /** the event stream, each result with the cursor the SSE `id` carries */
   events: AsyncIterableIterator<{ result: ExecutionResult; cursor: string }>;
+  /**
+   * Push mode, the alternative to pulling `events`: each result reaches `out` in the turn its
+   * event arrives (no promise per subscriber and event). Returns `resume`, to call once after
+   * a push returned false; the events in between queue and conflate in the feed meanwhile.
+   */
+  push(out: ResultSink): () => void;
   feed: Feed;
 }
 
@@ -39,7 +56,7 @@ export interface StatusRun {
  * function, each event is executed once per distinct operation, not once per subscriber.
  */
 export class ResultCache {
-  private readonly bySeq = new Map<number, Map<number, Promise<ExecutionResult>>>();
+  private readonly bySeq = new Map<number, Map<number, Maybe<ExecutionResult>>>();
   private readonly operations = new Map<string, number>();
   private nextId = 0;
   constructor(private readonly max = 2000) {}
@@ -58,16 +75,28 @@ export class ResultCache {
   }
   /**
    * The shared result of one event (stream sequence) for one operation: numbers as keys, so no
-   * key string is built per delivery. Bounded by events, oldest first.
+   * key string is built per delivery. Bounded by events, oldest first. A result computed
+   * synchronously is shared as a value, and a promise is replaced by its value once settled,
+   * so that every later subscriber of the event gets it in the same turn.
    */
-  get(seq: number, key: number, make: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
+  get(seq: number, key: number, make: () => Maybe<ExecutionResult>): Maybe<ExecutionResult> {
     let perEvent = this.bySeq.get(seq);
     if (!perEvent) {
       if (this.bySeq.size >= this.max) this.bySeq.delete(this.bySeq.keys().next().value!);
-      this.bySeq.set(seq, (perEvent = new Map<number, Promise<ExecutionResult>>()));
+      this.bySeq.set(seq, (perEvent = new Map<number, Maybe<ExecutionResult>>()));
     }
     let hit = perEvent.get(key);
-    if (!hit) perEvent.set(key, (hit = make()));
+    if (hit === undefined) {
+      const made = make();
+      perEvent.set(key, (hit = made));
+      if (isPromise(made)) {
+        const shared = perEvent;
+        made.then(
+          (v) => shared.get(key) === made && shared.set(key, v),
+          () => {},
+        );
+      }
+    }
     return hit;
   }
 }
@@ -85,6 +114,10 @@ export interface RunOptions {
   /** the request's text, to recognise identical subscriptions */
   query?: string;
 }
+
+const asError = (err: unknown) => (err instanceof Error ? err : new Error('status result failed', { cause: err }));
+const masked = (r: ExecutionResult): ExecutionResult =>
+  r.errors ? { ...r, errors: r.errors.map((x) => maskError(x)) } : r;
 
 /** Opens the feed for an admitted operation, or returns the errors a client should see. */
 export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | ExecutionResult> {
@@ -107,39 +140,22 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
   }
   // the hot path runs per event and subscriber: everything that depends only on the subscription is done here, once
   const remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, o.variables) : null;
-  const toResult = async (fe: FeedEvent): Promise<ExecutionResult> => {
+  const resultWith = (fe: FeedEvent, instance: unknown): Maybe<ExecutionResult> => {
     const e = fe.event;
-    // events of agents older than targetRevisionId have none: null, as on every other transition
-    const targetRevisionId = e.targetRevisionId ?? null;
-    let instance: unknown = {
-      id: e.instanceId,
-      state: e.state,
-      revisionId: e.revisionId,
-      targetRevisionId,
-      updatedAt: e.at,
-      cluster: { id: e.clusterId },
-      gpuSpecification: { id: e.gpuSpecificationId },
-    };
-    if (remote) {
-      try {
-        instance = (await o.instances.load(remote, e.instanceId)) ?? null;
-      } catch (err) {
-        instance = err;
-      }
-    }
     const payload = {
       cursor: fe.cursor,
       instance,
       state: e.state,
       previousState: e.previousState,
       revisionId: e.revisionId,
-      targetRevisionId,
+      targetRevisionId: e.targetRevisionId ?? null,
       at: e.at,
       message: e.message ?? null,
       kind: fe.kind,
       lag: fe.lag,
     };
-    const result = await execute({
+    // synchronous for the event's own fields (every resolver is): no promise per event and operation
+    const result = execute({
       schema: s,
       document: o.op.document,
       operationName: o.op.operation.name?.value,
@@ -147,7 +163,26 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
       variableValues: o.variables,
       fieldResolver: byResponseKey,
     });
-    return result.errors ? { ...result, errors: result.errors.map((x) => maskError(x)) } : result;
+    return isPromise(result) ? result.then(masked) : masked(result);
+  };
+  const toResult = (fe: FeedEvent): Maybe<ExecutionResult> => {
+    const e = fe.event;
+    if (!remote)
+      return resultWith(fe, {
+        id: e.instanceId,
+        state: e.state,
+        revisionId: e.revisionId,
+        // events of agents older than targetRevisionId have none: null, as on every other transition
+        targetRevisionId: e.targetRevisionId ?? null,
+        updatedAt: e.at,
+        cluster: { id: e.clusterId },
+        gpuSpecification: { id: e.gpuSpecificationId },
+      });
+    // a failed load is that event's field error, not the stream's
+    return o.instances.load(remote, e.instanceId).then(
+      (instance) => resultWith(fe, instance ?? null),
+      (err: unknown) => resultWith(fe, err),
+    );
   };
   // cursors are per tenant, so a tenant's identical subscriptions see identical results (lag markers aside)
   const opKey =
@@ -156,7 +191,7 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
           `${o.tenant}\u0000${o.query}\u0000${o.op.operation.name?.value ?? ''}\u0000${JSON.stringify(o.variables)}`,
         )
       : null;
-  const resultOf = (fe: FeedEvent) =>
+  const resultOf = (fe: FeedEvent): Maybe<ExecutionResult> =>
     opKey !== null && !fe.lag && o.cache
       ? // snapshot and transition results of one event differ in `kind`
         o.cache.get(fe.seq, opKey * 2 + (fe.kind === 'SNAPSHOT' ? 1 : 0), () => toResult(fe))
@@ -175,5 +210,26 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
       return events;
     },
   };
-  return { events, feed };
+  const push = (out: ResultSink) => {
+    const sink: FeedSink = {
+      push: (fe) => {
+        // runs inside the stream's read of the bus: whatever fails here ends this subscription only
+        try {
+          const r = resultOf(fe);
+          if (!isPromise(r)) return out.push(r, fe.cursor);
+          // still being computed (instance fields from the supergraph): later events queue behind it, in order
+          r.then((v) => {
+            if (out.push(v, fe.cursor)) feed.attach(sink);
+          }).catch((err: unknown) => out.end(asError(err)));
+        } catch (err) {
+          out.end(asError(err));
+        }
+        return false;
+      },
+      end: (err) => out.end(err),
+    };
+    feed.attach(sink);
+    return () => feed.attach(sink);
+  };
+  return { events, push, feed };
 }

@@ -2,6 +2,7 @@ import type { ExecutionResult } from 'graphql';
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { serializedResult } from './serialize.js';
+import type { StatusRun } from './execute.js';
 
 // All subscriptions of a connection (up to 100) wait on one promise, not one listener pair each.
 const draining = new WeakMap<Socket, Promise<void>>();
@@ -114,46 +115,38 @@ const rawWritable = (socket: WebSocket, tcp: Socket | undefined): tcp is Socket 
 /**
  * Writes a status subscription's `next` frames straight to the socket: the frame is the
  * subscription's fixed head plus the event's shared JSON, where graphql-ws would stringify every
- * frame for every subscriber. graphql-ws still owns the subscription: it awaits the returned
- * iterator, which yields nothing and settles when the feed ends (done) or fails (the error, as
- * before), and it calls `return()` when the client completes or the socket closes. `tcp` is the
- * connection under the WebSocket: the upgrade request's socket (graphql-ws's `extra.request.socket`),
- * which ws writes to, so its backpressure is the WebSocket's. Frames of one turn are batched per
+ * frame for every subscriber. The subscription runs in push mode: an event's frame is queued in
+ * the connection's outbox in the turn the event is read from the stream, with no promise per
+ * subscriber. graphql-ws still owns the subscription: it awaits the returned iterator, which
+ * yields nothing and settles when the feed ends (done) or fails (the error, as before), and it
+ * calls `return()` when the client completes or the socket closes. `tcp` is the connection
+ * under the WebSocket: the upgrade request's socket (graphql-ws's `extra.request.socket`), which
+ * ws writes to, so its backpressure is the WebSocket's. Frames of one turn are batched per
  * connection (Outbox); ws's own frames (graphql-ws's `complete`, pings) are written by ws
  * directly, so the outbox is flushed before this iterator settles and graphql-ws sends `complete`.
  */
 export function sendFramesDirectly(
-  events: AsyncIterator<{ result: ExecutionResult }>,
+  run: StatusRun,
   socket: WebSocket,
   tcp: Socket | undefined,
   id: string,
   release: () => void,
 ): AsyncIterableIterator<never> {
   const headText = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
-  const head = Buffer.from(headText);
-  let outbox: Outbox | undefined;
+  let box: Outbox | undefined;
   if (rawWritable(socket, tcp)) {
-    outbox = outboxes.get(tcp);
-    if (!outbox) outboxes.set(tcp, (outbox = new Outbox(socket, tcp)));
+    box = outboxes.get(tcp);
+    if (!box) outboxes.set(tcp, (box = new Outbox(socket, tcp)));
   }
-  const box = outbox;
-  const pump = (async () => {
-    for (;;) {
-      const r = await events.next();
-      if (r.done || socket.readyState !== socket.OPEN) return;
-      if (box) box.push(head, bodyOf(r.value.result));
-      else socket.send(`${headText}${serializedResult(r.value.result)}}`);
-      // backpressure: a socket the kernel is not taking from pulls no more events, so its feed
-      // conflates instead of the gateway buffering without bound
-      if (tcp?.writableNeedDrain) await drained(tcp);
-    }
-  })();
-  pump.catch(() => {}); // surfaced through next()
+  const ended = box
+    ? pushFrames(run, socket, tcp!, box, Buffer.from(headText))
+    : pullFrames(run, socket, tcp, headText);
+  ended.catch(() => {}); // surfaced through next()
   const done = { done: true as const, value: undefined as never };
   const it: AsyncIterableIterator<never> = {
     next: async () => {
       try {
-        await pump;
+        await ended;
         return done;
       } finally {
         // this subscription's last frames go out before graphql-ws writes its `complete` or error
@@ -163,10 +156,41 @@ export function sendFramesDirectly(
     },
     return: async () => {
       release();
-      await events.return?.();
+      await run.events.return?.();
       return done;
     },
     [Symbol.asyncIterator]: () => it,
   };
   return it;
+}
+
+/** Settles when the subscription ends; frames go into the connection's outbox as events arrive. */
+function pushFrames(run: StatusRun, socket: WebSocket, tcp: Socket, box: Outbox, head: Buffer): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const resume = run.push({
+      push: (result) => {
+        if (socket.readyState !== socket.OPEN) {
+          resolve();
+          return false;
+        }
+        box.push(head, bodyOf(result));
+        if (!tcp.writableNeedDrain) return true;
+        // backpressure: a socket the kernel is not taking from takes no more events, so its feed
+        // conflates instead of the gateway buffering without bound
+        void drained(tcp).then(() => resume());
+        return false;
+      },
+      end: (err) => (err ? reject(err) : resolve()),
+    });
+  });
+}
+
+/** Without raw frames (a negotiated extension): pulls each result and sends it through ws. */
+async function pullFrames(run: StatusRun, socket: WebSocket, tcp: Socket | undefined, headText: string) {
+  for (;;) {
+    const r = await run.events.next();
+    if (r.done || socket.readyState !== socket.OPEN) return;
+    socket.send(`${headText}${serializedResult(r.value.result)}}`);
+    if (tcp?.writableNeedDrain) await drained(tcp);
+  }
 }

@@ -1,5 +1,5 @@
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import type { Feed, FeedEvent, StatusStream } from '@nvcf/status-stream';
+import type { Feed, FeedEvent, FeedSink, StatusStream } from '@nvcf/status-stream';
 import { fieldsOf, statusOperation, type StatusOperation } from './operation.js';
 import { remoteQuery, type InstanceFetcher, type PreparedInstances } from './instances.js';
 import { runStatusSubscription } from './execute.js';
@@ -184,6 +184,10 @@ function fakeStream(events: FeedEvent[]) {
         next: async () =>
           queue.length ? { done: false as const, value: queue.shift()! } : { done: true as const, value: undefined },
         return: async () => ({ done: true as const, value: undefined }),
+        attach(sink: FeedSink) {
+          while (queue.length) if (!sink.push(queue.shift()!)) return;
+          sink.end();
+        },
         [Symbol.asyncIterator]: () => feed,
       };
       return feed;
@@ -329,6 +333,43 @@ describe('status event execution', () => {
     expect(cursor).toBe('cur-1');
     expect(result.data).toBeNull();
     expect(result.errors?.length).toBeGreaterThan(0);
+  });
+
+  it('push mode: local results reach the sink in the same turn; remote ones in event order, each after its load', async () => {
+    const two = [event(), event({ instanceId: 'i-2', state: 'FAILED' })].map((e, i) => ({
+      ...e,
+      seq: i + 1,
+      cursor: `cur-${i + 1}`,
+    }));
+    const pushed = async (query: string, rows: Record<string, Record<string, unknown> | null>) => {
+      const { stream } = fakeStream(two);
+      const { instances } = fakeInstances(rows);
+      const run = await runStatusSubscription({ op: must(query), variables: {}, tenant: 't', stream, instances });
+      if (!('events' in run)) throw new Error(`no feed: ${JSON.stringify(run)}`);
+      const got: { cursor: string; data: unknown }[] = [];
+      let ended!: () => void;
+      const end = new Promise<void>((r) => (ended = r));
+      run.push({ push: (result, cursor) => (got.push({ cursor, data: result.data }), true), end: () => ended() });
+      return { got, end };
+    };
+    const local = await pushed('subscription { instanceStatusChanged(functionId: "fn") { cursor state } }', {});
+    // nothing awaited since the push began: both results were already there
+    expect(local.got).toEqual([
+      { cursor: 'cur-1', data: { instanceStatusChanged: { cursor: 'cur-1', state: 'ACTIVE' } } },
+      { cursor: 'cur-2', data: { instanceStatusChanged: { cursor: 'cur-2', state: 'FAILED' } } },
+    ]);
+    const rows = {
+      'i-1': { __nvcfInstanceId: 'i-1', cluster: { name: 'A' } },
+      'i-2': { __nvcfInstanceId: 'i-2', cluster: { name: 'B' } },
+    };
+    const remote = await pushed(
+      'subscription { instanceStatusChanged(functionId: "fn") { instance { cluster { name } } } }',
+      rows,
+    );
+    expect(remote.got).toEqual([]); // the first load is still out
+    await remote.end;
+    expect(remote.got.map((g) => g.cursor)).toEqual(['cur-1', 'cur-2']);
+    expect(remote.got[1].data).toEqual({ instanceStatusChanged: { instance: { cluster: { name: 'B' } } } });
   });
 
   it('serializes a result once and returns the same JSON for the same result object', () => {

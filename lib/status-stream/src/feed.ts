@@ -1,6 +1,6 @@
 import type { BusMessage } from '@nvcf/bus';
 import type { StatusEvent } from '@nvcf/contracts';
-import type { Feed, FeedEvent, StatusFilter } from './types.js';
+import type { Feed, FeedEvent, FeedSink, StatusFilter } from './types.js';
 import { matches } from './types.js';
 
 export interface FeedHooks {
@@ -25,12 +25,14 @@ interface Conflated {
 export class SubscriberFeed implements Feed {
   private queue: FeedEvent[] = [];
   private conflated = new Map<string, Conflated>();
-  private lastSeqOf = new Map<string, number>();
-  private lastClockOf = new Map<string, number>();
+  /** per instance: the newest stream sequence and agent clock offered (one lookup per event) */
+  private newest = new Map<string, { seq: number; clock: number }>();
   private waiting: { resolve: (r: IteratorResult<FeedEvent>) => void; reject: (e: Error) => void } | null = null;
   private done = false;
   private error: Error | undefined;
   private lastCursor: string | null = null;
+  /** push mode: offered events go straight here while it takes them (see attach) */
+  private sink: FeedSink | null = null;
   /** while catching up (resume or snapshot), live events wait here */
   buffering: BusMessage<StatusEvent>[] | null = null;
 
@@ -50,11 +52,19 @@ export class SubscriberFeed implements Feed {
       this.buffering.push(m);
       return;
     }
-    if ((this.lastSeqOf.get(e.instanceId) ?? 0) >= m.seq) return; // seen (replay and live overlap)
-    if ((this.lastClockOf.get(e.instanceId) ?? -1) >= e.clock) return; // stale: older than one already queued
-    this.lastSeqOf.set(e.instanceId, m.seq);
-    this.lastClockOf.set(e.instanceId, e.clock);
+    const newest = this.newest.get(e.instanceId);
+    if (newest) {
+      if (newest.seq >= m.seq) return; // seen (replay and live overlap)
+      if (newest.clock >= e.clock) return; // stale: older than one already queued
+      newest.seq = m.seq;
+      newest.clock = e.clock;
+    } else this.newest.set(e.instanceId, { seq: m.seq, clock: e.clock });
     const fe: FeedEvent = { event: e, seq: m.seq, cursor: this.hooks.cursor(m.seq), kind, lag: null };
+    // attached, nothing is ever queued: the event is delivered in this turn, with no promise per subscriber
+    if (this.sink) {
+      this.pushTo(this.sink, fe);
+      return;
+    }
     if (this.waiting && !this.queue.length && !this.conflated.size) {
       this.emit(fe);
       return;
@@ -81,6 +91,37 @@ export class SubscriberFeed implements Feed {
     const buffered = this.buffering ?? [];
     this.buffering = null;
     for (const m of buffered) this.offer(m, 'TRANSITION', false);
+  }
+
+  /**
+   * Push mode: what is queued goes to `sink` at once, then every offered event as it comes, in
+   * the turn it is offered. When `push` returns false the sink is detached: events queue and
+   * conflate as for a subscriber that stopped pulling, until the next `attach` hands them over.
+   * A feed that has ended says so through `sink.end` once its queue is delivered.
+   */
+  attach(sink: FeedSink) {
+    this.sink = sink;
+    while (this.sink === sink) {
+      const fe = this.take();
+      if (!fe) break;
+      this.pushTo(sink, fe);
+    }
+    if (this.done && this.sink === sink) this.finish(sink);
+  }
+
+  private pushTo(sink: FeedSink, fe: FeedEvent): boolean {
+    this.lastCursor = fe.cursor;
+    this.hooks.onDelivered(fe);
+    if (sink.push(fe)) return true;
+    if (this.sink === sink) this.sink = null;
+    return false;
+  }
+
+  private finish(sink: FeedSink) {
+    this.sink = null;
+    const err = this.error;
+    this.error = undefined;
+    sink.end(err);
   }
 
   private emit(fe: FeedEvent) {
@@ -126,6 +167,7 @@ export class SubscriberFeed implements Feed {
     this.done = true;
     this.error = err;
     this.hooks.onClose();
+    if (this.sink) this.finish(this.sink);
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = null;

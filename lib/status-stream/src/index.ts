@@ -3,4 +3,4 @@ export type { StatusStreamOptions } from './stream.js';
 export { StreamMetrics } from './metrics.js';
 export { SubscriberFeed } from './feed.js';
 export { matches, hasFilter, defaultLimits } from './types.js';
-export type { StatusFilter, FeedEvent, Feed, Lag, StreamLimits } from './types.js';
+export type { StatusFilter, FeedEvent, Feed, FeedSink, Lag, StreamLimits } from './types.js';

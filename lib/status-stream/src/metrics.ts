@@ -5,6 +5,7 @@ interface TenantStats {
   open: number;
   delivered: number;
   lagEvents: number;
+  /** per bucket, not cumulative (made cumulative when rendered): one increment per delivery */
   latency: number[];
   latencySum: number;
   latencyCount: number;
@@ -25,7 +26,7 @@ export class StreamMetrics {
           open: 0,
           delivered: 0,
           lagEvents: 0,
-          latency: BUCKETS_MS.map(() => 0),
+          latency: new Array<number>(BUCKETS_MS.length + 1).fill(0),
           latencySum: 0,
           latencyCount: 0,
         }),
@@ -45,16 +46,25 @@ export class StreamMetrics {
     return this.tenants.get(tenant)?.open ?? 0;
   }
 
-  delivered(tenant: string, publishedAtMs: number, lagged: boolean) {
+  // one event reaches many subscribers in a row: its time is parsed once, not once per delivery
+  private lastAt = '';
+  private lastAtMs = 0;
+
+  /** `at`: the event's ISO time (the agent's transition) */
+  delivered(tenant: string, at: string, lagged: boolean) {
     const t = this.of(tenant);
     t.delivered++;
     if (lagged) t.lagEvents++;
-    const ms = Math.max(0, Date.now() - publishedAtMs);
+    if (at !== this.lastAt) {
+      this.lastAt = at;
+      this.lastAtMs = Date.parse(at);
+    }
+    const ms = Math.max(0, Date.now() - this.lastAtMs);
     t.latencySum += ms;
     t.latencyCount++;
-    BUCKETS_MS.forEach((b, i) => {
-      if (ms <= b) t.latency[i]++;
-    });
+    let i = 0;
+    while (i < BUCKETS_MS.length && ms > BUCKETS_MS[i]) i++;
+    t.latency[i]++;
   }
 
   render(): string {
@@ -79,7 +89,10 @@ export class StreamMetrics {
         `${p}_events_delivered_total{${l}} ${t.delivered}`,
         `${p}_lag_events_total{${l}} ${t.lagEvents}`,
       );
-      BUCKETS_MS.forEach((b, i) => out.push(`${p}_delivery_latency_ms_bucket{${l},le="${b}"} ${t.latency[i]}`));
+      let cumulative = 0;
+      BUCKETS_MS.forEach((b, i) =>
+        out.push(`${p}_delivery_latency_ms_bucket{${l},le="${b}"} ${(cumulative += t.latency[i])}`),
+      );
       out.push(
         `${p}_delivery_latency_ms_bucket{${l},le="+Inf"} ${t.latencyCount}`,
         `${p}_delivery_latency_ms_sum{${l}} ${t.latencySum}`,

@@ -21,10 +21,20 @@ export interface FeedEvent {
   lag: Lag | null;
 }
 
+/** Where an attached feed pushes its events (the alternative to pulling with `next`). */
+export interface FeedSink {
+  /** takes one event; false detaches the sink (it takes no more until attached again) */
+  push(e: FeedEvent): boolean;
+  /** the feed ended: done, or with the error a subscriber should see */
+  end(err?: Error): void;
+}
+
 export interface Feed extends AsyncIterableIterator<FeedEvent> {
   readonly tenant: string;
   /** ends the feed; the next pull returns done (or the error) */
   end(err?: Error): void;
+  /** pushes events to `sink` instead of waiting for pulls; a feed is pulled or attached, never both */
+  attach(sink: FeedSink): void;
 }
 
 export interface StreamLimits {

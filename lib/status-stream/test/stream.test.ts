@@ -138,6 +138,62 @@ describe('status stream', () => {
     expect(err.message).toContain('resubscribe with after');
   });
 
+  it('an attached feed pushes each event as it arrives; one that stops taking gets the rest, conflated, when attached again', async () => {
+    const feed = await stream.open('nca-a', { functionId: 'f1' });
+    const got: FeedEvent[] = [];
+    let taking = true;
+    let ended: unknown = 'not ended';
+    const sink = {
+      push: (e: FeedEvent) => (got.push(e), taking),
+      end: (err?: Error) => void (ended = err ?? null),
+    };
+    feed.attach(sink);
+    const published = publish(bus, ev('p0', 'STARTING'));
+    expect(got.map((g) => g.event.instanceId)).toEqual(['p0']); // pushed in the publish's own turn, no await
+    await published;
+    taking = false;
+    await publish(bus, ev('p1', 'STARTING')); // taken, and the sink is detached
+    for (let i = 2; i < 6; i++) await publish(bus, ev(`p${i}`, 'STARTING')); // queued: fills the buffer (4)
+    for (const st of ['ACTIVE', 'UPDATING'] as const) await publish(bus, ev('p2', st)); // conflated: 1 skipped
+    expect(got).toHaveLength(2);
+    taking = true;
+    feed.attach(sink);
+    expect(got.map((g) => `${g.event.instanceId}:${g.event.state}`)).toEqual([
+      'p0:STARTING',
+      'p1:STARTING',
+      'p2:STARTING',
+      'p3:STARTING',
+      'p4:STARTING',
+      'p5:STARTING',
+      'p2:UPDATING',
+    ]);
+    expect(got.at(-1)!.lag).toEqual({
+      skippedEvents: 1,
+      // just before the one event it skipped (p2:ACTIVE)
+      resumeAfter: encodeCursor(secret, 'nca-a', got.at(-1)!.seq - 2),
+    });
+    await publish(bus, ev('p6', 'STARTING')); // attached again: pushed as it comes
+    expect(got.at(-1)!.event.instanceId).toBe('p6');
+    expect(ended).toBe('not ended');
+    feed.end();
+    expect(ended).toBeNull();
+  });
+
+  it('a detached feed that overflows hands over what it holds, then the resumable error, when attached', async () => {
+    const feed = await stream.open('nca-a', { functionId: 'f1' });
+    const got: FeedEvent[] = [];
+    let ended: unknown = 'not ended';
+    const sink = { push: (e: FeedEvent) => (got.push(e), false), end: (err?: Error) => void (ended = err ?? null) };
+    feed.attach(sink);
+    await publish(bus, ev('o0', 'STARTING')); // taken; detached
+    for (let i = 1; i < 5; i++) await publish(bus, ev(`o${i}`, 'STARTING')); // the buffer (4)
+    for (let i = 0; i < 4; i++) await publish(bus, ev(`x${i}`, 'STARTING')); // past maxConflated (3): ended
+    expect(ended).toBe('not ended'); // detached: told when attached again
+    feed.attach({ push: (e) => (got.push(e), true), end: sink.end });
+    expect(got.map((g) => g.event.instanceId)).toEqual(['o0', 'o1', 'o2', 'o3', 'o4', 'x0', 'x1', 'x2']);
+    expect(codeOf(ended)).toBe('LIMIT_EXCEEDED');
+  });
+
   it('limits open subscriptions per tenant and counts them', async () => {
     const feeds = await Promise.all(Array.from({ length: 5 }, () => stream.open('nca-a', { functionId: 'f1' })));
     await expect(stream.open('nca-a', { functionId: 'f1' })).rejects.toMatchObject({
