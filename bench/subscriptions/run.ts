@@ -101,6 +101,9 @@ export interface SweepOptions {
  * bound or anything lost); later steps of that series are not run, since a saturated path only
  * falls further behind.
  */
+/** every sweep session's unmeasured first seconds, at its series' first rate (the same for every path) */
+const WARMUP_S = 3;
+
 export async function runSweep(o: SweepOptions): Promise<SweepCurve[]> {
   const natsUrl = natsUrlOf(o.natsUrl);
   const curves: SweepCurve[] = [];
@@ -117,6 +120,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepCurve[]> {
         continue;
       }
       try {
+        // unmeasured: JIT, connection buffers and the stores' first writes settle before the first step's clock starts
+        await s.step(series.rates[0], WARMUP_S, 1000);
         for (const rate of series.rates) {
           // stragglers get 5 s: a delivery later than that is past any bound worth sustaining
           const r = await s.step(rate, o.seconds, 5000);
