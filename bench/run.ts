@@ -1,7 +1,7 @@
 // npm run bench [-- --quick | --render]: queries, subscriptions and rollout side by side with the peers, in one
 // run on this machine; writes bench/results/latest.json and bench/RESULTS.md.
 // Starts NATS and Cassandra itself (npm run services:up) after the query part, which needs neither.
-import { writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { servicesUp } from '../test/services/index.js';
 import { runQueries, skippedPeers } from './queries/run.js';
 import { runSubscriptions, runSweep, allPaths, sweepPaths, type Path, type SweepSeries } from './subscriptions/run.js';
@@ -124,6 +124,9 @@ await phase('subscriptions', async () => {
 await phase('rollout', async () => rolloutSummary(await runRollout(plan.rollout, env)));
 out.duration_s = Math.round((Date.now() - started) / 1000);
 
+// the fleet is measured on its own (npm run bench:fleet): its part of the last file stays
+const previous = existsSync(LATEST) ? (JSON.parse(readFileSync(LATEST, 'utf8')) as Record<string, unknown>) : {};
+if (previous.fleet && !out.fleet) out.fleet = previous.fleet;
 writeFileSync(LATEST, JSON.stringify(out, null, 2));
 writeFileSync('bench/RESULTS.md', renderResults(out as any));
 console.error(
