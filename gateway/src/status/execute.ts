@@ -48,7 +48,6 @@ export interface StatusRun {
    * a push returned false; the events in between queue and conflate in the feed meanwhile.
    */
   push(out: ResultSink): () => void;
-  feed: Feed;
 }
 
 /**
@@ -231,5 +230,5 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
     feed.attach(sink);
     return () => feed.attach(sink);
   };
-  return { events, push, feed };
+  return { events, push };
 }
