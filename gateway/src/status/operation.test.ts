@@ -350,10 +350,11 @@ describe('status event execution', () => {
       let ended!: () => void;
       const end = new Promise<void>((r) => (ended = r));
       run.push({ push: (result, cursor) => (got.push({ cursor, data: result.data }), true), end: () => ended() });
-      return { got, end };
+      // what had arrived before anything could be awaited
+      return { got, end, atOnce: got.length };
     };
     const local = await pushed('subscription { instanceStatusChanged(functionId: "fn") { cursor state } }', {});
-    // nothing awaited since the push began: both results were already there
+    expect(local.atOnce).toBe(2); // both results, in push's own turn
     expect(local.got).toEqual([
       { cursor: 'cur-1', data: { instanceStatusChanged: { cursor: 'cur-1', state: 'ACTIVE' } } },
       { cursor: 'cur-2', data: { instanceStatusChanged: { cursor: 'cur-2', state: 'FAILED' } } },
@@ -366,7 +367,8 @@ describe('status event execution', () => {
       'subscription { instanceStatusChanged(functionId: "fn") { instance { cluster { name } } } }',
       rows,
     );
-    expect(remote.got).toEqual([]); // the first load is still out
+    expect(remote.atOnce).toBe(0); // the first load was still out
+    expect(remote.got).toEqual([]); // and still is, once the subscription is open
     await remote.end;
     expect(remote.got.map((g) => g.cursor)).toEqual(['cur-1', 'cur-2']);
     expect(remote.got[1].data).toEqual({ instanceStatusChanged: { instance: { cluster: { name: 'B' } } } });
