@@ -87,6 +87,9 @@ export interface SweepCurve {
   /** why the series stopped before its last rate, if it did */
   stopped?: string;
 }
+/** every sweep session's unmeasured first seconds, at its series' first rate (the same for every path) */
+const WARMUP_S = 3;
+
 export interface SweepOptions {
   series: SweepSeries[];
   seconds: number;
@@ -101,9 +104,6 @@ export interface SweepOptions {
  * bound or anything lost); later steps of that series are not run, since a saturated path only
  * falls further behind.
  */
-/** every sweep session's unmeasured first seconds, at its series' first rate (the same for every path) */
-const WARMUP_S = 3;
-
 export async function runSweep(o: SweepOptions): Promise<SweepCurve[]> {
   const natsUrl = natsUrlOf(o.natsUrl);
   const curves: SweepCurve[] = [];
