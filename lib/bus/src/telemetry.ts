@@ -38,6 +38,11 @@ const pendingGauge = gauge(
   'Messages waiting for a durable consumer (its lag) as of its last delivery, by stream and durable.',
   ['stream', 'durable'],
 );
+const lagSeconds = gauge(
+  'nvcf_bus_consumer_lag_seconds',
+  'Age (publish to applied) of the message a durable consumer last acknowledged, by stream and durable: how far its reader trails the stream.',
+  ['stream', 'durable'],
+);
 
 /**
  * A publish as a PRODUCER span (`publish <stream>`), its W3C trace context handed to `send` to
@@ -112,6 +117,7 @@ export async function tracedDelivery<T>(
     },
   );
   done();
+  if (outcome === 'ack') lagSeconds.set({ stream, durable }, Math.max(0, (Date.now() - delivery.publishedAt) / 1000));
   consumed.inc({ stream, durable, outcome: typeof outcome === 'string' ? outcome : 'nak' });
   return outcome;
 }

@@ -1,11 +1,16 @@
 import { Client, policies, types, type Host } from 'cassandra-driver';
 import { CassandraUnavailable, unavailableFrom } from './errors.js';
-import { SpanKind, histogram, inSpan, tracingOn } from '@nvcf/telemetry';
+import { SpanKind, counter, histogram, inSpan, tracingOn } from '@nvcf/telemetry';
 
 const querySeconds = histogram(
   'nvcf_store_query_duration_seconds',
   'Cassandra statement latency, by operation, table and outcome.',
   ['operation', 'table', 'outcome'],
+);
+const lwtTotal = counter(
+  'nvcf_store_lwt_total',
+  'Lightweight transactions (conditional INSERT, UPDATE or DELETE: a Paxos round each) executed, by table.',
+  ['table'],
 );
 
 export interface CassandraClientOptions {
@@ -72,7 +77,8 @@ export async function createCassandraClient(opts: CassandraClientOptions): Promi
   const batch = client.batch.bind(client) as (...args: unknown[]) => unknown;
   const translated = ((...args: unknown[]) => {
     if (args.some((a) => typeof a === 'function')) return execute(...args); // callback style: the driver's own
-    const { operation, table } = describeCql(String(args[0]), opts.keyspace);
+    const { operation, table, conditional } = describeCql(String(args[0]), opts.keyspace);
+    if (conditional) lwtTotal.inc({ table });
     return observed(operation, table, () =>
       (execute(...args) as Promise<types.ResultSet>).catch((err: unknown) => {
         throw unavailableFrom(err) ?? err;
@@ -129,13 +135,29 @@ export function nativePort(contactPoints: string[]): number {
   return ports.size === 1 ? Number([...ports][0]) : 9042;
 }
 
-/** The operation (SELECT, INSERT, UPDATE, DELETE…) and the table a CQL statement names. */
-export function describeCql(cql: string, keyspace?: string): { operation: string; table: string } {
+export interface CqlShape {
+  operation: string;
+  table: string;
+  /** a lightweight transaction: a write with an IF condition (Paxos) */
+  conditional: boolean;
+}
+
+// every statement passes here on the hot path, and stores use a few fixed texts
+const shapes = new Map<string, CqlShape>();
+
+/** The operation (SELECT, INSERT, UPDATE, DELETE…), the table a CQL statement names, and whether it is an LWT. */
+export function describeCql(cql: string, keyspace?: string): CqlShape {
+  const key = `${keyspace ?? ''}\0${cql}`;
+  let shape = shapes.get(key);
+  if (shape) return shape;
   const text = cql.trimStart();
   const operation = (/^(\w+)/.exec(text)?.[1] ?? 'CQL').toUpperCase();
   const m = /\b(?:FROM|INTO|UPDATE|TABLE(?:\s+IF\s+(?:NOT\s+)?EXISTS)?)\s+("?[\w.]+"?)/i.exec(text);
   const name = m?.[1]?.replace(/"/g, '') ?? 'unknown';
-  return { operation, table: name.includes('.') || !keyspace ? name : `${keyspace}.${name}` };
+  const conditional = ['INSERT', 'UPDATE', 'DELETE'].includes(operation) && /\sIF\s/i.test(text);
+  shape = { operation, table: name.includes('.') || !keyspace ? name : `${keyspace}.${name}`, conditional };
+  if (shapes.size < 1024) shapes.set(key, shape);
+  return shape;
 }
 
 const IDENT = /^[a-z][a-z0-9_]{0,47}$/;
