@@ -5,6 +5,8 @@ export type { Row, Params } from './paging.js';
 export { applied, writeIfNewer } from './lwt.js';
 export type { Statement } from './lwt.js';
 export { createMigrator } from './migrations/runner.js';
+export { parseCopyRows } from './migrations/copy.js';
+export type { CopyRows } from './migrations/copy.js';
 export type { AppliedMigration, KeyspaceStatus, Migrator, MigratorOptions } from './migrations/runner.js';
 export { loadMigrations, splitStatements } from './migrations/files.js';
 export type { Migration } from './migrations/files.js';

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadMigrations, MigrationFileError, parseReplication, replicationCql, splitStatements } from '../src/index.js';
+import {
+  loadMigrations,
+  MigrationFileError,
+  parseCopyRows,
+  parseReplication,
+  replicationCql,
+  splitStatements,
+} from '../src/index.js';
 
 describe('migration files', () => {
   it('splits statements at line-ending semicolons and drops comment lines', () => {
@@ -49,5 +56,29 @@ describe('migration files', () => {
     );
     expect(() => parseReplication("NetworkTopologyStrategy:dc1'=3")).toThrow(TypeError);
     expect(() => parseReplication('SimpleStrategy:0')).toThrow(TypeError);
+  });
+
+  it('reads a COPY ROWS data step and refuses a malformed one', () => {
+    expect(parseCopyRows('CREATE TABLE t (k text PRIMARY KEY)')).toBeNull();
+    expect(parseCopyRows('COPY ROWS FROM old (k, Clock, doc)\n  TO new USING TIMESTAMP clock')).toEqual({
+      from: 'old',
+      to: 'new',
+      columns: ['k', 'clock', 'doc'],
+      timestampColumn: 'clock',
+    });
+    expect(parseCopyRows('copy rows from a (k) to b')).toEqual({ from: 'a', to: 'b', columns: ['k'] });
+    expect(() => parseCopyRows('COPY ROWS FROM a (k) TO b USING TIMESTAMP clock')).toThrow(
+      /USING TIMESTAMP clock is not one of the copied columns/,
+    );
+    expect(() => parseCopyRows('COPY ROWS FROM a (k, v-1) TO b')).toThrow(/not plain column names/);
+    expect(() => parseCopyRows('COPY ROWS a TO b')).toThrow(MigrationFileError);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'copy-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'ks'));
+      fs.writeFileSync(path.join(dir, 'ks', '001_a.cql'), 'CREATE TABLE a (k text PRIMARY KEY);\nCOPY ROWS a TO b;\n');
+      expect(() => loadMigrations(dir)).toThrow(/ks\/001_a.cql: not a COPY ROWS step/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

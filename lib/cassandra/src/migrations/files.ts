@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { keyspaceName } from '../client.js';
 import { MigrationFileError } from '../errors.js';
+import { parseCopyRows } from './copy.js';
 
 export interface Migration {
   keyspace: string;
@@ -57,6 +58,14 @@ export function loadMigrations(dir: string): Map<string, Migration[]> {
       const clash = list.find((x) => x.version === version);
       if (clash) throw new MigrationFileError(`${keyspace}: ${clash.file} and ${file} share version ${version}`);
       const statements = splitStatements(fs.readFileSync(path.join(dir, entry.name, file), 'utf8'));
+      // a malformed data step is refused with the other file errors, before anything is applied
+      for (const stmt of statements) {
+        try {
+          parseCopyRows(stmt);
+        } catch (err) {
+          throw new MigrationFileError(`${keyspace}/${file}: ${(err as Error).message}`, { cause: err });
+        }
+      }
       list.push({ keyspace, version, file, statements });
     }
     out.set(

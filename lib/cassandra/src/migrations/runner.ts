@@ -2,6 +2,7 @@ import { createCassandraClient, keyspaceName, type CassandraClient } from '../cl
 import { MigrationFailed, MigrationRefused } from '../errors.js';
 import { loadMigrations, type Migration } from './files.js';
 import { ledger, type LedgerState } from './ledger.js';
+import { copyRows, parseCopyRows } from './copy.js';
 import { LOCAL_REPLICATION, replicationCql, type Replication } from './replication.js';
 
 export interface MigratorOptions {
@@ -105,7 +106,9 @@ export async function createMigrator(opts: MigratorOptions): Promise<Migrator> {
       const t0 = Date.now();
       for (const [i, stmt] of m.statements.entries()) {
         try {
-          await client.execute(stmt);
+          const copy = parseCopyRows(stmt);
+          if (!copy) await client.execute(stmt);
+          else log(`${ks}: copied ${await copyRows(client, copy)} rows from ${copy.from} to ${copy.to}`);
         } catch (err) {
           const why = err instanceof Error ? err.message : String(err);
           throw new MigrationFailed(
