@@ -99,7 +99,7 @@ describeReal('preflight: NATS JetStream and Cassandra', () => {
       CASSANDRA_LOCAL_DC: opts.localDataCenter,
     });
     expect(cli.code).toBe(0);
-    expect(cli.stdout).toMatch(new RegExp(`^ledger nvcf_api${suffix}\\s+OK\\s+version 1, clean$`, 'm'));
+    expect(cli.stdout).toMatch(new RegExp(`^ledger nvcf_api${suffix}\\s+OK\\s+version 2, clean$`, 'm'));
     expect(cli.stdout).toContain('preflight passed');
   });
 
@@ -174,7 +174,7 @@ describeReal('preflight: NATS JetStream and Cassandra', () => {
     try {
       const r = await runPreflight(opts);
       expect(failed(r)).toEqual([`ledger ${ks}`]);
-      expect(check(r, `ledger ${ks}`)!.detail).toMatch(/^dirty at version 1/);
+      expect(check(r, `ledger ${ks}`)!.detail).toMatch(/^dirty at version 2/);
     } finally {
       await cql.execute('UPDATE schema_migrations.ledger SET dirty = false WHERE keyspace_name = ?', [ks], {
         prepare: true,

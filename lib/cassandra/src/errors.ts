@@ -49,11 +49,6 @@ export function unavailableFrom(err: unknown): CassandraUnavailable | null {
   return null;
 }
 
-/** Several compare-and-set rounds lost in a row: callers may retry, the row is unchanged by us. */
-export class LwtContention extends Error {
-  override name = 'LwtContention';
-}
-
 /** A migrations folder that cannot be run as is (bad file name, duplicate version). */
 export class MigrationFileError extends Error {
   override name = 'MigrationFileError';

@@ -2,8 +2,7 @@ export { createCassandraClient, keyspaceName } from './client.js';
 export type { CassandraClient, CassandraClientOptions } from './client.js';
 export { eachRow, selectAll, selectByKeys } from './paging.js';
 export type { Row, Params } from './paging.js';
-export { applied, writeIfNewer } from './lwt.js';
-export type { Statement } from './lwt.js';
+export { applied } from './lwt.js';
 export { createMigrator } from './migrations/runner.js';
 export { parseCopyRows } from './migrations/copy.js';
 export type { CopyRows } from './migrations/copy.js';
@@ -15,7 +14,6 @@ export type { Replication } from './migrations/replication.js';
 export {
   CassandraUnavailable,
   unavailableFrom,
-  LwtContention,
   MigrationFailed,
   MigrationFileError,
   MigrationRefused,

@@ -10,10 +10,11 @@ export async function consumeStatus(
   startAt?: StartAt,
 ): Promise<Consumer> {
   return bus.consume<StatusEvent>(readerOf(Streams.status, consumer, startAt), async ({ data: e }) => {
-    const changed = await store.recordState(e.instanceId, e.state, e.revisionId, e.clock, e.at);
-    if (!changed || e.state !== 'TERMINATED') return;
+    await store.recordState(e.instanceId, e.state, e.revisionId, e.clock, e.at);
+    if (e.state !== 'TERMINATED') return;
     // the single-tenant lock ends with the last operator instance on the cluster, once the agent
-    // reported it TERMINATED (its objects gone): a FAILED one still has its namespace there
+    // reported it TERMINATED (its objects gone): a FAILED one still has its namespace there. A
+    // redelivered TERMINATED checks again, which finds the lock already gone (terminations are rare)
     const [cluster] = await store.getClusters([e.clusterId]);
     if (!cluster?.dedicatedTo) return;
     const remaining = (await store.listInstancesByCluster(e.clusterId)).filter(

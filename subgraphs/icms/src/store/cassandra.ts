@@ -46,15 +46,18 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
     setOperatorReport: `UPDATE ${ks}.clusters USING TIMESTAMP ? SET operators = ? WHERE id = ?`,
     // `doc != null`: `dedicated_to = null` alone would hold for (and create) a cluster that does not exist
     setDedication: `UPDATE ${ks}.clusters SET dedicated_to = ? WHERE id = ? IF dedicated_to = ? AND doc != null`,
+    // written at the launch record's own clock (0), below every agent's report: whatever order the
+    // launch and the first reports reach the replicas in, and on a retried launch, the reports win
     putInstance:
       `INSERT INTO ${ks}.instances (id, spec_id, version_id, cluster_id, state, revision_id, clock, updated_at, doc) ` +
-      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?',
     getInstances: `SELECT ${instanceCols} FROM ${ks}.instances WHERE id IN ?`,
     bySpec: `SELECT ${instanceCols} FROM ${ks}.instances WHERE spec_id = ?`,
     byVersion: `SELECT ${instanceCols} FROM ${ks}.instances WHERE version_id = ?`,
     byCluster: `SELECT ${instanceCols} FROM ${ks}.instances WHERE cluster_id = ?`,
-    // an unknown instance has no clock, so the condition fails: "false when unknown" for free
-    recordState: `UPDATE ${ks}.instances SET state = ?, revision_id = ?, clock = ?, updated_at = ? WHERE id = ? IF clock < ?`,
+    // the report's clock (microseconds) is the write timestamp: newest wins on every replica, no Paxos;
+    // an unknown instance gets state cells but no doc, and reads as missing
+    recordState: `UPDATE ${ks}.instances USING TIMESTAMP ? SET state = ?, revision_id = ?, clock = ?, updated_at = ? WHERE id = ?`,
     markAccepted: `INSERT INTO ${ks}.accepted_specs (spec_id) VALUES (?)`,
     isAccepted: `SELECT spec_id FROM ${ks}.accepted_specs WHERE spec_id = ?`,
     putAction: `INSERT INTO ${ks}.update_actions (spec_id, at, doc) VALUES (?, ?, ?)`,
@@ -98,6 +101,7 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
             i.clock,
             i.updatedAt,
             json(i),
+            types.Long.fromNumber(i.clock),
           ]),
         ),
       );
@@ -108,7 +112,7 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
     listInstancesByVersion: (versionId) => instances(Q.byVersion, versionId),
     listInstancesByCluster: (clusterId) => instances(Q.byCluster, clusterId),
     async recordState(id, state, revisionId, clock, at) {
-      return (await exec(Q.recordState, [state, revisionId, clock, at, id, clock])).wasApplied();
+      await exec(Q.recordState, [types.Long.fromNumber(clock), state, revisionId, clock, at, id]);
     },
 
     async markAccepted(specId) {

@@ -50,9 +50,8 @@ export function createMemoryIcmsStore(): IcmsStore {
     },
     async recordState(id, state, revisionId, clock, at) {
       const i = instances.get(id);
-      if (!i || i.clock >= clock) return false;
+      if (!i || i.clock >= clock) return;
       Object.assign(i, { state, revisionId, clock, updatedAt: at });
-      return true;
     },
     async markAccepted(specId) {
       accepted.add(specId);

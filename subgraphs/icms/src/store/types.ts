@@ -15,14 +15,17 @@ export interface IcmsStore extends AsyncDisposable {
   listInstancesBySpec(specIds: readonly string[]): Promise<InstanceRecord[][]>;
   listInstancesByVersion(versionId: string): Promise<InstanceRecord[]>;
   listInstancesByCluster(clusterId: string): Promise<InstanceRecord[]>;
-  /** newest by clock wins; false when stale or unknown */
+  /**
+   * Newest by clock wins, in any order of calls: a stale or repeated state changes nothing, and an
+   * unknown instance stays unknown (a state recorded before its launch record reads as missing).
+   */
   recordState(
     instanceId: string,
     state: InstanceRecord['state'],
     revisionId: string | null,
     clock: number,
     at: string,
-  ): Promise<boolean>;
+  ): Promise<void>;
 
   markAccepted(specId: string): Promise<void>;
   isAccepted(specId: string): Promise<boolean>;

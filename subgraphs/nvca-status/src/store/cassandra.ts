@@ -1,4 +1,4 @@
-import { keyspaceName, selectAll, selectByKeys, writeIfNewer, type Client, type Row } from '@nvcf/cassandra';
+import { keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
 import type { InstanceStatus, StatusFilter, StatusStore } from './types.js';
 import { matches } from '@nvcf/status-stream';
 
@@ -25,12 +25,10 @@ const FILTER_COLUMNS = [
 export function createCassandraStatusStore(client: Client, opts: CassandraStatusStoreOptions = {}): StatusStore {
   const ks = keyspaceName(opts.keyspace ?? 'nvca_status');
   const Q = {
-    update:
-      `UPDATE ${ks}.instance_status SET nca_id = ?, function_id = ?, version_id = ?, spec_id = ?, clock = ?, doc = ? ` +
-      'WHERE instance_id = ? IF clock < ?',
-    insert:
-      `INSERT INTO ${ks}.instance_status (instance_id, nca_id, function_id, version_id, spec_id, clock, doc) ` +
-      'VALUES (?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS',
+    // the event's clock (microseconds) is the write timestamp: newest wins on every replica, no Paxos
+    put:
+      `UPDATE ${ks}.instance_status USING TIMESTAMP ? SET nca_id = ?, function_id = ?, version_id = ?, spec_id = ?, ` +
+      'clock = ?, doc = ? WHERE instance_id = ?',
     get: `SELECT instance_id, doc FROM ${ks}.instance_status WHERE instance_id IN ?`,
     one: `SELECT doc FROM ${ks}.instance_status WHERE instance_id = ?`,
   };
@@ -56,14 +54,8 @@ export function createCassandraStatusStore(client: Client, opts: CassandraStatus
 
   return {
     async record(s) {
-      const doc = JSON.stringify(s);
-      const cols = [s.ncaId, s.functionId, s.versionId, s.gpuSpecificationId, s.clock, doc];
-      return writeIfNewer(
-        client,
-        s.clock,
-        { query: Q.update, params: [...cols, s.instanceId, s.clock] },
-        { query: Q.insert, params: [s.instanceId, ...cols] },
-      );
+      const cols = [s.ncaId, s.functionId, s.versionId, s.gpuSpecificationId, s.clock, JSON.stringify(s)];
+      await client.execute(Q.put, [types.Long.fromNumber(s.clock), ...cols, s.instanceId], { prepare: true });
     },
     get: (ids) => selectByKeys(client, Q.get, ids, (r) => r.get('instance_id') as string, read),
     list,

@@ -6,9 +6,8 @@ export function createMemoryStatusStore(): StatusStore {
   const store: StatusStore = {
     async record(s) {
       const cur = rows.get(s.instanceId);
-      if (cur && cur.clock >= s.clock) return false;
+      if (cur && cur.clock >= s.clock) return;
       rows.set(s.instanceId, { ...s });
-      return true;
     },
     async get(ids) {
       return ids.map((id) => {

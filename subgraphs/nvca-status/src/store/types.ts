@@ -22,8 +22,8 @@ export interface InstanceStatus {
 
 /** nvca-status's persistence port: the latest status of every instance. */
 export interface StatusStore extends AsyncDisposable {
-  /** newest by clock wins; false when the event was stale */
-  record(s: InstanceStatus): Promise<boolean>;
+  /** newest by clock wins, in any order of calls: a stale or repeated status changes nothing */
+  record(s: InstanceStatus): Promise<void>;
   get(ids: readonly string[]): Promise<(InstanceStatus | null)[]>;
   /** current status of a tenant's instances matching the filter (snapshots) */
   list(ncaId: string, filter: StatusFilter): Promise<InstanceStatus[]>;

@@ -1,4 +1,4 @@
-import { keyspaceName, selectAll, selectByKeys, writeIfNewer, type Client, type Row } from '@nvcf/cassandra';
+import { keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
 import type { NvcfStore } from './types.js';
 import type {
   FunctionRecord,
@@ -67,9 +67,9 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
     // one statement for both cases: `latest_id = null` holds for a missing row and for a pair without a latest
     casPair: `UPDATE ${ks}.revisions SET latest_id = ?, latest = ?, last_applied = ?, in_flight = ? WHERE spec_id = ? IF latest_id = ?`,
     inFlight: `SELECT spec_id, latest, last_applied FROM ${ks}.revisions WHERE in_flight = true`,
-    obsUpdate: `UPDATE ${ks}.instance_states SET clock = ?, doc = ? WHERE spec_id = ? AND instance_id = ? IF clock < ?`,
-    obsInsert: `INSERT INTO ${ks}.instance_states (spec_id, instance_id, clock, doc) VALUES (?, ?, ?, ?) IF NOT EXISTS`,
-    obsList: `SELECT doc FROM ${ks}.instance_states WHERE spec_id = ?`,
+    // the event's clock (microseconds) is the write timestamp: newest wins on every replica, no Paxos
+    obsPut: `UPDATE ${ks}.instance_observations USING TIMESTAMP ? SET spec_id = ?, clock = ?, doc = ? WHERE instance_id = ?`,
+    obsList: `SELECT doc FROM ${ks}.instance_observations WHERE spec_id = ?`,
   };
   const exec = (q: string, params: unknown[]) => client.execute(q, params, P);
   const pairParams = (p: Omit<RevisionPair, 'specId'>) => [
@@ -150,13 +150,7 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
     },
 
     async recordInstance(specId, obs) {
-      const doc = json(obs);
-      return writeIfNewer(
-        client,
-        obs.clock,
-        { query: Q.obsUpdate, params: [obs.clock, doc, specId, obs.instanceId, obs.clock] },
-        { query: Q.obsInsert, params: [specId, obs.instanceId, obs.clock, doc] },
-      );
+      await exec(Q.obsPut, [types.Long.fromNumber(obs.clock), specId, obs.clock, json(obs), obs.instanceId]);
     },
     async instanceStates(specId) {
       return (await selectAll(client, Q.obsList, [specId])).map((r) => parse<InstanceObservation>(r.get('doc'))!);

@@ -86,9 +86,8 @@ export function createMemoryNvcfStore(): NvcfStore {
       let m = instances.get(specId);
       if (!m) instances.set(specId, (m = new Map<string, InstanceObservation>()));
       const cur = m.get(obs.instanceId);
-      if (cur && cur.clock >= obs.clock) return false;
+      if (cur && cur.clock >= obs.clock) return;
       m.set(obs.instanceId, copy(obs));
-      return true;
     },
     async instanceStates(specId) {
       return [...(instances.get(specId)?.values() ?? [])].map(copy);

@@ -34,8 +34,11 @@ export interface NvcfStore extends AsyncDisposable {
   /** Pairs whose latest revision is PENDING or ROLLING_OUT (deadline sweep). */
   inFlightRevisions(): Promise<RevisionPair[]>;
 
-  /** Keeps the newest observation per instance (by clock); false when `obs` was stale. */
-  recordInstance(specId: string, obs: InstanceObservation): Promise<boolean>;
+  /**
+   * Keeps the newest observation per instance by clock, in any order of calls (a stale or repeated
+   * one changes nothing): idempotent, and commutative across concurrent writers.
+   */
+  recordInstance(specId: string, obs: InstanceObservation): Promise<void>;
   instanceStates(specId: string): Promise<InstanceObservation[]>;
   dispose(): Promise<void>;
 }
