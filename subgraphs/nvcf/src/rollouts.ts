@@ -4,14 +4,24 @@ import { rolloutProgress } from './progress.js';
 
 const RUNNING = new Set(['ACTIVE', 'UPDATING']); // UPDATING counts as ACTIVE everywhere
 
+/** Default spacing of one key's evaluations while events keep coming (see `coalesce`). */
+export const EVALUATION_TICK_MS = 100;
+
 /** Decides revision outcomes and function status from what instances report. */
 export class Rollouts {
   private readonly inFlight = new Map<string, { again: boolean; done: Promise<void> }>();
-  constructor(private readonly store: NvcfStore) {}
+  constructor(
+    private readonly store: NvcfStore,
+    private readonly tickMs = EVALUATION_TICK_MS,
+  ) {}
 
   /**
    * One evaluation per key at a time, plus one trailing run that sees everything recorded
-   * meanwhile: a 1000-instance rollout would otherwise read all 1000 states per event.
+   * meanwhile, started at most once per tick: a 10 000-instance rollout would otherwise read a
+   * spec's states once per event, and back-to-back runs would still read them as fast as the store
+   * answers while the readers need it for writes. A first event is evaluated at once; the caller's
+   * promise settles after a run that began after its call, so a reader acks an event only once an
+   * evaluation has seen it.
    */
   private coalesce(key: string, fn: () => Promise<void>): Promise<void> {
     const cur = this.inFlight.get(key);
@@ -24,7 +34,10 @@ export class Rollouts {
       try {
         do {
           entry.again = false;
+          const started = Date.now();
           await fn();
+          const rest = started + this.tickMs - Date.now();
+          if (entry.again && rest > 0) await new Promise((r) => setTimeout(r, rest));
         } while (entry.again);
       } finally {
         this.inFlight.delete(key);

@@ -6,11 +6,18 @@ import { createLogger } from '@nvcf/logging';
 const log = createLogger('nvcf');
 
 /**
+ * Handlers in flight at once. Each waits for its spec's next coalesced evaluation (up to a tick
+ * plus one evaluation) before it acks, so the reader needs more in flight than the others to keep
+ * the same pace: throughput is this divided by that wait.
+ */
+const IN_FLIGHT = 1024;
+
+/**
  * nvcf's own durable reader of the status stream: records each instance's newest state
  * and moves revisions and function status. Idempotent, so redelivery is harmless.
  */
 export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf', startAt?: StartAt): Promise<Consumer> {
-  return bus.consume<StatusEvent>(readerOf(Streams.status, consumer, startAt), async ({ data: e }) => {
+  return bus.consume<StatusEvent>(readerOf(Streams.status, consumer, startAt, IN_FLIGHT), async ({ data: e }) => {
     await nvcf.store.recordInstance(e.gpuSpecificationId, {
       instanceId: e.instanceId,
       state: e.state,
@@ -20,8 +27,7 @@ export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf', sta
       targetRevisionId: e.targetRevisionId ?? null,
       message: e.message ?? null,
     });
-    await nvcf.rollouts.evaluate(e.gpuSpecificationId);
-    await nvcf.rollouts.evaluateVersion(e.versionId);
+    await Promise.all([nvcf.rollouts.evaluate(e.gpuSpecificationId), nvcf.rollouts.evaluateVersion(e.versionId)]);
   });
 }
 
