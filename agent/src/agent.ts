@@ -258,6 +258,10 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       }
       await fn(data);
     };
+  // The work durables keep their stream's replicas. One would do, and would spare a fleet an R3 Raft
+  // group per cluster and stream: a lost durable is created again by its loop and reads what is still
+  // pending in the work queue. But NATS refuses a work-queue consumer whose replicas differ from its
+  // stream's (API error 10134, nats-server 2.15.2), so on R3 streams the agent would not start.
   const common = {
     ackWaitMs: opts.ackWaitMs ?? 30_000,
     maxDeliver: 50,

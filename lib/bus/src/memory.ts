@@ -140,6 +140,7 @@ export function createMemoryBus(): Bus {
       });
     },
 
+    // `replicas` is ignored: a durable here lives and dies with the process, like its streams
     async consume<T>(opts: ConsumerOptions, handler: (msg: Delivery<T>) => Promise<void>): Promise<Consumer> {
       alive();
       const s = mustStream(opts.stream);

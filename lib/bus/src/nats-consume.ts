@@ -56,6 +56,7 @@ export async function consumeDurable<T>(
     max_deliver: maxDeliver,
     max_ack_pending: maxAckPending,
     ...(opts.filterSubject ? { filter_subject: opts.filterSubject } : {}),
+    ...(opts.replicas !== undefined ? { num_replicas: opts.replicas } : {}),
   };
   const slots = new Slots(maxAckPending);
   const acks = new AckTracker(nc);
@@ -68,7 +69,11 @@ export async function consumeDurable<T>(
       if (!(err instanceof JetStreamApiError) || err.code === JetStreamApiCodes.StreamNotFound) throw err;
       // exists with another config; where it starts is fixed at creation (and it is past that)
       const { deliver_policy: _fixed, ...changeable } = config;
-      return jsm.consumers.update(stream, durable, changeable);
+      return jsm.consumers.update(stream, durable, changeable).catch((updateErr: unknown) => {
+        // there was none to update: the create's refusal (replicas the stream does not allow, say) is the reason
+        const missing = updateErr instanceof JetStreamApiError && updateErr.code === JetStreamApiCodes.ConsumerNotFound;
+        throw missing ? err : updateErr;
+      });
     });
     const consumer = await js.consumers.get(stream, durable);
     return consumer.consume({ max_messages: maxAckPending, expires: PULL_EXPIRES_MS });

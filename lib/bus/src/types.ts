@@ -46,6 +46,21 @@ export interface ConsumerOptions {
    * `new` at the next one published. An existing durable always resumes where it was.
    */
   startAt?: StartAt;
+  /**
+   * Servers holding the durable's state (its position, acks and redelivery counts); default: as
+   * many as its stream. 1 suits state that can be rebuilt: a work-queue stream keeps only what is
+   * not acked yet, so a durable created anew reads exactly the pending work again. What it costs:
+   * the durable lives on one server, unavailable while that server is down, and when it is lost
+   * with its server the consumer is created again on the next reopen and redelivers the work that
+   * was in flight (handlers are at-least-once anyway). A changed value is applied to an existing
+   * durable when it is next opened.
+   *
+   * NATS (checked on 2.15.2) refuses a value other than the stream's on work-queue and interest
+   * streams (API error 10134, thrown as ConsumerSetupError), so on an R3 work queue the saving is
+   * not to be had yet; on a limits stream 1 is accepted, but a durable created anew there starts
+   * over from `startAt`, not from where it was.
+   */
+  replicas?: number;
 }
 
 export type StartAt = 'first' | 'new';

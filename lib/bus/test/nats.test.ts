@@ -1,5 +1,5 @@
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { waitUntil } from '@nvcf/testing';
 import { startPrivateNats, type PrivateNats } from '../../../test/services/nats-private.js';
 import { createNatsBus, type Bus, type StreamSpec } from '../src/index.js';
@@ -29,6 +29,109 @@ if (process.env.NVCF_TEST_BACKENDS === 'memory') {
   beforeAll(() => deleteIdleConsumers(url, ['ContractWork', 'ContractLog'], 3_600_000));
   busContract('nats', () => createNatsBus({ servers: url }));
   describe('nats: bus across a NATS restart', restartSuite);
+  describe("nats: a durable's replicas, and a durable lost on the server", durableLossSuite);
+}
+
+function durableLossSuite() {
+  const work: StreamSpec = { name: 'LossWork', subjects: ['LW.>'], retention: 'workqueue', duplicateWindowMs: 60_000 };
+  // a private server: these tests delete durables, and one shared server is no place for that
+  let server: PrivateNats;
+  let bus: Bus;
+  let jsm: JetStreamManager;
+  let nc: NatsConnection;
+  beforeAll(async () => {
+    server = await startPrivateNats();
+    bus = await createNatsBus({ servers: server.url, name: 'durable-loss-test' });
+    await bus.ensureStreams([work]);
+    nc = await connect({ servers: server.url });
+    jsm = await jetstreamManager(nc);
+  });
+  afterAll(async () => {
+    await nc?.close();
+    await bus?.dispose();
+    await server?.[Symbol.asyncDispose]();
+  });
+
+  it('creates a durable with the replicas asked for, and applies them to one that exists', async () => {
+    const fresh = await bus.consume(
+      { stream: work.name, durable: 'LossWork-r1', filterSubject: 'LW.r1', replicas: 1 },
+      async () => {},
+    );
+    // a single server has one replica whatever is asked: what the server echoes is what the bus sent
+    expect((await jsm.consumers.info(work.name, 'LossWork-r1')).config.num_replicas).toBe(1);
+    await fresh.stop();
+
+    const before = await bus.consume(
+      { stream: work.name, durable: 'LossWork-r2', filterSubject: 'LW.r2' },
+      async () => {},
+    );
+    expect((await jsm.consumers.info(work.name, 'LossWork-r2')).config.num_replicas ?? 0).toBe(0); // the stream's
+    await before.stop();
+    const after = await bus.consume(
+      { stream: work.name, durable: 'LossWork-r2', filterSubject: 'LW.r2', replicas: 1 },
+      async () => {},
+    );
+    expect((await jsm.consumers.info(work.name, 'LossWork-r2')).config.num_replicas).toBe(1);
+    await after.stop();
+  });
+
+  it("a durable the server refuses to create fails with the server's reason", async () => {
+    // a single server refuses more than one replica; an R3 work queue refuses R1 the same way (10134)
+    const refused = bus.consume(
+      { stream: work.name, durable: 'LossWork-r3', filterSubject: 'LW.r3', replicas: 3 },
+      async () => {},
+    );
+    await expect(refused).rejects.toMatchObject({
+      name: 'ConsumerSetupError',
+      cause: { code: 10074, message: expect.stringMatching(/replicas > 1 not supported/) },
+    });
+  });
+
+  it('a durable deleted while consuming is created again, and every pending message is handled once', async () => {
+    const durable = 'LossWork-c1';
+    const handled = new Map<string, number>();
+    // running when the durable goes: their messages come again from the new durable meanwhile
+    const slow = new Set(['a0', 'a1', 'a2']);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const c = await bus.consume<{ id: string }>(
+      { stream: work.name, durable, filterSubject: 'LW.c1', ackWaitMs: 5000, maxAckPending: 8, replicas: 1 },
+      async (m) => {
+        handled.set(m.data.id, (handled.get(m.data.id) ?? 0) + 1);
+        if (slow.has(m.data.id)) await released;
+      },
+    );
+    const ids = (prefix: string) => Array.from({ length: 10 }, (_, i) => `${prefix}${i}`);
+    const publishAll = (batch: string[]) => Promise.all(batch.map((id) => bus.publish('LW.c1', { id }, { msgId: id })));
+    await publishAll(ids('a'));
+    await waitUntil(() => handled.size >= 10, { what: 'the first 10 messages' });
+    const { created } = await jsm.consumers.info(work.name, durable);
+
+    await jsm.consumers.delete(work.name, durable); // what losing the only server of an R1 durable looks like
+    await publishAll(ids('b')); // while no durable exists: the work queue keeps them
+    await waitUntil(
+      () =>
+        jsm.consumers.info(work.name, durable).then(
+          (ci) => ci.created !== created,
+          () => false,
+        ),
+      { timeoutMs: 15_000, what: 'the durable created again' },
+    );
+    await waitUntil(() => handled.size >= 20, { timeoutMs: 15_000, what: '20 distinct messages' });
+    release();
+    await waitUntil(
+      async () => {
+        const ci = await jsm.consumers.info(work.name, durable);
+        return ci.num_pending === 0 && ci.num_ack_pending === 0;
+      },
+      { timeoutMs: 15_000, what: 'all acks on the new durable' },
+    );
+    expect((await jsm.consumers.info(work.name, durable)).config.num_replicas).toBe(1);
+    expect([...handled.keys()].sort()).toEqual([...ids('a'), ...ids('b')].sort());
+    expect([...handled.entries()].filter(([, n]) => n > 1)).toEqual([]);
+    expect((await bus.streamInfo(work.name, { subject: 'LW.c1' })).messages).toBe(0);
+    await c.stop();
+  });
 }
 
 function restartSuite() {
