@@ -47,6 +47,12 @@ console.table(
     p99_ms: r.p99_ms,
     per_agent_mb: r.rss_per_agent_mb,
     per_1k_mb: r.rss_per_1k_instances_mb,
+    events_per_s: r.status_events_per_s,
+    raw_per_s: r.raw_status_events_per_s,
+    ratio: r.ratio_vs_raw,
+    lag_max_ms: r.reader_lag_max_ms && JSON.stringify(r.reader_lag_max_ms),
+    lwt_per_event: r.lwt_per_event,
+    mismatches: r.mismatches && JSON.stringify(r.mismatches),
   })),
 );
 const fleet = {

@@ -1,6 +1,9 @@
 // The control plane of the fleet benchmark in a process of its own: three subgraphs and the gateway
 // on NATS + Cassandra, the clusters registered with ICMS, and no agent (they run in bench/fleet/agents.ts).
-// FLEET_CLUSTER_IDS, NATS_URL, NATS_STREAM_REPLICAS, CASSANDRA_*; prints `ready <graphql url> <ws url>`.
+// FLEET_CLUSTER_IDS, NATS_URL, NATS_STREAM_REPLICAS, CASSANDRA_*; prints
+// `ready <graphql url> <ws url> <metrics base url> <keyspace and durable suffix>`: the benchmark scrapes
+// the metrics (the gateway's listener renders the whole process's registry, the three subgraphs' included)
+// and reads the stores and durables the suffix names.
 import { randomBytes } from 'node:crypto';
 import { startSystem, demoClusters } from '@nvcf/local';
 import { realBackends } from '@nvcf/local/real';
@@ -31,7 +34,7 @@ const system = await startSystem({
   // no rate limits (one tenant drives the whole fleet); a big launch may outlast the default 30 s on a loaded machine
   gatewayLimits: { operationsPerSecond: 0, subscriptionsPerSecond: 0, requestTimeoutMs: 120_000 },
 });
-process.stdout.write(`ready ${system.url} ${system.gateway.wsUrl}\n`);
+process.stdout.write(`ready ${system.url} ${system.gateway.wsUrl} ${system.gateway.metricsUrl} ${suffix}\n`);
 let stopping = false;
 process.on('SIGTERM', () => {
   if (stopping) return;

@@ -1,5 +1,6 @@
 // The fleet section of bench/RESULTS.md (between markers, so a rerun replaces only it) and its plot.
 import type { FleetResult } from './run.js';
+import { READERS, type PerReader } from './readers.js';
 
 const START = '<!-- fleet:start (written by npm run bench:fleet) -->';
 const END = '<!-- fleet:end -->';
@@ -79,6 +80,12 @@ const table = (head: string[], rows: (string | number)[][]) =>
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ].join('\n');
 
+// rows of runs before these columns existed lack their fields
+const dash = '–';
+const opt = <T>(v: T | null | undefined, show: (x: T) => string) => (v === null || v === undefined ? dash : show(v));
+const perReader = (v: PerReader<number | null> | undefined, unit = '') =>
+  v ? READERS.map((k) => `${k} ${opt(v[k], (x) => n(x))}`).join(', ') + unit : dash;
+
 export function fleetSection(f: FleetRun): string {
   const rows = f.results.map((r) => [
     r.services?.startsWith('3-node') ? '3-node NATS + 3-node Cassandra (R3, RF 3)' : 'single NATS + single Cassandra',
@@ -95,6 +102,12 @@ export function fleetSection(f: FleetRun): string {
     `${n(r.rss_per_agent_mb, 1)} MB`,
     `${n(r.control_plane_rss_mb)} MB`,
     `${n(r.rss_per_1k_instances_mb, 1)} MB`,
+    opt(r.status_events_per_s, (x) => `**${n(x)}**`),
+    opt(r.raw_status_events_per_s, (x) => n(x)),
+    opt(r.ratio_vs_raw, (x) => n(x, 2)),
+    perReader(r.reader_lag_max_ms, ' ms'),
+    opt(r.lwt_per_event, (x) => n(x, 2)),
+    r.mismatches ? READERS.map((k) => n(r.mismatches[k])).join(' / ') : dash,
   ]);
   return [
     START,
@@ -108,7 +121,14 @@ export function fleetSection(f: FleetRun): string {
     'first `updateGpuSpecification` to every revision APPLIED; messages/s are the messages stored per stream during the',
     "rollout divided by its time; latency is the subscriber's arrival time minus the event's `at` (the agent's report);",
     'memory is resident set size after the rollout (agents: all agent processes ÷ clusters; per 1k instances: the',
-    "control plane's growth from idle ÷ thousands of instances). Raw numbers: `results/fleet.json`.",
+    "control plane's growth from idle ÷ thousands of instances). Status events/s: the events the slowest of the three",
+    'status readers (nvcf, icms, nvca-status) applied, from the first status event of the rollout to its last applied',
+    "(the control plane's `nvcf_bus_consumed_total`, scraped every 250 ms); raw: the same number of events published",
+    'at full speed to a stream of its own and written by three minimal readers as plain rows at LOCAL_QUORUM with the',
+    'same max ack pending, nothing of the control plane in between (`fleet/raw.ts`); ratio: ours ÷ raw. Reader lag:',
+    "the largest `nvcf_bus_consumer_lag_seconds` (publish to applied) each reader showed; LWT/event: the stores'",
+    'lightweight transactions during the rollout ÷ its status events. Mismatches: instances whose newest event on the',
+    'stream (read back after the row) a store does not hold, nvcf / icms / nvca-status. Raw numbers: `results/fleet.json`.',
     '',
     table(
       [
@@ -126,6 +146,12 @@ export function fleetSection(f: FleetRun): string {
         'RSS per agent',
         'control plane RSS',
         'RSS per 1k instances',
+        'status events/s (slowest reader)',
+        'raw events/s',
+        'ratio',
+        'reader lag max',
+        'LWT/event',
+        'mismatches',
       ],
       rows,
     ),

@@ -1,16 +1,23 @@
 // Fleet simulation: N simulated clusters, their agents in a few OS processes, M instances deployed,
 // then one revision rolled out to all of them while subscribers watch. Per fleet size: time to
 // APPLIED, messages per second on each stream, p99 from an agent's report to a subscriber's event,
-// memory per agent and per 1k instances.
+// memory per agent and per 1k instances; how fast the slowest status reader applied the rollout's
+// events against a raw NATS → Cassandra ceiling (bench/fleet/raw.ts), the readers' lag, LWTs per
+// event; then the stream read back against every store (bench/fleet/check.ts).
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { print, parse } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { parseReplication } from '@nvcf/cassandra';
 import { Streams } from '@nvcf/contracts';
 // the module alone: @nvcf/test's index needs jest's globals
 import { deleteDurables } from '@nvcf/test/durables';
 import { gql, percentile, startProcess, type Started } from '../lib.js';
+import { checkStores } from './check.js';
+import { readerDurables, watchReaders, type ReaderWatch } from './metrics.js';
+import { READERS, type PerReader } from './readers.js';
+import { runRawCeiling } from './raw.js';
 
 export interface FleetSize {
   clusters: number;
@@ -36,6 +43,20 @@ export interface FleetResult extends FleetSize {
   control_plane_rss_mb: number;
   control_plane_rss_idle_mb: number;
   rss_per_1k_instances_mb: number;
+  /** status events applied per second by the slowest of the three status readers: first status event of the rollout to the reader's last */
+  status_events_per_s: number;
+  /** the same for each reader */
+  reader_events_per_s: PerReader<number>;
+  /** largest lag (publish to applied) each reader showed during the rollout; null: not exposed by the control plane */
+  reader_lag_max_ms: PerReader<number | null>;
+  /** Cassandra lightweight transactions executed during the rollout ÷ status events; null: not exposed */
+  lwt_per_event: number | null;
+  /** the raw ceiling (bench/fleet/raw.ts): the same events straight from NATS to Cassandra, slowest of three readers */
+  raw_status_events_per_s: number;
+  /** status_events_per_s ÷ raw_status_events_per_s */
+  ratio_vs_raw: number;
+  /** instances whose newest event on the stream a reader's store does not hold (expected 0) */
+  mismatches: PerReader<number>;
 }
 export interface FleetEnv {
   NATS_URL: string;
@@ -61,6 +82,44 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`fleet benchmark: timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/**
+ * Waits until none of the durables has a message pending or unacked (the rollout's window starts
+ * clean); answers the max ack pending each runs with.
+ */
+async function readersIdle(natsUrl: string, durables: PerReader<string>, timeoutMs: number) {
+  const nc = await connect({ servers: natsUrl.split(','), name: 'fleet-bench-readers' });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const idle = async () => {
+      for (const d of Object.values(durables)) {
+        const ci = await jsm.consumers.info(Streams.status.name, d);
+        if (ci.num_pending || ci.num_ack_pending) return false;
+      }
+      return true;
+    };
+    await waitFor(idle, timeoutMs, 'the status readers to finish the deploy');
+    // what our readers run with: the raw ceiling's durables take the same
+    const maxAckPending: Partial<PerReader<number>> = {};
+    for (const r of READERS)
+      maxAckPending[r] = (await jsm.consumers.info(Streams.status.name, durables[r])).config.max_ack_pending;
+    return maxAckPending;
+  } finally {
+    await nc.close();
+  }
+}
+
+/** When the status stream stored message `seq` (the rollout's first status event). */
+async function storedAt(natsUrl: string, seq: number): Promise<number> {
+  const nc = await connect({ servers: natsUrl.split(','), name: 'fleet-bench-streams' });
+  try {
+    const m = await (await jetstreamManager(nc)).streams.getMessage(Streams.status.name, { seq });
+    if (!m) throw new Error(`fleet benchmark: status message ${seq} is gone`);
+    return m.time.getTime();
+  } finally {
+    await nc.close();
   }
 }
 
@@ -118,20 +177,27 @@ const deleteFleetDurables = (natsUrl: string) =>
   deleteDurables(natsUrl, 'fleet-', [Streams.create, Streams.update, Streams.terminate]);
 
 async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
-  await deleteFleetDurables(env.NATS_URL);
+  // a fresh NATS has no streams yet (the control plane creates them): nothing to delete then
+  await deleteFleetDurables(env.NATS_URL).catch((err: Error) => {
+    if (err.name !== 'StreamNotFoundError') throw err;
+  });
   const tag = Math.random().toString(36).slice(2, 7);
   const ids = Array.from({ length: size.clusters }, (_, i) => `fleet-${tag}-${i}`);
   const procs = Math.min(AGENT_PROCESSES, size.clusters);
   const started: Started[] = [];
+  let suffix: string | undefined;
+  let readers: ReaderWatch | undefined;
   const common: Record<string, string> = { ...(env as unknown as Record<string, string>), SIM_UPDATE_DELAY_MS: '10' };
   try {
     const cp = await startProcess(
       'bench/fleet/control-plane.ts',
       { ...common, FLEET_CLUSTER_IDS: ids.join(',') },
-      /ready (\S+) (\S+)/,
+      /ready (\S+) (\S+) (\S+) (\S+)/,
     );
     started.push(cp);
-    const [, url, wsUrl] = cp.match as unknown as [string, string, string];
+    const [, url, wsUrl, metricsUrl] = cp.match as unknown as [string, string, string, string];
+    suffix = cp.match[4];
+    const durables = readerDurables(suffix);
     for (let p = 0; p < procs; p++) {
       const mine = ids.filter((_, i) => i % procs === p);
       started.push(
@@ -147,6 +213,7 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
     const specCount = Math.ceil(size.instances / INSTANCES_PER_SPEC);
     const per = Math.ceil(size.instances / specCount);
     const specInputs = Array.from({ length: specCount }, (_, i) => Math.min(per, size.instances - i * per));
+    const deployFrom = await streamSeqs(env.NATS_URL);
     const t0 = Date.now();
     // one deployment per 4 specifications (1000 instances): one launch must finish within a request's time
     const specIds: string[] = [];
@@ -203,6 +270,8 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
     const subs = subscribe(wsUrl, specIds, latencies, counts);
     // the subscriptions are live once a no-op round trip has passed through the gateway after them
     await new Promise((r) => setTimeout(r, 2000));
+    const maxAckPending = await readersIdle(env.NATS_URL, durables, 600_000);
+    readers = await watchReaders(metricsUrl, durables);
     const before = await streamSeqs(env.NATS_URL);
     const t1 = Date.now();
     for (const s of specIds)
@@ -214,6 +283,22 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
     await waitFor(allApplied, 3_600_000, `the revision APPLIED on ${size.instances} instances`);
     const rolloutS = (Date.now() - t1) / 1000;
     const after = await streamSeqs(env.NATS_URL);
+    const statusEvents = (after[Streams.status.name] ?? 0) - (before[Streams.status.name] ?? 0);
+    // APPLIED is nvcf's view: the other readers may still be applying the rollout's last events
+    const caughtUp = await readers.until(statusEvents, 600_000);
+    const lagMax = readers.lagMaxMs();
+    const base = readers.base;
+    await readers.stop();
+    const firstEvent = await storedAt(env.NATS_URL, (before[Streams.status.name] ?? 0) + 1);
+    const readerRates = Object.fromEntries(
+      READERS.map((r) => {
+        const done = caughtUp.doneAt[r] ?? caughtUp.end.at;
+        if (caughtUp.doneAt[r] === null) console.error(`fleet: the ${r} reader did not apply every status event`);
+        const applied = caughtUp.end.acked[r] - base.acked[r];
+        return [r, Math.round(applied / (Math.max(1, done - firstEvent) / 1000))];
+      }),
+    ) as PerReader<number>;
+    const lwt = caughtUp.end.lwt === null ? null : (caughtUp.end.lwt - (base.lwt ?? 0)) / Math.max(1, statusEvents);
     // each instance reports UPDATING then ACTIVE: wait for both to reach the subscribers
     const expected = size.instances * 2;
     const end = Date.now() + 60_000;
@@ -227,6 +312,31 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
     const msgs = Object.fromEntries(
       Object.entries(after).map(([k, v2]) => [k, Math.round((v2 - (before[k] ?? 0)) / rolloutS)]),
     );
+    const check = await checkStores({
+      natsUrl: env.NATS_URL,
+      contactPoints: env.CASSANDRA_CONTACT_POINTS.split(','),
+      localDataCenter: env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+      suffix,
+      fromSeq: deployFrom[Streams.status.name] ?? 0,
+      toSeq: after[Streams.status.name] ?? 0,
+      specIds,
+    });
+    console.error(
+      `fleet: check of ${check.instances} instances, stream against stores: mismatches ${JSON.stringify(check.mismatches)}`,
+    );
+    // the ceiling gets the machine to itself: the fleet's processes are stopped first
+    for (const s of started.splice(0).reverse()) await s.stop();
+    const raw = await runRawCeiling({
+      natsUrl: env.NATS_URL,
+      contactPoints: env.CASSANDRA_CONTACT_POINTS.split(','),
+      localDataCenter: env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+      streamReplicas: Number(env.NATS_STREAM_REPLICAS ?? '1'),
+      replication: env.CASSANDRA_REPLICATION ? parseReplication(env.CASSANDRA_REPLICATION) : undefined,
+      clusters: size.clusters,
+      instances: size.instances,
+      maxAckPending,
+    });
+    const slowest = Math.min(...Object.values(readerRates));
     const result: FleetResult = {
       ...size,
       specs: specIds.length,
@@ -234,7 +344,7 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
       deploy_s: Math.round(deployS * 10) / 10,
       rollout_s: Math.round(rolloutS * 10) / 10,
       msgs_per_s: msgs,
-      status_events: (after[Streams.status.name] ?? 0) - (before[Streams.status.name] ?? 0),
+      status_events: statusEvents,
       subscribers: subs.ready,
       delivered,
       expected,
@@ -245,12 +355,22 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
       control_plane_rss_mb: Math.round(controlRss),
       control_plane_rss_idle_mb: Math.round(idleRss),
       rss_per_1k_instances_mb: Math.round(((controlRss - idleRss) / (size.instances / 1000)) * 10) / 10,
+      status_events_per_s: slowest,
+      reader_events_per_s: readerRates,
+      reader_lag_max_ms: lagMax,
+      lwt_per_event: lwt === null ? null : Math.round(lwt * 100) / 100,
+      raw_status_events_per_s: raw.events_per_s,
+      ratio_vs_raw: Math.round((slowest / raw.events_per_s) * 100) / 100,
+      mismatches: check.mismatches,
     };
     console.error(`fleet: ${JSON.stringify(result)}`);
     return result;
   } finally {
+    await readers?.stop();
     for (const s of started.reverse()) await s.stop();
     await deleteFleetDurables(env.NATS_URL).catch(() => {});
+    // the control plane's own durables (its suffix): each run makes new ones
+    if (suffix) await deleteDurables(env.NATS_URL, suffix, [Streams.status, Streams.cluster]).catch(() => {});
   }
 }
 

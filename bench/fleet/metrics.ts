@@ -1,0 +1,152 @@
+// The fleet benchmark's view of the control plane's own /metrics (Prometheus text): how fast each
+// status reader applied the rollout's events, how far it trailed the stream, and how many
+// lightweight transactions the stores ran meanwhile.
+import { durableName, Streams } from '@nvcf/contracts';
+import { statusConsumers } from '@nvcf/local';
+import { READERS, type PerReader } from './readers.js';
+
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+export interface Page {
+  samples: Sample[];
+  /** families with a `# TYPE` line: declared, with or without series yet */
+  declared: Set<string>;
+}
+
+const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\d+)?$/;
+const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+const unescape = (v: string) => v.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+
+/** A Prometheus text page: its samples (unparsable lines skipped) and the families it declares. */
+export function parseProm(text: string): Page {
+  const page: Page = { samples: [], declared: new Set() };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const type = /^#\s*TYPE\s+(\S+)/.exec(line);
+    if (type) page.declared.add(type[1]);
+    if (!line || line.startsWith('#')) continue;
+    const m = LINE.exec(line);
+    if (!m) continue;
+    const labels: Record<string, string> = {};
+    for (const [, k, v] of (m[2] ?? '').matchAll(LABEL)) labels[k] = unescape(v);
+    const value = Number(m[3]);
+    if (!Number.isNaN(value)) page.samples.push({ name: m[1], labels, value });
+  }
+  return page;
+}
+
+const matching = (page: Page, name: string, want: Record<string, string>) =>
+  page.samples.filter((s) => s.name === name && Object.entries(want).every(([k, v]) => s.labels[k] === v));
+
+/** A counter's sum over the series whose labels include `want`: 0 when declared without them, null when not exposed at all. */
+export function counterSum(page: Page, name: string, want: Record<string, string> = {}): number | null {
+  const found = matching(page, name, want);
+  if (!found.length) return page.declared.has(name) ? 0 : null;
+  return found.reduce((n, s) => n + s.value, 0);
+}
+
+/** A gauge's largest value over the series whose labels include `want`; null when it has none. */
+export function gaugeMax(page: Page, name: string, want: Record<string, string> = {}): number | null {
+  const found = matching(page, name, want);
+  return found.length ? Math.max(...found.map((s) => s.value)) : null;
+}
+
+/** Each status reader's durable on the status stream, as the control plane with this suffix names it. */
+export function readerDurables(suffix: string): PerReader<string> {
+  const c = statusConsumers(suffix);
+  const d = (consumer: string) => durableName(Streams.status.name, consumer);
+  return { nvcf: d(c.nvcf), icms: d(c.icms), 'nvca-status': d(c.status) };
+}
+
+const CONSUMED = 'nvcf_bus_consumed_total';
+const LAG = 'nvcf_bus_consumer_lag_seconds';
+const LWT = 'nvcf_store_lwt_total';
+const SAMPLE_MS = 250;
+
+export interface ReaderSnapshot {
+  at: number;
+  acked: PerReader<number>;
+  lwt: number | null;
+}
+
+export interface ReaderWatch {
+  /** every reader's acks since the watch began reached `events`: when each got there (sample time), and the end snapshot */
+  until(events: number, timeoutMs: number): Promise<{ doneAt: PerReader<number | null>; end: ReaderSnapshot }>;
+  base: ReaderSnapshot;
+  /** the largest lag each reader showed once it had applied an event of the window; null: gauge not exposed */
+  lagMaxMs(): PerReader<number | null>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Scrapes `metricsUrl`/metrics every 250 ms from now on. The lag gauge keeps the age of the last
+ * message a reader applied, so before a reader applies anything of the window it still shows the
+ * deploy's lag: a reader's lag counts only from the sample where its acks have moved.
+ */
+export async function watchReaders(metricsUrl: string, durables: PerReader<string>): Promise<ReaderWatch> {
+  const scrape = async (): Promise<Page> => parseProm(await (await fetch(`${metricsUrl}/metrics`)).text());
+  const snapshot = (at: number, s: Page): ReaderSnapshot => ({
+    at,
+    acked: Object.fromEntries(
+      READERS.map((r) => [
+        r,
+        counterSum(s, CONSUMED, { stream: Streams.status.name, durable: durables[r], outcome: 'ack' }) ?? 0,
+      ]),
+    ) as PerReader<number>,
+    lwt: counterSum(s, LWT),
+  });
+  const base = snapshot(Date.now(), await scrape());
+  let last = base;
+  const lagMax: PerReader<number | null> = { nvcf: null, icms: null, 'nvca-status': null };
+  let failed: unknown;
+  let stopped = false;
+  const tick = async () => {
+    try {
+      const s = await scrape();
+      const snap = snapshot(Date.now(), s);
+      for (const r of READERS) {
+        if (snap.acked[r] <= base.acked[r]) continue;
+        const lag = gaugeMax(s, LAG, { stream: Streams.status.name, durable: durables[r] });
+        if (lag !== null) lagMax[r] = Math.max(lagMax[r] ?? 0, Math.round(lag * 1000));
+      }
+      last = snap;
+    } catch (err) {
+      failed ??= err;
+    }
+  };
+  // one scrape at a time: a slow /metrics under load stretches the interval rather than piling up
+  const loop = (async () => {
+    while (!stopped) {
+      const next = Date.now() + SAMPLE_MS;
+      await tick();
+      await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
+    }
+  })();
+  return {
+    base,
+    lagMaxMs: () => ({ ...lagMax }),
+    async until(events, timeoutMs) {
+      const doneAt: PerReader<number | null> = { nvcf: null, icms: null, 'nvca-status': null };
+      const end = Date.now() + timeoutMs;
+      let seen: ReaderSnapshot | undefined;
+      while (Date.now() < end) {
+        if (failed) throw new Error('fleet: scraping the control plane metrics failed', { cause: failed });
+        if (last !== seen) {
+          seen = last;
+          for (const r of READERS)
+            if (doneAt[r] === null && seen.acked[r] - base.acked[r] >= events) doneAt[r] = seen.at;
+          if (READERS.every((r) => doneAt[r] !== null)) break;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return { doneAt, end: last };
+    },
+    stop() {
+      stopped = true;
+      return loop;
+    },
+  };
+}
