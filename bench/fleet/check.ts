@@ -33,14 +33,11 @@ export interface CheckResult {
   mismatches: PerReader<number>;
 }
 
-interface Newest {
-  state: string;
-  clock: number;
-}
-
 /** The newest event (highest clock) of every instance of the row, read from the stream. */
-async function streamNewest(o: CheckOptions): Promise<Map<string, Newest>> {
-  const out = new Map<string, Newest>();
+export async function streamNewest(
+  o: Pick<CheckOptions, 'natsUrl' | 'fromSeq' | 'toSeq' | 'specIds'>,
+): Promise<Map<string, StatusEvent>> {
+  const out = new Map<string, StatusEvent>();
   if (o.toSeq <= o.fromSeq) return out;
   const specs = new Set(o.specIds);
   const nc = await connect({ servers: o.natsUrl.split(','), name: 'fleet-bench-check' });
@@ -56,7 +53,7 @@ async function streamNewest(o: CheckOptions): Promise<Map<string, Newest>> {
       const e = m.json<StatusEvent>();
       if (specs.has(e.gpuSpecificationId)) {
         const have = out.get(e.instanceId);
-        if (!have || e.clock > have.clock) out.set(e.instanceId, { state: e.state, clock: e.clock });
+        if (!have || e.clock > have.clock) out.set(e.instanceId, e);
       }
       if (m.seq >= o.toSeq || m.info.pending === 0) break;
     }

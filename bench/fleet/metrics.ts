@@ -82,11 +82,15 @@ export interface ReaderWatch {
 }
 
 /**
- * Scrapes `metricsUrl`/metrics every 250 ms from now on. The lag gauge keeps the age of the last
+ * Scrapes `metricsUrl`/metrics every `sampleMs` (250 ms) from now on. The lag gauge keeps the age of the last
  * message a reader applied, so before a reader applies anything of the window it still shows the
  * deploy's lag: a reader's lag counts only from the sample where its acks have moved.
  */
-export async function watchReaders(metricsUrl: string, durables: PerReader<string>): Promise<ReaderWatch> {
+export async function watchReaders(
+  metricsUrl: string,
+  durables: PerReader<string>,
+  sampleMs = SAMPLE_MS,
+): Promise<ReaderWatch> {
   const scrape = async (): Promise<Page> => parseProm(await (await fetch(`${metricsUrl}/metrics`)).text());
   const snapshot = (at: number, s: Page): ReaderSnapshot => ({
     at,
@@ -120,7 +124,7 @@ export async function watchReaders(metricsUrl: string, durables: PerReader<strin
   // one scrape at a time: a slow /metrics under load stretches the interval rather than piling up
   const loop = (async () => {
     while (!stopped) {
-      const next = Date.now() + SAMPLE_MS;
+      const next = Date.now() + sampleMs;
       await tick();
       await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
     }

@@ -21,7 +21,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import { natsStreamConfig, type StreamSpec } from '@nvcf/bus';
 import { createCassandraClient, LOCAL_REPLICATION, replicationCql, type Replication } from '@nvcf/cassandra';
 import { Streams, msgIds, readerOf, subjects, type StatusEvent } from '@nvcf/contracts';
@@ -86,6 +93,24 @@ function rolloutEvents(tag: string, clusters: number, i: number, clock: number):
     clock: clock + 1,
   };
   return [updating, active];
+}
+
+/**
+ * Publishes each instance's events in order, PUBLISH_WINDOW instances at a time, each awaited for
+ * its stream acknowledgement: the raw ceiling and the readers' burst of ours publish alike.
+ */
+export async function publishPairs(
+  js: JetStreamClient,
+  perInstance: StatusEvent[][],
+  subjectOf: (ncaId: string, instanceId: string) => string,
+): Promise<void> {
+  let next = 0;
+  const publisher = async () => {
+    for (let i = next++; i < perInstance.length; i = next++)
+      for (const e of perInstance[i])
+        await js.publish(subjectOf(e.ncaId, e.instanceId), JSON.stringify(e), { msgID: msgIds.status(e) });
+  };
+  await Promise.all(Array.from({ length: Math.min(PUBLISH_WINDOW, perInstance.length) }, publisher));
 }
 
 export async function runRawCeiling(o: RawOptions): Promise<RawResult> {
@@ -159,14 +184,12 @@ export async function runRawCeiling(o: RawOptions): Promise<RawResult> {
     }
 
     const base = Date.now() * 1000;
-    let next = 0;
     const t0 = Date.now();
-    const publisher = async () => {
-      for (let i = next++; i < o.instances; i = next++)
-        for (const e of rolloutEvents(tag, o.clusters, i, base + i * 2))
-          await js.publish(rawSubject(e.ncaId, e.instanceId), JSON.stringify(e), { msgID: msgIds.status(e) });
-    };
-    await Promise.all(Array.from({ length: Math.min(PUBLISH_WINDOW, o.instances) }, publisher));
+    await publishPairs(
+      js,
+      Array.from({ length: o.instances }, (_, i) => rolloutEvents(tag, o.clusters, i, base + i * 2)),
+      rawSubject,
+    );
     const published = (Date.now() - t0) / 1000;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

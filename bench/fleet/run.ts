@@ -14,7 +14,8 @@ import { Streams } from '@nvcf/contracts';
 // the module alone: @nvcf/test's index needs jest's globals
 import { deleteDurables } from '@nvcf/test/durables';
 import { gql, percentile, startProcess, type Started } from '../lib.js';
-import { checkStores } from './check.js';
+import { checkStores, streamNewest } from './check.js';
+import { burstEvents, publishBurst } from './burst.js';
 import { readerDurables, watchReaders, type ReaderWatch } from './metrics.js';
 import { READERS, type PerReader } from './readers.js';
 import { runRawCeiling } from './raw.js';
@@ -43,10 +44,17 @@ export interface FleetResult extends FleetSize {
   control_plane_rss_mb: number;
   control_plane_rss_idle_mb: number;
   rss_per_1k_instances_mb: number;
-  /** status events applied per second by the slowest of the three status readers: first status event of the rollout to the reader's last */
+  /**
+   * status events applied per second by the slowest of the three status readers, on the burst of
+   * bench/fleet/burst.ts (the raw ceiling's events and publisher, on the real stream): first publish to
+   * the reader's last acknowledgement
+   */
   status_events_per_s: number;
   /** the same for each reader */
   reader_events_per_s: PerReader<number>;
+  /** during the rollout itself (first status event to the reader's last): bounded by what the agents publish */
+  rollout_events_per_s: number;
+  rollout_reader_events_per_s: PerReader<number>;
   /** largest lag (publish to applied) each reader showed during the rollout; null: not exposed by the control plane */
   reader_lag_max_ms: PerReader<number | null>;
   /** Cassandra lightweight transactions executed during the rollout ÷ status events; null: not exposed */
@@ -71,6 +79,8 @@ export const INSTANCES_PER_SPEC = 250;
 const AGENT_PROCESSES = 4;
 const SPECS_PER_DEPLOY = 4;
 const POLL_MS = 500;
+// the burst lasts about a second: a finer sample than the rollout's keeps its timing honest
+const BURST_SAMPLE_MS = 50;
 
 const Subscription = parse(
   'subscription($s: ID!) { instanceStatusChanged(gpuSpecificationId: $s) { at state instance { id } } }',
@@ -312,13 +322,37 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
     const msgs = Object.fromEntries(
       Object.entries(after).map(([k, v2]) => [k, Math.round((v2 - (before[k] ?? 0)) / rolloutS)]),
     );
+    // the readers' capacity: the ceiling's burst, on the real stream, agents stopped as the ceiling has them
+    for (const s of started.splice(1).reverse()) await s.stop();
+    const afterRollout = await streamSeqs(env.NATS_URL);
+    const newest = await streamNewest({
+      natsUrl: env.NATS_URL,
+      fromSeq: deployFrom[Streams.status.name] ?? 0,
+      toSeq: afterRollout[Streams.status.name] ?? 0,
+      specIds,
+    });
+    const burst = burstEvents(newest.values());
+    const burstWatch = await watchReaders(metricsUrl, durables, BURST_SAMPLE_MS);
+    readers = burstWatch;
+    const burstFrom = await publishBurst(env.NATS_URL, burst);
+    const burstDone = await burstWatch.until(burst.length * 2, 600_000);
+    await burstWatch.stop();
+    const ingest = Object.fromEntries(
+      READERS.map((r) => {
+        if (burstDone.doneAt[r] === null) console.error(`fleet: the ${r} reader did not apply the burst`);
+        const applied = burstDone.end.acked[r] - burstWatch.base.acked[r];
+        return [r, Math.round(applied / (Math.max(1, (burstDone.doneAt[r] ?? burstDone.end.at) - burstFrom) / 1000))];
+      }),
+    ) as PerReader<number>;
+    console.error(`fleet: readers' burst of ${burst.length * 2} events: ${JSON.stringify(ingest)} events/s`);
+    const afterBurst = await streamSeqs(env.NATS_URL);
     const check = await checkStores({
       natsUrl: env.NATS_URL,
       contactPoints: env.CASSANDRA_CONTACT_POINTS.split(','),
       localDataCenter: env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
       suffix,
       fromSeq: deployFrom[Streams.status.name] ?? 0,
-      toSeq: after[Streams.status.name] ?? 0,
+      toSeq: afterBurst[Streams.status.name] ?? 0,
       specIds,
     });
     console.error(
@@ -336,7 +370,7 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
       instances: size.instances,
       maxAckPending,
     });
-    const slowest = Math.min(...Object.values(readerRates));
+    const slowest = Math.min(...Object.values(ingest));
     const result: FleetResult = {
       ...size,
       specs: specIds.length,
@@ -356,7 +390,9 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
       control_plane_rss_idle_mb: Math.round(idleRss),
       rss_per_1k_instances_mb: Math.round(((controlRss - idleRss) / (size.instances / 1000)) * 10) / 10,
       status_events_per_s: slowest,
-      reader_events_per_s: readerRates,
+      reader_events_per_s: ingest,
+      rollout_events_per_s: Math.min(...Object.values(readerRates)),
+      rollout_reader_events_per_s: readerRates,
       reader_lag_max_ms: lagMax,
       lwt_per_event: lwt === null ? null : Math.round(lwt * 100) / 100,
       raw_status_events_per_s: raw.events_per_s,
