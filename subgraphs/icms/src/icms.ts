@@ -103,7 +103,9 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       await store.putUpdateAction(action);
       const byCluster = new Map<string, string[]>();
       for (const t of targets) byCluster.set(t.clusterId, [...(byCluster.get(t.clusterId) ?? []), t.id]);
-      for (const [clusterId, ids] of byCluster) {
+      // one message per cluster, in flight together: a spec spread over 50 clusters awaited 50
+      // replicated acknowledgements one after another (1.2 s per update on the fleet benchmark)
+      await inWindows([...byCluster], PUBLISH_WINDOW, async ([clusterId, ids]) => {
         const msg: UpdateInstancesMessage = {
           type: 'update',
           updateActionId: action.id,
@@ -115,7 +117,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
           targets: ids,
         };
         await bus.publish(subjects.update(clusterId), msg, { msgId: msgIds.update(action.id, clusterId) });
-      }
+      });
       return { updateActionId: action.id, targets: action.targets };
     },
 
@@ -141,7 +143,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
   };
 }
 
-/** Create messages published at once by a launch; each carries a msgId, so a retried launch repeats none. */
+/** Messages published at once by a launch or an update; each carries a msgId, so a retry repeats none. */
 const PUBLISH_WINDOW = 64;
 
 /** Runs `fn` over `items`, at most `window` at a time; rejects with the first failure. */
