@@ -284,12 +284,20 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
     readers = await watchReaders(metricsUrl, durables);
     const before = await streamSeqs(env.NATS_URL);
     const t1 = Date.now();
-    for (const s of specIds)
+    const submits: number[] = [];
+    for (const s of specIds) {
+      const ts = Date.now();
       await gql(
         url,
         'mutation($s: ID!) { updateGpuSpecification(id: $s, input: { revision: { configuration: { model: "v2" } } }) { id } }',
         { s },
       );
+      submits.push(Date.now() - ts);
+    }
+    const submitS = (Date.now() - t1) / 1000;
+    console.error(
+      `fleet: ${specIds.length} updates submitted in ${submitS.toFixed(1)} s (p50 ${percentile(submits, 50)} ms, max ${Math.max(...submits)} ms)`,
+    );
     await waitFor(allApplied, 3_600_000, `the revision APPLIED on ${size.instances} instances`);
     const rolloutS = (Date.now() - t1) / 1000;
     const after = await streamSeqs(env.NATS_URL);
