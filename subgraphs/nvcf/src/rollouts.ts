@@ -72,12 +72,21 @@ export class Rollouts {
     });
   }
 
-  /** Revisions past their deadline become FAILED; the instances keep serving lastApplied. */
+  /**
+   * Revisions past their deadline become FAILED; the instances keep serving lastApplied. The others
+   * are evaluated again: an evaluation lost with the process that owed it (a reader acked its event,
+   * a mutation returned, then the replica died) is made up within one sweep, on any replica. During
+   * a rollout that joins the readers' coalesced evaluation of the same spec rather than adding one.
+   */
   async sweepDeadlines(nowMs = Date.now()): Promise<number> {
     let failed = 0;
+    const live: string[] = [];
     for (const pair of await this.store.inFlightRevisions()) {
       const rev = pair.latest!;
-      if (!rev.deadline || Date.parse(rev.deadline) > nowMs) continue;
+      if (!rev.deadline || Date.parse(rev.deadline) > nowMs) {
+        live.push(pair.specId);
+        continue;
+      }
       // the same counts Revision.progress shows, so the reason and the progress agree
       const p = rolloutProgress(rev, await this.store.instanceStates(pair.specId), true);
       if (
@@ -88,6 +97,7 @@ export class Rollouts {
       )
         failed++;
     }
+    await Promise.all(live.map((specId) => this.evaluate(specId)));
     return failed;
   }
 

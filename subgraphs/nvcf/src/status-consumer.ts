@@ -33,8 +33,15 @@ export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf', sta
 
 /** Periodically fails revisions past their deadline. */
 export function sweepDeadlines(nvcf: Nvcf, everyMs: number): { stop(): void } {
+  let running = false;
   const t = setInterval(() => {
-    nvcf.rollouts.sweepDeadlines().catch((err) => log.error('deadline sweep failed', err));
+    // a sweep slower than its interval (a loaded store) is not joined by a second one
+    if (running) return;
+    running = true;
+    nvcf.rollouts
+      .sweepDeadlines()
+      .catch((err) => log.error('deadline sweep failed', err))
+      .finally(() => (running = false));
   }, everyMs);
   t.unref();
   return { stop: () => clearInterval(t) };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
+import { createLogger } from '@nvcf/logging';
 import { jsonExtent } from '@nvcf/subgraph-kit';
 import type { JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import type { Nvcf } from './nvcf.js';
@@ -10,6 +11,8 @@ import { mergeManifests } from './operators/merge.js';
 import { requiredAttributes } from './deploy.js';
 import { checkServiceUnchanged } from './operators/service.js';
 import type { RevisionInput, UpdateGpuSpecificationInput } from './generated/resolvers.js';
+
+const log = createLogger('nvcf');
 
 async function load(nvcf: Nvcf, tenant: string, specId: string): Promise<{ spec: SpecRecord; version: VersionRecord }> {
   const [spec] = await nvcf.store.getSpecs([specId]);
@@ -134,7 +137,12 @@ export async function submitRevision(
   }
   // a newer revision may have replaced this one meanwhile; then it is not ours to move
   await nvcf.store.casRevisions(spec.id, rev.id, { latest: next, lastApplied: expected.lastApplied });
-  await nvcf.rollouts.evaluate(spec.id);
+  // Agents may have reported the new revision before ROLLING_OUT was stored, when the readers'
+  // evaluations still skipped it: one evaluation now sees them. Nothing to wait for is decided before
+  // the answer; otherwise the caller does not wait for it (a loaded store takes hundreds of ms), and
+  // an evaluation lost here is made up by the next deadline sweep.
+  if (next.status === 'ROLLING_OUT' && next.targets?.length === 0) await nvcf.rollouts.evaluate(spec.id);
+  else void nvcf.rollouts.evaluate(spec.id).catch((err) => log.error(`evaluating ${spec.id} failed`, err));
 }
 
 export async function updateGpuSpecification(
