@@ -10,6 +10,8 @@ export const EVALUATION_TICK_MS = 100;
 /** Decides revision outcomes and function status from what instances report. */
 export class Rollouts {
   private readonly inFlight = new Map<string, { again: boolean; done: Promise<void> }>();
+  /** versions with a report since their last evaluation that can lower an ACTIVE version's status */
+  private readonly mayLower = new Set<string>();
   constructor(
     private readonly store: NvcfStore,
     private readonly tickMs = EVALUATION_TICK_MS,
@@ -101,14 +103,24 @@ export class Rollouts {
     return failed;
   }
 
-  /** Function version status from its specs' instances (DOMAIN.md state machine). */
-  evaluateVersion(versionId: string): Promise<void> {
+  /**
+   * Function version status from its specs' instances (DOMAIN.md state machine). `state`: the
+   * instance state that prompted it, when one did. An ACTIVE version keeps its status while every
+   * report since its last evaluation is of a running instance (a running count only grows then, so
+   * every spec that met its minimum still does): such an evaluation reads the version and stops,
+   * instead of every instance of every spec of the deployment once per tick during a rollout.
+   */
+  evaluateVersion(versionId: string, state?: InstanceObservation['state']): Promise<void> {
+    if (!state || !RUNNING.has(state)) this.mayLower.add(versionId);
     return this.coalesce(`version:${versionId}`, () => this.evaluateVersionNow(versionId));
   }
 
   private async evaluateVersionNow(versionId: string): Promise<void> {
+    // taken before the reads: a report that lowers it and arrives meanwhile sets it again for the trailing run
+    const mayLower = this.mayLower.delete(versionId);
     const [v] = await this.store.getVersions([versionId]);
     if (!v?.deploymentId || v.status === 'INACTIVE' || v.status === 'DELETED') return;
+    if (v.status === 'ACTIVE' && !mayLower) return;
     const [d] = await this.store.getDeployments([v.deploymentId]);
     if (!d) return;
     const specs = await this.store.getSpecs(d.specIds);

@@ -27,7 +27,10 @@ export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf', sta
       targetRevisionId: e.targetRevisionId ?? null,
       message: e.message ?? null,
     });
-    await Promise.all([nvcf.rollouts.evaluate(e.gpuSpecificationId), nvcf.rollouts.evaluateVersion(e.versionId)]);
+    await Promise.all([
+      nvcf.rollouts.evaluate(e.gpuSpecificationId),
+      nvcf.rollouts.evaluateVersion(e.versionId, e.state),
+    ]);
   });
 }
 

@@ -11,7 +11,7 @@ import { Nvcf } from '../src/nvcf.js';
 import { buildNvcfSchema } from '../src/server.js';
 import { createLoaders } from '../src/loaders.js';
 import type { IcmsClient } from '../src/icms-client.js';
-import type { InstanceObservation, Revision, RolloutProgress } from '../src/model.js';
+import type { InstanceObservation, Revision, RolloutProgress, VersionRecord } from '../src/model.js';
 
 const created = '2026-01-01T00:00:00.000Z';
 const started = '2026-01-01T00:00:01.000Z';
@@ -297,6 +297,64 @@ describe('progress agrees with the rollout outcome', () => {
     expect((await latestOf(store)).failureReason).toBe(
       `deadline ${deadline} passed with 1 of 2 instances on this revision`,
     );
+  });
+});
+
+describe('version status from instance reports', () => {
+  it('an ACTIVE version reads no instance states for running reports, and degrades on a failed one', async () => {
+    const memory = createMemoryNvcfStore();
+    const ids = ['i1', 'i2'];
+    await memory.putVersion({
+      id: 'ver',
+      functionId: 'fn',
+      ncaId: 'nca-a',
+      status: 'ACTIVE',
+      workloadType: 'HELM',
+      createdAt: created,
+    } as VersionRecord);
+    await memory.putDeployment(
+      { id: 'dep', versionId: 'ver', ncaId: 'nca-a', specIds: ['spec'], createdAt: created },
+      [
+        {
+          id: 'spec',
+          deploymentId: 'dep',
+          versionId: 'ver',
+          functionId: 'fn',
+          ncaId: 'nca-a',
+          gpu: 'L40S',
+          instanceType: 't',
+          minInstances: 2,
+          maxInstances: 2,
+          maxRequestConcurrency: 1,
+          clusters: [],
+          regions: [],
+          attributes: [],
+        },
+      ],
+      [{ specId: 'spec', latest: rev('r1', { status: 'APPLIED', targets: ids }), lastApplied: null }],
+    );
+    let reads = 0;
+    const store: NvcfStore = {
+      ...memory,
+      instanceStates: (specId) => {
+        reads++;
+        return memory.instanceStates(specId);
+      },
+    };
+    const rollouts = new Rollouts(store);
+    const statusOf = async () => (await memory.getVersions(['ver']))[0]!.status;
+
+    for (const id of ids) await memory.recordInstance('spec', obs(id, 'UPDATING', 'r1'));
+    for (const id of ids) await memory.recordInstance('spec', obs(id, 'ACTIVE', 'r1'));
+    await Promise.all([rollouts.evaluateVersion('ver', 'UPDATING'), rollouts.evaluateVersion('ver', 'ACTIVE')]);
+    expect(reads).toBe(0);
+    expect(await statusOf()).toBe('ACTIVE');
+
+    await memory.recordInstance('spec', obs('i2', 'FAILED', 'r1'));
+    // a running report coalesced with the failed one still gets the full evaluation
+    await Promise.all([rollouts.evaluateVersion('ver', 'FAILED'), rollouts.evaluateVersion('ver', 'ACTIVE')]);
+    expect(reads).toBeGreaterThan(0);
+    expect(await statusOf()).toBe('DEGRADING');
   });
 });
 
