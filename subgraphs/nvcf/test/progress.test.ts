@@ -11,7 +11,7 @@ import { Nvcf } from '../src/nvcf.js';
 import { buildNvcfSchema } from '../src/server.js';
 import { createLoaders } from '../src/loaders.js';
 import type { IcmsClient } from '../src/icms-client.js';
-import type { InstanceObservation, Revision, RolloutProgress, VersionRecord } from '../src/model.js';
+import type { InstanceObservation, Revision, RolloutProgress, SpecRecord } from '../src/model.js';
 
 const created = '2026-01-01T00:00:00.000Z';
 const started = '2026-01-01T00:00:01.000Z';
@@ -42,6 +42,22 @@ const obs = (
   failedRevisionId: null,
   message: null,
   ...patch,
+});
+/** GPU specification 'spec' of deployment 'dep' (version 'ver') with `instances` as its bounds. */
+const specOf = (instances: number): SpecRecord => ({
+  id: 'spec',
+  deploymentId: 'dep',
+  versionId: 'ver',
+  functionId: 'fn',
+  ncaId: 'nca-a',
+  gpu: 'L40S',
+  instanceType: 't',
+  minInstances: instances,
+  maxInstances: instances,
+  maxRequestConcurrency: 1,
+  clusters: [],
+  regions: [],
+  attributes: [],
 });
 const counts = (p: RolloutProgress) => ({
   total: p.total,
@@ -311,26 +327,10 @@ describe('version status from instance reports', () => {
       status: 'ACTIVE',
       workloadType: 'HELM',
       createdAt: created,
-    } as VersionRecord);
+    });
     await memory.putDeployment(
       { id: 'dep', versionId: 'ver', ncaId: 'nca-a', specIds: ['spec'], createdAt: created },
-      [
-        {
-          id: 'spec',
-          deploymentId: 'dep',
-          versionId: 'ver',
-          functionId: 'fn',
-          ncaId: 'nca-a',
-          gpu: 'L40S',
-          instanceType: 't',
-          minInstances: 2,
-          maxInstances: 2,
-          maxRequestConcurrency: 1,
-          clusters: [],
-          regions: [],
-          attributes: [],
-        },
-      ],
+      [specOf(2)],
       [{ specId: 'spec', latest: rev('r1', { status: 'APPLIED', targets: ids }), lastApplied: null }],
     );
     let reads = 0;
@@ -385,23 +385,7 @@ describe('Revision.progress through the nvcf schema', () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `i${i}`);
     await memory.putDeployment(
       { id: 'dep', versionId: 'ver', ncaId: 'nca-a', specIds: ['spec'], createdAt: created },
-      [
-        {
-          id: 'spec',
-          deploymentId: 'dep',
-          versionId: 'ver',
-          functionId: 'fn',
-          ncaId: 'nca-a',
-          gpu: 'L40S',
-          instanceType: 't',
-          minInstances: 1000,
-          maxInstances: 1000,
-          maxRequestConcurrency: 1,
-          clusters: [],
-          regions: [],
-          attributes: [],
-        },
-      ],
+      [specOf(1000)],
       [
         {
           specId: 'spec',
