@@ -6,12 +6,19 @@ const RUNNING = new Set(['ACTIVE', 'UPDATING']); // UPDATING counts as ACTIVE ev
 
 /** Default spacing of one key's evaluations while events keep coming (see `coalesce`). */
 export const EVALUATION_TICK_MS = 100;
+/**
+ * How often the deadline sweep also evaluates every revision in flight (the safety net for an
+ * evaluation lost with its process), whatever the sweep's own interval: each such pass reads every
+ * in-flight spec's instances, and a sweep runs as often as deadlines need checking.
+ */
+export const REEVALUATE_EVERY_MS = 2000;
 
 /** Decides revision outcomes and function status from what instances report. */
 export class Rollouts {
   private readonly inFlight = new Map<string, { again: boolean; done: Promise<void> }>();
   /** versions with a report since their last evaluation that can lower an ACTIVE version's status */
   private readonly mayLower = new Set<string>();
+  private lastReevaluation = 0;
   constructor(
     private readonly store: NvcfStore,
     private readonly tickMs = EVALUATION_TICK_MS,
@@ -77,7 +84,7 @@ export class Rollouts {
   /**
    * Revisions past their deadline become FAILED; the instances keep serving lastApplied. The others
    * are evaluated again: an evaluation lost with the process that owed it (a reader acked its event,
-   * a mutation returned, then the replica died) is made up within one sweep, on any replica. During
+   * a mutation returned, then the replica died) is made up within REEVALUATE_EVERY_MS, on any replica. During
    * a rollout that joins the readers' coalesced evaluation of the same spec rather than adding one.
    */
   async sweepDeadlines(nowMs = Date.now()): Promise<number> {
@@ -99,7 +106,10 @@ export class Rollouts {
       )
         failed++;
     }
-    await Promise.all(live.map((specId) => this.evaluate(specId)));
+    if (Date.now() - this.lastReevaluation >= REEVALUATE_EVERY_MS) {
+      this.lastReevaluation = Date.now();
+      await Promise.all(live.map((specId) => this.evaluate(specId)));
+    }
     return failed;
   }
 
