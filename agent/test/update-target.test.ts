@@ -17,26 +17,11 @@ import {
   type ObservedInstance,
   type SimulatedCluster,
 } from '../src/index.js';
+import { desiredInstance } from './fixtures.js';
 
 const clusterId = 'cluster-t';
-const desired = (
-  instanceId: string,
-  revisionId: string,
-  createdAt: string,
-  values: Record<string, unknown> = {},
-): DesiredInstance => ({
-  ncaId: 'nca-a',
-  functionId: 'fn',
-  versionId: 'ver',
-  gpuSpecificationId: 'spec',
-  clusterId,
-  instanceId,
-  gpu: 'L40S',
-  instanceType: 't',
-  revisionId,
-  revisionCreatedAt: createdAt,
-  workload: { kind: 'helm', chart: 'oci://r/echo-1.0.0.tgz', serviceName: 'echo', values },
-});
+const desired = (instanceId: string, revisionId: string, createdAt: string, values: Record<string, unknown> = {}) =>
+  desiredInstance(clusterId, instanceId, revisionId, createdAt, values);
 const updateOf = (d: DesiredInstance): UpdateInstancesMessage => ({
   ...d,
   type: 'update',

@@ -18,6 +18,7 @@ import {
 import { waitUntil } from '@nvcf/testing';
 import { startPrivateNats, type PrivateNats } from '../../test/services/nats-private.js';
 import { createSimulatedCluster, startAgent, type Agent, type SimulatedCluster } from '../src/index.js';
+import { desiredInstance } from './fixtures.js';
 
 const describeReal = process.env.NVCF_TEST_BACKENDS === 'memory' ? describe.skip : describe;
 const workStreams = [Streams.create, Streams.update, Streams.terminate];
@@ -85,17 +86,7 @@ describeReal('agent: work durables lost on the server (private NATS)', () => {
     const create = (instanceId: string) => {
       const m: CreateInstanceMessage = {
         type: 'create',
-        ncaId: 'nca-a',
-        functionId: 'fn',
-        versionId: 'ver',
-        gpuSpecificationId: 'spec',
-        clusterId,
-        instanceId,
-        gpu: 'L40S',
-        instanceType: 't',
-        revisionId: 'r1',
-        revisionCreatedAt: '2026-01-01T00:00:01.000Z',
-        workload: { kind: 'helm', chart: 'oci://r/echo-1.0.0.tgz', serviceName: 'echo', values: {} },
+        ...desiredInstance(clusterId, instanceId, 'r1', '2026-01-01T00:00:01.000Z'),
       };
       return bus.publish(subjects.create(clusterId), m, { msgId: msgIds.create(instanceId) });
     };
