@@ -29,7 +29,7 @@ import {
   type JetStreamClient,
   type JsMsg,
 } from '@nats-io/jetstream';
-import { natsStreamConfig, type StreamSpec } from '@nvcf/bus';
+import { PULL_EXPIRES_MS, natsStreamConfig, type StreamSpec } from '@nvcf/bus';
 import { createCassandraClient, LOCAL_REPLICATION, replicationCql, type Replication } from '@nvcf/cassandra';
 import { Streams, msgIds, readerOf, subjects, type StatusEvent } from '@nvcf/contracts';
 import { READERS, type PerReader } from './readers.js';
@@ -42,8 +42,6 @@ export const RAW_STREAM: StreamSpec = {
 const rawSubject = (ncaId: string, instanceId: string) => `FleetRaw.${subjects.status(ncaId, instanceId)}`;
 /** instances whose two events are in flight at once: well above what the agents of a fleet keep in flight */
 const PUBLISH_WINDOW = 256;
-// ours pull with the bus's pull expiry (lib/bus nats-loop PULL_EXPIRES_MS); it only matters when idle
-const PULL_EXPIRES_MS = 5_000;
 const TIMEOUT_MS = 600_000;
 
 export interface RawOptions {

@@ -5,6 +5,7 @@ export { natsStreamConfig, streamConfigDifferences, type StreamConfigDifference 
 export { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './errors.js';
 export { ConsumerSetupError } from './nats-consume.js';
 export { subjectMatches } from './subject-match.js';
+export { PULL_EXPIRES_MS } from './nats-loop.js';
 export { PoisonMessage } from './types.js';
 export type {
   Bus,
