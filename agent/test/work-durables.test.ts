@@ -37,6 +37,7 @@ function counting(bus: Bus) {
       }),
     tail: (opts, handler) => bus.tail(opts, handler),
     streamInfo: (stream, opts) => bus.streamInfo(stream, opts),
+    deadLetters: bus.deadLetters,
     dispose: () => bus.dispose(),
     [Symbol.asyncDispose]: () => bus.dispose(),
   };

@@ -7,11 +7,15 @@ export { ConsumerSetupError } from './nats-consume.js';
 export { subjectMatches } from './subject-match.js';
 export { PULL_EXPIRES_MS } from './nats-loop.js';
 export { PoisonMessage } from './types.js';
+export { deadLetterStream, deadLetterSubject } from './dead-letter.js';
+export { DEFAULT_OUTAGE_BACKOFF, type OutageBackoff } from './outage.js';
 export type {
   Bus,
   BusMessage,
   Consumer,
   ConsumerOptions,
+  DeadLetter,
+  DeadLetters,
   Delivery,
   PublishAck,
   StreamInfo,

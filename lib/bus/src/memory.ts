@@ -3,6 +3,8 @@ import type {
   BusMessage,
   Consumer,
   ConsumerOptions,
+  DeadLetter,
+  DeadLetters,
   Delivery,
   PublishAck,
   StreamInfo,
@@ -10,9 +12,18 @@ import type {
   TailOptions,
 } from './types.js';
 import { StreamIndex, subjectMatches } from './subject-match.js';
-import { runDelivery } from './delivery.js';
-import { tracedDelivery, tracedPublish } from './telemetry.js';
-import { BusClosed } from './errors.js';
+import { runDelivery, type Outcome } from './delivery.js';
+import { deadLettered, tracedDelivery, tracedPublish, waitingOnOutage } from './telemetry.js';
+import { BusClosed, PublishFailed } from './errors.js';
+import {
+  deadLetterHeaders,
+  deadLetterMsgId,
+  deadLetterOrigin,
+  deadLetterStream,
+  deadLetterSubject,
+  type DeadLetterOrigin,
+} from './dead-letter.js';
+import { OutageGate } from './outage.js';
 import { createLogger } from '@nvcf/logging';
 
 const log = createLogger('bus');
@@ -95,9 +106,75 @@ export function createMemoryBus(): Bus {
     return undefined;
   };
 
+  // the dead-letter copy of a message a consumer gave up on: stored as the original was, with why
+  const storeDeadLetter = (m: Stored, origin: DeadLetterOrigin) => {
+    const dl = streams.get(deadLetterStream.name)!;
+    const id = deadLetterMsgId(origin.stream, origin.seq, origin.durable);
+    if (dl.dedup.has(id)) return;
+    const now = Date.now();
+    const copy: Stored = {
+      seq: ++dl.lastSeq,
+      subject: deadLetterSubject(origin.stream, origin.durable),
+      json: m.json,
+      publishedAt: now,
+      headers: { ...m.headers, ...deadLetterHeaders(origin) },
+    };
+    dl.messages.push(copy);
+    dl.dedup.set(id, { seq: copy.seq, at: now });
+    deadLettered(origin.stream, origin.durable);
+    log.error(
+      `${origin.durable}: gave up on ${m.subject}#${m.seq} after ${origin.deliveries} deliveries (${origin.error}); copied to the dead-letter stream`,
+    );
+  };
+  const toDeadLetter = (m: Stored): DeadLetter | undefined => {
+    const origin = deadLetterOrigin((k) => m.headers?.[k]);
+    return origin && { ...origin, id: m.seq, at: m.publishedAt, data: m.json };
+  };
+  const deadLetterFilter = (o: { stream?: string; durable?: string }) =>
+    o.stream ? deadLetterSubject(o.stream, o.durable ?? '*') : o.durable ? `DeadLetter.*.${o.durable}` : 'DeadLetter.>';
+  const deadLetters: DeadLetters = {
+    async list(o = {}) {
+      const filter = deadLetterFilter(o);
+      return mustStream(deadLetterStream.name)
+        .messages.filter((m) => subjectMatches(filter, m.subject))
+        .slice(0, o.limit ?? 100)
+        .flatMap((m) => toDeadLetter(m) ?? []);
+    },
+    async get(id) {
+      const m = find(mustStream(deadLetterStream.name), id);
+      return m && toDeadLetter(m);
+    },
+    async replay(id, o = {}) {
+      const dl = mustStream(deadLetterStream.name);
+      const m = find(dl, id);
+      const d = m && toDeadLetter(m);
+      if (!d) throw new PublishFailed(`dead letter ${id} does not exist in ${deadLetterStream.name}`);
+      let data: unknown;
+      try {
+        data = JSON.parse(o.data ?? d.data);
+      } catch (err) {
+        throw new PublishFailed(`dead letter ${id}: the payload to replay is not JSON`, { cause: err });
+      }
+      const ack = await bus.publish(d.subject, data, { msgId: `replay:${deadLetterStream.name}:${id}` });
+      dl.messages = dl.messages.filter((x) => x.seq !== id);
+      return ack;
+    },
+    async purge(o = {}) {
+      const dl = mustStream(deadLetterStream.name);
+      const filter = deadLetterFilter(o);
+      const before = dl.messages.length;
+      dl.messages = dl.messages.filter((m) => !subjectMatches(filter, m.subject));
+      return before - dl.messages.length;
+    },
+  };
+
   const bus: Bus = {
+    deadLetters,
+
     async ensureStreams(specs) {
       alive();
+      // the dead-letter stream comes with the first streams a consumer could give up on
+      specs = specs.some((s) => s.name === deadLetterStream.name) ? specs : [...specs, deadLetterStream];
       streamNames.add(specs);
       for (const spec of specs) {
         const existing = streams.get(spec.name);
@@ -162,6 +239,10 @@ export function createMemoryBus(): Bus {
       if (!durable.pumps.size)
         durable.due = [...durable.unacked].filter((q) => !durable.held.has(q)).sort((a, b) => a - b);
       const { maxAckPending = 64, maxDeliver = 20, backoffMs = [500, 2000, 5000] } = opts;
+      const gate = new OutageGate(`consumer ${opts.durable}`, opts.outageBackoff, (down) =>
+        waitingOnOutage(opts.stream, opts.durable, down),
+      );
+      const policy = { maxDeliver, backoffMs, gate };
       const inFlight = new Set<number>();
       const timers = new Map<NodeJS.Timeout, number>();
       const handlers = new Set<Promise<void>>();
@@ -194,12 +275,20 @@ export function createMemoryBus(): Bus {
           durable.deliveries.set(seq, count);
           inFlight.add(seq);
           durable.held.set(seq, pump);
-          const done = (outcome: 'ack' | 'term' | { nakMs: number }) => {
+          const done = (outcome: Outcome) => {
             inFlight.delete(seq);
             if (durable.held.get(seq) === pump) durable.held.delete(seq);
-            if (outcome === 'ack' || outcome === 'term' || count >= maxDeliver) {
-              if (outcome !== 'ack' && outcome !== 'term')
-                log.error(`${opts.durable}: seq ${seq} reached maxDeliver ${maxDeliver}; dropped`);
+            if (outcome !== 'ack' && 'dead' in outcome)
+              storeDeadLetter(m, {
+                stream: opts.stream,
+                subject: m.subject,
+                seq,
+                durable: opts.durable,
+                deliveries: count,
+                error: outcome.dead,
+                publishedAt: m.publishedAt,
+              });
+            if (outcome === 'ack' || 'dead' in outcome) {
               durable.unacked.delete(seq);
               durable.deliveries.delete(seq);
               if (s.spec.retention === 'workqueue') s.messages = s.messages.filter((x) => x.seq !== seq);
@@ -217,7 +306,7 @@ export function createMemoryBus(): Bus {
           // settled even after stop(): the work is done, and an ack spares the next consumer a duplicate
           const delivery: Delivery<T> = { ...decode<T>(m), deliveryCount: count };
           const h = tracedDelivery(opts.stream, delivery, opts.durable, m.headers, undefined, () =>
-            runDelivery(delivery, handler, backoffMs),
+            runDelivery(delivery, handler, policy),
           )
             .then(done)
             .finally(() => handlers.delete(h));
@@ -230,6 +319,7 @@ export function createMemoryBus(): Bus {
       const consumer: Consumer = {
         async stop(o: { graceMs?: number } = {}) {
           stopped = true;
+          gate.stop();
           s.wake.delete(pump);
           durable.pumps.delete(pump);
           // naks waiting for their backoff go back to the durable rather than vanish with their timers

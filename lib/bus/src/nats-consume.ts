@@ -11,7 +11,9 @@ import {
 import type { NatsConnection } from '@nats-io/transport-node';
 import { runDelivery, type Outcome } from './delivery.js';
 import { AckTracker } from './nats-acks.js';
-import { tracedDelivery } from './telemetry.js';
+import { publishDeadLetter } from './nats-dead-letters.js';
+import { OutageGate } from './outage.js';
+import { deadLettered, tracedDelivery, waitingOnOutage } from './telemetry.js';
 import { ConsumeLoop, PULL_EXPIRES_MS, Slots } from './nats-loop.js';
 import type { ConsumerOptions, Delivery } from './types.js';
 import { createLogger } from '@nvcf/logging';
@@ -24,6 +26,8 @@ export interface NatsContext {
   nc: NatsConnection;
   js: JetStreamClient;
   jsm: JetStreamManager;
+  /** creates the dead-letter stream (a bus that has not yet) */
+  ensureDeadLetters: () => Promise<void>;
 }
 
 export class ConsumerSetupError extends Error {
@@ -53,13 +57,19 @@ export async function consumeDurable<T>(
     ack_policy: AckPolicy.Explicit,
     deliver_policy: opts.startAt === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
     ack_wait: nanos(ackWaitMs),
-    max_deliver: maxDeliver,
+    // the server never gives up on a message (it would keep it, undelivered, for good): the
+    // consumer does, after maxDeliver failures of the message's own, into the dead-letter stream
+    max_deliver: -1,
     max_ack_pending: maxAckPending,
     ...(opts.filterSubject ? { filter_subject: opts.filterSubject } : {}),
     ...(opts.replicas !== undefined ? { num_replicas: opts.replicas } : {}),
   };
   const slots = new Slots(maxAckPending);
   const acks = new AckTracker(nc);
+  const gate = new OutageGate(`consumer ${durable}`, opts.outageBackoff, (down) =>
+    waitingOnOutage(stream, durable, down),
+  );
+  const policy = { maxDeliver, backoffMs, gate };
   // handlers running here, by stream sequence, with the newest delivery of their message
   const running = new Map<number, { msg: JsMsg; keepalive?: NodeJS.Timeout }>();
 
@@ -79,11 +89,38 @@ export async function consumeDurable<T>(
     return consumer.consume({ max_messages: maxAckPending, expires: PULL_EXPIRES_MS });
   };
 
+  const deadLetter = async (m: JsMsg, error: string) => {
+    const origin = {
+      stream,
+      subject: m.subject,
+      seq: m.info.streamSequence,
+      durable,
+      deliveries: m.info.deliveryCount,
+      error,
+      publishedAt: m.time.getTime(),
+    };
+    try {
+      await publishDeadLetter(ctx, m, origin, ctx.ensureDeadLetters);
+    } catch (err) {
+      // not copied, so not acked: it comes back after the backoff and is copied then
+      log.error(`${durable}: could not dead-letter ${m.subject}#${origin.seq}; will retry`, err);
+      return false;
+    }
+    deadLettered(stream, durable);
+    log.error(
+      `${durable}: gave up on ${m.subject}#${origin.seq} after ${origin.deliveries} deliveries (${error}); ` +
+        `copied to the dead-letter stream (npm run streams -- dead-letters list)`,
+    );
+    return true;
+  };
+
   const settle = async (m: JsMsg, outcome: Outcome) => {
     try {
       if (outcome === 'ack') await acks.ack(m);
-      else if (outcome === 'term') m.term();
-      else m.nak(outcome.nakMs);
+      else if ('dead' in outcome) {
+        if (await deadLetter(m, outcome.dead)) await acks.ack(m);
+        else m.nak(backoffMs[backoffMs.length - 1]);
+      } else m.nak(outcome.nakMs);
     } catch (err) {
       // not fatal: the message comes back after ack wait and is handled again (at least once)
       if (!nc.isClosed()) log.error(`${durable}: could not settle ${m.subject}#${m.seq}`, err);
@@ -95,6 +132,24 @@ export async function consumeDurable<T>(
     const h = handle(m).finally(() => handlers.delete(h));
     handlers.add(h);
     return h;
+  };
+  const run = async (m: JsMsg): Promise<Outcome> => {
+    let data: T;
+    try {
+      data = m.json<T>();
+    } catch (err) {
+      return { dead: `payload is not JSON: ${(err as Error).message}` };
+    }
+    const delivery: Delivery<T> = {
+      subject: m.subject,
+      seq: m.info.streamSequence,
+      data,
+      publishedAt: m.time.getTime(),
+      deliveryCount: m.info.deliveryCount,
+    };
+    return tracedDelivery(m.info.stream, delivery, durable, headersOf(m), m.info.pending, () =>
+      runDelivery(delivery, handler, policy),
+    );
   };
   const handle = async (m: JsMsg) => {
     const seq = m.info.streamSequence;
@@ -111,31 +166,9 @@ export async function consumeDurable<T>(
       },
       Math.max(50, Math.floor(ackWaitMs / 3)),
     );
-    let outcome: Outcome = 'term';
+    let outcome: Outcome;
     try {
-      let data: T | undefined;
-      try {
-        data = m.json<T>();
-      } catch (err) {
-        log.error(`${durable}: terminating ${m.subject}#${seq}: payload is not JSON`, err);
-      }
-      if (data !== undefined) {
-        const delivery: Delivery<T> = {
-          subject: m.subject,
-          seq,
-          data,
-          publishedAt: m.time.getTime(),
-          deliveryCount: m.info.deliveryCount,
-        };
-        outcome = await tracedDelivery(m.info.stream, delivery, durable, headersOf(m), m.info.pending, () =>
-          runDelivery(delivery, handler, backoffMs),
-        );
-        if (outcome !== 'ack' && outcome !== 'term' && delivery.deliveryCount >= maxDeliver) {
-          // JetStream would keep it stored but never deliver it again; say so, and let a workqueue drop it
-          log.error(`${durable}: ${m.subject}#${seq} failed ${maxDeliver} times; terminating it`);
-          outcome = 'term';
-        }
-      }
+      outcome = await run(m);
     } finally {
       clearInterval(entry.keepalive);
       slots.release();
@@ -169,6 +202,7 @@ export async function consumeDurable<T>(
     settle: (graceMs) => waitFor([...handlers], graceMs),
     beforeStop: () => {
       slots.close();
+      gate.stop();
       // in-flight handlers keep running, but their messages may now expire and go to the next consumer
       for (const { keepalive } of running.values()) clearInterval(keepalive);
     },

@@ -10,11 +10,13 @@ import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/t
 import { tracedPublish } from './telemetry.js';
 import { StreamIndex } from './subject-match.js';
 import { consumeDurable, type NatsContext } from './nats-consume.js';
+import { natsDeadLetters } from './nats-dead-letters.js';
 import { natsStreamConfig, streamConfigDifferences } from './nats-streams.js';
+import { deadLetterStream } from './dead-letter.js';
 import { BusClosed, BusConnectError, PublishFailed, StreamConfigError } from './errors.js';
 import { sleep, type ConsumeLoop } from './nats-loop.js';
 import { tailStream } from './nats-tail.js';
-import type { Bus, Consumer, PublishAck, StreamInfo } from './types.js';
+import type { Bus, Consumer, PublishAck, StreamInfo, StreamSpec } from './types.js';
 
 export interface NatsBusOptions {
   /** comma-separated NATS URLs */
@@ -58,7 +60,8 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
   }
   let ctx: NatsContext;
   try {
-    ctx = { nc, js: jetstream(nc), jsm: await jetstreamManager(nc) }; // fails when JetStream is off
+    // fails when JetStream is off
+    ctx = { nc, js: jetstream(nc), jsm: await jetstreamManager(nc), ensureDeadLetters: () => ensure(deadLetterStream) };
   } catch (err) {
     await nc.close();
     throw new BusConnectError(`NATS at ${opts.servers} does not offer JetStream`, { cause: err });
@@ -88,30 +91,36 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
     };
   };
 
+  async function ensure(spec: StreamSpec): Promise<void> {
+    const want = natsStreamConfig(spec, replicas);
+    try {
+      const have: JsStreamInfo | undefined = await ctx.jsm.streams.info(spec.name).catch((err) => {
+        if (isStreamNotFound(err)) return undefined;
+        throw err;
+      });
+      if (!have) await ctx.jsm.streams.add(want);
+      else if (have.config.retention !== want.retention)
+        throw new Error(
+          `it has ${have.config.retention} retention, the spec asks for ${want.retention}; JetStream cannot change that in place`,
+        );
+      else if (differs(have.config, want)) await ctx.jsm.streams.update(spec.name, want);
+    } catch (err) {
+      throw new StreamConfigError(`cannot create or update stream ${spec.name}: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+  }
+
   const bus: Bus & AsyncDisposable = {
     async ensureStreams(specs) {
       alive();
-      streamNames.add(specs);
-      for (const spec of specs) {
-        const want = natsStreamConfig(spec, replicas);
-        try {
-          const have: JsStreamInfo | undefined = await ctx.jsm.streams.info(spec.name).catch((err) => {
-            if (isStreamNotFound(err)) return undefined;
-            throw err;
-          });
-          if (!have) await ctx.jsm.streams.add(want);
-          else if (have.config.retention !== want.retention)
-            throw new Error(
-              `it has ${have.config.retention} retention, the spec asks for ${want.retention}; JetStream cannot change that in place`,
-            );
-          else if (differs(have.config, want)) await ctx.jsm.streams.update(spec.name, want);
-        } catch (err) {
-          throw new StreamConfigError(`cannot create or update stream ${spec.name}: ${(err as Error).message}`, {
-            cause: err,
-          });
-        }
-      }
+      // the dead-letter stream comes with the first streams a consumer could give up on
+      const all = specs.some((s) => s.name === deadLetterStream.name) ? specs : [...specs, deadLetterStream];
+      streamNames.add(all);
+      for (const spec of all) await ensure(spec);
     },
+
+    deadLetters: natsDeadLetters(ctx),
 
     publish: (subject, data, o) =>
       tracedPublish(streamNames.of(subject), subject, o?.msgId, async (traceHeaders): Promise<PublishAck> => {

@@ -20,7 +20,7 @@ const published = counter(
 );
 const consumed = counter(
   'nvcf_bus_consumed_total',
-  'Messages handled by durable consumers, by stream, durable and outcome (ack, nak, term).',
+  'Messages handled by durable consumers, by stream, durable and outcome (ack, nak, dead).',
   ['stream', 'durable', 'outcome'],
 );
 const redelivered = counter(
@@ -43,6 +43,24 @@ const lagSeconds = gauge(
   'Age (publish to applied) of the message a durable consumer last acknowledged, by stream and durable: how far its reader trails the stream.',
   ['stream', 'durable'],
 );
+
+const deadLetters = counter(
+  'nvcf_bus_dead_letters_total',
+  'Messages a durable consumer gave up on and copied to the dead-letter stream (npm run streams -- dead-letters list), by stream and durable.',
+  ['stream', 'durable'],
+);
+const waiting = gauge(
+  'nvcf_bus_consumer_waiting',
+  '1 while a durable consumer holds its messages because a dependency it writes to is unavailable (it probes with backoff and resumes by itself), else 0; by stream and durable.',
+  ['stream', 'durable'],
+);
+
+/** Counts a message stored in the dead-letter stream. */
+export const deadLettered = (stream: string, durable: string) => deadLetters.inc({ stream, durable });
+
+/** Reports a consumer waiting out an outage (or no longer). */
+export const waitingOnOutage = (stream: string, durable: string, down: boolean) =>
+  waiting.set({ stream, durable }, down ? 1 : 0);
 
 /**
  * A publish as a PRODUCER span (`publish <stream>`), its W3C trace context handed to `send` to
@@ -112,12 +130,12 @@ export async function tracedDelivery<T>(
     { kind: SpanKind.CONSUMER, attributes: attrs || {}, parent: attrs ? contextFrom(headers) : undefined },
     async (span) => {
       const o = await run();
-      if (o !== 'ack') failSpan(span, new Error(o === 'term' ? 'terminated' : 'will be redelivered'));
+      if (o !== 'ack') failSpan(span, new Error('dead' in o ? `dead-lettered: ${o.dead}` : 'will be redelivered'));
       return o;
     },
   );
   done();
   if (outcome === 'ack') lagSeconds.set({ stream, durable }, Math.max(0, (Date.now() - delivery.publishedAt) / 1000));
-  consumed.inc({ stream, durable, outcome: typeof outcome === 'string' ? outcome : 'nak' });
+  consumed.inc({ stream, durable, outcome: outcome === 'ack' ? 'ack' : 'dead' in outcome ? 'dead' : 'nak' });
   return outcome;
 }

@@ -1,3 +1,6 @@
+import type { DeadLetterOrigin } from './dead-letter.js';
+import type { OutageBackoff } from './outage.js';
+
 export interface StreamSpec {
   name: string;
   subjects: string[];
@@ -36,9 +39,19 @@ export interface ConsumerOptions {
   durable: string;
   filterSubject?: string;
   ackWaitMs?: number;
+  /**
+   * Deliveries that fail for the message's own reason (not an outage, see `outageBackoff`) before
+   * it is given up on: copied to the dead-letter stream with the error, then acked. Default 20.
+   */
   maxDeliver?: number;
   /** nak delays by delivery count; the last one repeats */
   backoffMs?: number[];
+  /**
+   * While a handler fails on an unavailable dependency (isOutage from @nvcf/errors) the consumer
+   * holds its messages and probes with this backoff (doubling, with jitter) instead of redelivering
+   * them: an outage never counts towards `maxDeliver`, however long it lasts.
+   */
+  outageBackoff?: OutageBackoff;
   /** messages handled at once */
   maxAckPending?: number;
   /**
@@ -89,7 +102,7 @@ export interface Consumer {
   stop(opts?: { graceMs?: number }): Promise<void>;
 }
 
-/** Thrown by a handler to stop redelivery of a message that can never succeed. */
+/** Thrown by a handler for a message that can never succeed: it is dead-lettered at once. */
 export class PoisonMessage extends Error {
   override name = 'PoisonMessage';
 }
@@ -100,9 +113,36 @@ export interface StreamInfo {
   messages: number;
 }
 
+/** A message a durable consumer gave up on, as the dead-letter stream keeps it. */
+export interface DeadLetter extends DeadLetterOrigin {
+  /** its sequence in the dead-letter stream: what `get`, `replay` and `purge` name */
+  id: number;
+  /** when it was dead-lettered */
+  at: number;
+  /** the original payload as published (not necessarily JSON: that may be why it is here) */
+  data: string;
+}
+
+/** The dead-letter stream, for operators: inspect, replay (as is, or a fixed copy) and purge. */
+export interface DeadLetters {
+  /** oldest first; `stream`/`durable` narrow it to one original stream or consumer */
+  list(opts?: { stream?: string; durable?: string; limit?: number }): Promise<DeadLetter[]>;
+  get(id: number): Promise<DeadLetter | undefined>;
+  /**
+   * Publishes the message again to its original subject (every durable of that stream sees it
+   * again) — or `data`, a fixed copy — then removes the dead letter. Repeating a replay whose
+   * removal failed publishes nothing twice (a message id inside the dedup window).
+   */
+  replay(id: number, opts?: { data?: string }): Promise<PublishAck>;
+  /** removes every dead letter, or one original stream's; returns how many */
+  purge(opts?: { stream?: string }): Promise<number>;
+}
+
 /**
- * The messaging port. Handlers that resolve ack the message; handlers that throw nak it
- * with backoff (PoisonMessage terminates it). Long handlers are kept alive automatically.
+ * The messaging port. Handlers that resolve ack the message; handlers that throw on an outage
+ * are retried while the consumer holds its messages; other failures nak it with backoff, and
+ * after maxDeliver (at once for a PoisonMessage) it goes to the dead-letter stream. Long
+ * handlers are kept alive automatically.
  */
 export interface Bus extends AsyncDisposable {
   ensureStreams(specs: StreamSpec[]): Promise<void>;
@@ -112,5 +152,6 @@ export interface Bus extends AsyncDisposable {
   tail<T>(opts: TailOptions, handler: (msg: BusMessage<T>) => void): Promise<Consumer>;
   /** the stream's bounds; `messages` counts only `subject` (wildcards allowed) when given */
   streamInfo(stream: string, opts?: { subject?: string }): Promise<StreamInfo>;
+  readonly deadLetters: DeadLetters;
   dispose(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { fail } from '@nvcf/errors';
 import { waitUntil } from '@nvcf/testing';
 import { BusClosed, PoisonMessage, type Bus, type StreamSpec } from '../src/index.js';
 
@@ -52,17 +53,18 @@ export function busContract(name: string, make: () => Promise<Bus>) {
       expect(counts.slice(0, 3)).toEqual([1, 2, 3]);
     });
 
-    it('does not redeliver a poison message', async () => {
+    it('dead-letters a poison message at once, with why, and goes on with the next ones', async () => {
       const id = uniq();
+      const durable = `d${id}`;
       const seen: number[] = [];
       await bus.consume<{ v: number }>(
-        { stream: work.name, durable: `d${id}`, filterSubject: `CW.${id}`, backoffMs: [20] },
+        { stream: work.name, durable, filterSubject: `CW.${id}`, backoffMs: [20] },
         async (m) => {
           seen.push(m.data.v);
           if (m.data.v === 1) throw new PoisonMessage('bad payload');
         },
       );
-      await bus.publish(`CW.${id}`, { v: 1 });
+      const first = await bus.publish(`CW.${id}`, { v: 1 });
       await bus.publish(`CW.${id}`, { v: 2 });
       await bus.publish(`CW.${id}`, { v: 3 });
       await waitUntil(() => seen.includes(3));
@@ -70,6 +72,113 @@ export function busContract(name: string, make: () => Promise<Bus>) {
       await bus.publish(`CW.${id}`, { v: 4 });
       await waitUntil(() => seen.includes(4));
       expect(seen.filter((v) => v === 1)).toHaveLength(1);
+      const dead = await bus.deadLetters.list({ stream: work.name, durable });
+      expect(dead).toEqual([
+        expect.objectContaining({
+          stream: work.name,
+          subject: `CW.${id}`,
+          seq: first.seq,
+          durable,
+          deliveries: 1,
+          error: 'PoisonMessage: bad payload',
+          data: JSON.stringify({ v: 1 }),
+        }),
+      ]);
+      expect(await bus.deadLetters.get(dead[0].id)).toEqual(dead[0]);
+    });
+
+    it('gives up on a message failing for its own reason on its maxDeliver-th delivery, into the dead-letter stream', async () => {
+      const id = uniq();
+      const durable = `d${id}`;
+      const counts: number[] = [];
+      await bus.consume<{ v: number }>(
+        { stream: work.name, durable, filterSubject: `CW.${id}`, backoffMs: [20], maxDeliver: 3 },
+        async (m) => {
+          counts.push(m.deliveryCount);
+          throw new TypeError('a handler bug');
+        },
+      );
+      await bus.publish(`CW.${id}`, { v: 1 });
+      await waitUntil(async () => (await bus.deadLetters.list({ stream: work.name, durable })).length === 1);
+      expect(counts).toEqual([1, 2, 3]);
+      const [dead] = await bus.deadLetters.list({ stream: work.name, durable });
+      expect(dead).toMatchObject({ deliveries: 3, error: 'failed 3 times; last: TypeError: a handler bug' });
+      // given up on: not delivered again
+      await bus.publish(`CW.${id}`, { v: 2 });
+      await waitUntil(() => counts.length === 4);
+      expect(counts).toEqual([1, 2, 3, 1]);
+    });
+
+    it('waits out an outage far longer than maxDeliver allows: no delivery counted, nothing dead-lettered', async () => {
+      const id = uniq();
+      const durable = `d${id}`;
+      let down = true;
+      let attempts = 0;
+      let concurrent = 0;
+      let maxConcurrent = 0;
+      const handled: { v: number; deliveryCount: number }[] = [];
+      await bus.consume<{ v: number }>(
+        {
+          stream: work.name,
+          durable,
+          filterSubject: `CW.${id}`,
+          backoffMs: [10],
+          maxDeliver: 2,
+          outageBackoff: { initialMs: 20, maxMs: 80 },
+        },
+        async (m) => {
+          attempts++;
+          concurrent++;
+          maxConcurrent = Math.max(maxConcurrent, concurrent);
+          try {
+            await new Promise((r) => setTimeout(r, 2));
+            if (down) throw fail('UNAVAILABLE', 'the database is unavailable right now; retry in a few seconds');
+            handled.push({ v: m.data.v, deliveryCount: m.deliveryCount });
+          } finally {
+            concurrent--;
+          }
+        },
+      );
+      for (let v = 1; v <= 5; v++) await bus.publish(`CW.${id}`, { v });
+      await waitUntil(() => attempts >= 10, { what: 'probes during the outage' });
+      const probing = maxConcurrent;
+      // the outage outlasts what maxDeliver × backoff would have allowed many times over
+      await new Promise((r) => setTimeout(r, 600));
+      down = false;
+      await waitUntil(() => handled.length === 5, { what: 'every message once the store is back' });
+      expect(handled.map((h) => h.v).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(handled.every((h) => h.deliveryCount === 1)).toBe(true);
+      expect(await bus.deadLetters.list({ stream: work.name, durable })).toEqual([]);
+      // while down, one message at a time probes (the first failures may overlap), with backoff
+      expect(probing).toBeLessThanOrEqual(5);
+      expect(attempts).toBeLessThan(60);
+    });
+
+    it('replays a dead letter to its subject, as it was or as a fixed copy, and removes it', async () => {
+      const id = uniq();
+      const durable = `d${id}`;
+      const seen: unknown[] = [];
+      await bus.consume<{ v: unknown }>({ stream: log.name, durable, filterSubject: `CL.${id}` }, async (m) => {
+        if (typeof m.data.v !== 'number') throw new PoisonMessage('v must be a number');
+        seen.push(m.data.v);
+      });
+      await bus.publish(`CL.${id}`, { v: 'one' });
+      await bus.publish(`CL.${id}`, { v: 'two' });
+      await waitUntil(async () => (await bus.deadLetters.list({ stream: log.name, durable })).length === 2);
+      const [a, b] = await bus.deadLetters.list({ stream: log.name, durable });
+      await bus.deadLetters.replay(a.id, { data: JSON.stringify({ v: 1 }) });
+      await waitUntil(() => seen.includes(1));
+      expect(await bus.deadLetters.list({ stream: log.name, durable })).toEqual([b]);
+      // as it was: dead-lettered again, as a new letter
+      await bus.deadLetters.replay(b.id);
+      await waitUntil(async () => (await bus.deadLetters.list({ stream: log.name, durable }))[0]?.id !== b.id);
+      const again = await bus.deadLetters.list({ stream: log.name, durable });
+      expect(again).toEqual([
+        expect.objectContaining({ data: JSON.stringify({ v: 'two' }), error: 'PoisonMessage: v must be a number' }),
+      ]);
+      expect(await bus.deadLetters.purge({ stream: log.name })).toBe(1);
+      expect(await bus.deadLetters.list({ stream: log.name, durable })).toEqual([]);
+      expect(seen).toEqual([1]);
     });
 
     it('drops a duplicate message id inside the window', async () => {
