@@ -1,6 +1,7 @@
 /** What the services say to each other: the streams, their subjects and payloads, and ICMS's RPC. */
 export { Streams, allStreams, subjects, durableName, readerOf } from './streams.js';
 export { msgIds } from './payloads.js';
+export { statusEventOf } from './validate.js';
 export type {
   InstanceState,
   Workload,

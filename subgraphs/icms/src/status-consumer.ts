@@ -1,5 +1,5 @@
 import { PoisonMessage, type Bus, type Consumer, type StartAt } from '@nvcf/bus';
-import { Streams, readerOf, type ClusterOperatorsMessage, type StatusEvent } from '@nvcf/contracts';
+import { Streams, readerOf, statusEventOf, type ClusterOperatorsMessage } from '@nvcf/contracts';
 import type { IcmsStore } from './store/index.js';
 
 /** ICMS tracks instance state (for the current set and placement) from the status stream. */
@@ -9,7 +9,8 @@ export async function consumeStatus(
   consumer = 'icms',
   startAt?: StartAt,
 ): Promise<Consumer> {
-  return bus.consume<StatusEvent>(readerOf(Streams.status, consumer, startAt), async ({ data: e }) => {
+  return bus.consume(readerOf(Streams.status, consumer, startAt), async ({ data }) => {
+    const e = statusEventOf(data);
     await store.recordState(e.instanceId, e.state, e.revisionId, e.clock, e.at);
     if (e.state !== 'TERMINATED') return;
     // the single-tenant lock ends with the last operator instance on the cluster, once the agent

@@ -1,5 +1,5 @@
 import { type Bus, type Consumer, type StartAt } from '@nvcf/bus';
-import { Streams, readerOf, type StatusEvent } from '@nvcf/contracts';
+import { Streams, readerOf, statusEventOf } from '@nvcf/contracts';
 import type { StatusStore } from './store/index.js';
 
 /** Keeps the latest status of every instance (Instance.state and friends). */
@@ -9,7 +9,8 @@ export async function consumeStatus(
   consumer = 'nvca-status',
   startAt?: StartAt,
 ): Promise<Consumer> {
-  return bus.consume<StatusEvent>(readerOf(Streams.status, consumer, startAt), async ({ data: e, seq }) => {
+  return bus.consume(readerOf(Streams.status, consumer, startAt), async ({ data, seq }) => {
+    const e = statusEventOf(data);
     await store.record({
       instanceId: e.instanceId,
       ncaId: e.ncaId,

@@ -1,5 +1,5 @@
 import { type Bus, type Consumer, type StartAt } from '@nvcf/bus';
-import { Streams, readerOf, type StatusEvent } from '@nvcf/contracts';
+import { Streams, readerOf, statusEventOf } from '@nvcf/contracts';
 import type { Nvcf } from './nvcf.js';
 import { createLogger } from '@nvcf/logging';
 
@@ -17,7 +17,8 @@ const IN_FLIGHT = 1024;
  * and moves revisions and function status. Idempotent, so redelivery is harmless.
  */
 export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf', startAt?: StartAt): Promise<Consumer> {
-  return bus.consume<StatusEvent>(readerOf(Streams.status, consumer, startAt, IN_FLIGHT), async ({ data: e }) => {
+  return bus.consume(readerOf(Streams.status, consumer, startAt, IN_FLIGHT), async ({ data }) => {
+    const e = statusEventOf(data);
     await nvcf.store.recordInstance(e.gpuSpecificationId, {
       instanceId: e.instanceId,
       state: e.state,
