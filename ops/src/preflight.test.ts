@@ -1,38 +1,19 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { createNatsBus, natsStreamConfig } from '@nvcf/bus';
 import { allStreams, Streams } from '@nvcf/contracts';
 import { createCassandraClient, createMigrator, type CassandraClient } from '@nvcf/cassandra';
-import { describeReal, realEnv } from '@nvcf/test';
+import { describeReal, realEnv, runOpsCommand } from '@nvcf/test';
 import { startPrivateNats, type PrivateNats } from '../../test/services/nats-private.js';
 import { DEFAULT_MIGRATIONS_DIR, runPreflight, type PreflightOptions, type PreflightResult } from './index.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const KEYSPACES = ['icms_api', 'nvca_status', 'nvcf_api'];
 
 const check = (r: PreflightResult, name: string) => r.checks.find((c) => c.check === name);
 const failed = (r: PreflightResult) => r.checks.filter((c) => c.status === 'FAIL').map((c) => c.check);
 
-function runPreflightCli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', path.join(ROOT, 'ops/src/preflight-main.ts'), ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout }));
-  });
-}
+const runPreflightCli = (args: string[], env: Record<string, string>) => runOpsCommand('preflight', args, env);
 
 describeReal('preflight: NATS JetStream and Cassandra', () => {
   // a private NATS: the shared one's work queues hold whatever the tests running beside us publish

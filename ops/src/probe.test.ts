@@ -1,16 +1,12 @@
-import { spawn } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startSystem, type System, type SystemOptions } from '@nvcf/local';
 import { startGateway, type RunningGateway } from '@nvcf/gateway';
 import { staticTokens, DEV_TOKENS } from '@nvcf/auth';
 import { Streams } from '@nvcf/contracts';
 import { waitUntil } from '@nvcf/testing';
-import { httpClient, ok, deployedHelm, submit, waitRevision, watchSubscriptions } from '@nvcf/test';
+import { httpClient, ok, deployedHelm, submit, waitRevision, watchSubscriptions, runOpsCommand } from '@nvcf/test';
 import { startProbe, type Probe } from './index.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fast: SystemOptions = {
   sim: { startDelayMs: 20, updateDelayMs: 20 },
   agentBackoff: { initialMs: 20, maxMs: 100, factor: 2 },
@@ -49,22 +45,7 @@ async function tcpSwitch(targetUrl: string) {
   };
 }
 
-/** Runs the command-line probe the way `npm run probe` does; resolves with its exit code and output. */
-function runProbeCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', path.join(ROOT, 'ops/src/probe-main.ts'), ...args],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runProbeCli = (args: string[]) => runOpsCommand('probe', args);
 
 describe('probe: against the embedded system', () => {
   let system: System;

@@ -1,31 +1,13 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { natsStreamConfig } from '@nvcf/bus';
 import { allStreams, Streams } from '@nvcf/contracts';
-import { describeReal } from '@nvcf/test';
+import { describeReal, runOpsCommand } from '@nvcf/test';
 import { startPrivateNats, type PrivateNats } from '../../test/services/nats-private.js';
 import { natsChecks } from './preflight-nats.js';
 import { ensureReleaseStreams } from './index.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function runStreamsCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', path.join(ROOT, 'ops/src/streams-main.ts'), ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, out }));
-  });
-}
+const runStreamsCli = (args: string[], env: Record<string, string>) => runOpsCommand('streams', args, env);
 
 const streamChecks = async (natsUrl: string) =>
   (await natsChecks({ natsUrl, streams: allStreams, timeoutMs: 5000 }))

@@ -20,3 +20,5 @@ export type { TcpProxy } from './tcp-proxy.js';
 export { startGatewayProcess } from './gateway-process.js';
 export type { GatewayProcess, GatewayProcessOptions } from './gateway-process.js';
 export { buildDist, BuildFailed } from './build.js';
+export { runOpsCommand } from './ops-command.js';
+export type { CommandResult } from './ops-command.js';
