@@ -16,6 +16,7 @@ import {
   readSpec,
   statusLog,
   runOpsCommand,
+  statusDurables,
 } from '@nvcf/test';
 import { startPrivateNats, type PrivateNats } from '../services/nats-private.js';
 import { fast } from './suites/system.js';
@@ -51,7 +52,7 @@ describeReal('NATS JetStream and Cassandra: the dead-letter stream', () => {
     const { clock: _clock, ...noClock } = valid;
     const invalid = await js.publish(subject, JSON.stringify({ ...noClock, state: 'FAILED' }));
 
-    const durables = Object.values(statusConsumers(suffix)).map((c) => `${Streams.status.name}-${c}`);
+    const durables = statusDurables(suffix);
     const dead = await waitUntil(
       async () => {
         const all = await system.backends.bus.deadLetters.list({ stream: Streams.status.name });

@@ -22,6 +22,12 @@ export interface PrivateCassandra extends AsyncDisposable {
   stop(): Promise<void>;
   /** Starts it again on the same ports and data, and waits until CQL answers. */
   start(): Promise<void>;
+  /**
+   * Freezes the node (SIGSTOP): connections stay open and nothing answers, as with a node stuck in
+   * a long GC pause or a hung host, which clients can only notice by timing out. `thaw` resumes it.
+   */
+  freeze(): void;
+  thaw(): void;
 }
 
 export async function startPrivateCassandra(): Promise<PrivateCassandra> {
@@ -50,10 +56,17 @@ export async function startPrivateCassandra(): Promise<PrivateCassandra> {
   const java = process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
   const stdout = path.join(home, 'stdout.log');
   let pid: number | undefined;
+  let frozen = false;
   let localDataCenter = 'datacenter1';
 
+  const signal = (sig: 'SIGSTOP' | 'SIGCONT') => {
+    if (pid === undefined) throw new ServiceStartError('private cassandra is not running');
+    process.kill(pid, sig);
+    frozen = sig === 'SIGSTOP';
+  };
   const stop = async () => {
     if (pid === undefined) return;
+    if (frozen) signal('SIGCONT'); // a stopped process would not see the SIGTERM until then
     if (!(await stopProcess(pid, 20_000))) throw new ServiceStartError(`private cassandra pid ${pid} did not stop`);
     pid = undefined;
   };
@@ -83,6 +96,8 @@ export async function startPrivateCassandra(): Promise<PrivateCassandra> {
     },
     start,
     stop,
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
     async [Symbol.asyncDispose]() {
       try {
         await stop();

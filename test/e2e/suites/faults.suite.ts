@@ -14,9 +14,11 @@ import {
 import { fast, type MakeSystem } from './system.js';
 
 type Sub = Collected<InstanceStatusChangedSubscription>;
+/** Any subscription selecting at least each event's state and instance id. */
+type StatesOf = Collected<{ instanceStatusChanged: { state: string; instance: { id: string } } }>;
 
 /** Each instance's transitions for one revision, as the subscriber saw them. */
-export function transitionsOf(sub: Sub, instanceIds: string[]) {
+export function transitionsOf(sub: StatesOf, instanceIds: string[]) {
   return Object.fromEntries(
     instanceIds.map((id) => [
       id,
