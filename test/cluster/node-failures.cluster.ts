@@ -22,6 +22,9 @@ import {
   sseSubscribe,
   watchSubscriptions,
   statusLog,
+  gauge,
+  statusDurables,
+  deadLettersOf,
   type HttpClient,
 } from '@nvcf/test';
 import {
@@ -42,6 +45,7 @@ const fast = {
   deadlineSweepMs: 200,
 };
 const INSTANCES = 6;
+const LONG_OUTAGE_MS = 180_000;
 
 type Event = { instanceStatusChanged: { cursor: string; state: string; instance: { id: string } } };
 
@@ -244,4 +248,49 @@ describe('cluster: node failures during a rollout', () => {
       await only3.shutdown();
     }
   }, 420_000);
+
+  it('two Cassandra nodes of three down for 3 minutes mid-rollout: mutations fail fast, the readers wait, nothing is lost', async () => {
+    const [, n2, n3] = nodes.cassandra as [Nodes['cassandra'][0], Nodes['cassandra'][0], Nodes['cassandra'][0]];
+    const durables = statusDurables(system.suffix);
+    const create = {
+      input: {
+        name: `fn-no-quorum-${Date.now().toString(36)}`,
+        inferenceUrl: '/v1/infer',
+        inferencePort: 8000,
+        helm: { chart: 'oci://nvcr.io/nca-a/echo-1.2.3.tgz', serviceName: 'echo' },
+      },
+    };
+    let down = false;
+    try {
+      await rolloutThrough(async () => {
+        await Promise.all([nodes.stop(n2, 'kill'), nodes.stop(n3, 'kill')]);
+        down = true;
+        const downAt = Date.now();
+        // no quorum: a mutation is refused with the registry code, quickly, and stores nothing
+        const t = Date.now();
+        const r = await a(CreateFunctionDocument, create);
+        expect(r.errors?.map((e) => e.extensions?.code)).toEqual(['UNAVAILABLE']);
+        expect(Date.now() - t).toBeLessThan(15_000);
+        // the status readers hold their events instead of redelivering them towards a give-up
+        for (const durable of durables)
+          await waitUntil(
+            async () => (await gauge(system.gateway.metricsUrl, 'nvcf_bus_consumer_waiting', { durable })) === 1,
+            { what: `${durable} waiting on the ring`, timeoutMs: 60_000 },
+          );
+        await new Promise((r) => setTimeout(r, Math.max(0, LONG_OUTAGE_MS - (Date.now() - downAt))));
+        expect(await deadLettersOf(system, durables)).toEqual([]);
+        await Promise.all([nodes.start(n2), nodes.start(n3)]);
+        down = false;
+        await nodes.ringUp();
+      });
+      expect(await deadLettersOf(system, durables)).toEqual([]);
+      const fns = ok(await a(FunctionsDocument, {})).functions;
+      expect(fns.map((f) => f.name)).not.toContain(create.input.name);
+    } finally {
+      if (down) {
+        await Promise.all([nodes.start(n2), nodes.start(n3)]);
+        await nodes.ringUp();
+      }
+    }
+  }, 600_000);
 });
