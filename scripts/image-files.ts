@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The packages whose mains bin/nvcf.js starts (migrate is @nvcf/cassandra's); their @nvcf dependencies come along. */
-export const ENTRY_PACKAGES = [
+const ENTRY_PACKAGES = [
   '@nvcf/gateway',
   '@nvcf/subgraph-nvcf',
   '@nvcf/subgraph-icms',
@@ -34,7 +34,7 @@ const ASSETS: { dir: string; keep: (file: string) => boolean; built?: true }[] =
   { dir: 'console/dist/web', keep: (f) => !f.startsWith('.'), built: true }, // the IDE and the console, built by Vite (the gateway serves them)
 ];
 
-export class NotBuilt extends Error {
+class NotBuilt extends Error {
   override name = 'NotBuilt';
 }
 
@@ -72,7 +72,7 @@ export function manifestFiles(root: string): string[] {
 }
 
 /** Workspace folders the entry packages need at run time (themselves and their @nvcf dependencies). */
-export function runtimePackages(root: string): string[] {
+function runtimePackages(root: string): string[] {
   const byName = new Map(workspaces(root).map((w) => [readJson(path.join(root, w, 'package.json')).name, w]));
   const need = new Set<string>();
   const visit = (name: string) => {

@@ -16,7 +16,7 @@ import type { WatchOptions } from './watch.js';
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
   .version;
 
-export const EXIT_CODES_HELP = `
+const EXIT_CODES_HELP = `
 Configuration (first found wins):
   --url / --token flags, then NVCF_URL / NVCF_TOKEN, then the file \`nvcf login\` writes:
   $XDG_CONFIG_HOME/nvcf/config.json (default ~/.config/nvcf/config.json), mode 0600.

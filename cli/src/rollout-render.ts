@@ -10,7 +10,7 @@ import {
 import { short, statusWord, table, when, type Colors } from './output.js';
 
 /** Time to the deadline as cli-progress formats durations (`09m32s`), or how long ago it passed. */
-export function deadlineText(deadline: string | null, now: number): string {
+function deadlineText(deadline: string | null, now: number): string {
   if (!deadline) return 'no deadline';
   const left = Math.round((Date.parse(deadline) - now) / 1000);
   const fmt = (s: number) => cliProgress.Format.TimeFormat(s, { autopaddingChar: '0' }, 1);
@@ -18,7 +18,7 @@ export function deadlineText(deadline: string | null, now: number): string {
 }
 
 /** The progress line: a cli-progress bar of applied/total, the other counts and the time left. */
-export function progressLine(
+function progressLine(
   c: Counts,
   deadline: string | null,
   now: number,
@@ -101,7 +101,7 @@ const finishedText = (m: RolloutModel): string | undefined => {
 };
 
 /** The per-instance table, at most `maxRows` rows: the ones still moving first when they do not all fit. */
-export function instanceTable(m: RolloutModel, colors: Colors, maxRows = Infinity): string {
+function instanceTable(m: RolloutModel, colors: Colors, maxRows = Infinity): string {
   const rev = m.revision?.id;
   const all = m.sorted();
   let shown = all;

@@ -91,7 +91,7 @@ export function applySets(base: unknown, sets: SetExpression[]): Record<string, 
 }
 
 /** Deep merge for several --values files: later files win, maps merge, lists are replaced. */
-export function mergeValues(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+function mergeValues(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) out[k] = isObject(v) && isObject(out[k]) ? mergeValues(out[k], v) : v;
   return out;
@@ -123,7 +123,7 @@ export async function readYamlDocuments(cwd: string, file: string, flag: string)
 }
 
 /** One YAML (or JSON) file holding a map: a values file. */
-export async function readValuesFile(cwd: string, file: string): Promise<Record<string, unknown>> {
+async function readValuesFile(cwd: string, file: string): Promise<Record<string, unknown>> {
   const docs = await readYamlDocuments(cwd, file, '--values');
   if (docs.length === 0) return {};
   if (docs.length > 1)

@@ -28,7 +28,7 @@ export const documentIdOf = (doc: object): string | undefined =>
 
 const texts = new WeakMap<object, string>();
 /** The document's text; graphql-js is loaded only when a text is needed (ids are the usual case: a CLI starts faster). */
-export async function textOf(doc: TypedDocumentNode<unknown, never>): Promise<string> {
+async function textOf(doc: TypedDocumentNode<unknown, never>): Promise<string> {
   let text = texts.get(doc);
   if (text === undefined) {
     const { print } = await import('graphql');

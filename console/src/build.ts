@@ -57,7 +57,7 @@ function files(rel: string): string[] {
 }
 
 /** The hash of every input file's path and content. */
-export function webInputsHash(): string {
+function webInputsHash(): string {
   const h = createHash('sha256');
   for (const f of INPUTS.flatMap(files))
     h.update(f)

@@ -30,7 +30,7 @@ const subgraphInFlight = gauge(
   ['subgraph'],
 );
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 interface Ctx {
   tenant?: string;
@@ -39,7 +39,7 @@ interface Ctx {
 }
 
 /** Ids named in a mutation's variables and in its result (keys `id` or `…Id`): never values. */
-export function idsOf(value: unknown, out: Record<string, string[]> = {}, depth = 0): Record<string, string[]> {
+function idsOf(value: unknown, out: Record<string, string[]> = {}, depth = 0): Record<string, string[]> {
   if (depth > 4 || value === null || typeof value !== 'object') return out;
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if ((k === 'id' || /[a-z]Id$/.test(k)) && typeof v === 'string' && v.length <= 128) {

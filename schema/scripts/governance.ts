@@ -12,7 +12,7 @@ import { diff, ChangeType, CriticalityLevel, type Change, type TypeOfChangeType 
 import { composeSupergraph, subgraphNames, type SubgraphName } from '../src/index.js';
 
 export const schemaDir = fileURLToPath(new URL('..', import.meta.url));
-export const breakingLogPath = fileURLToPath(new URL('../../BREAKING.md', import.meta.url));
+const breakingLogPath = fileURLToPath(new URL('../../BREAKING.md', import.meta.url));
 
 /** What is compared: the public schema clients generate code from, and each subgraph's contract with the gateway. */
 export type Checked = 'public' | SubgraphName;
@@ -109,7 +109,7 @@ async function changes(schema: Checked, before: string, after: string): Promise<
 }
 
 /** The current side: the public schema composed from the SDLs in `dir`, and those SDLs. */
-export function currentSchemas(dir = schemaDir): Record<Checked, string> {
+function currentSchemas(dir = schemaDir): Record<Checked, string> {
   const sdl = (name: SubgraphName) => readFileSync(join(dir, `${name}.graphql`), 'utf8');
   const { publicSchema } = composeSupergraph(sdl);
   return { public: publicSchema, ...Object.fromEntries(subgraphNames.map((n) => [n, sdl(n)])) } as Record<

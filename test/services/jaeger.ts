@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ServiceStartError } from './errors.js';
 import { ephemeralPort, LOOPBACK, pickPort } from './ports.js';
 import { isAlive, log, runCommand, spawnDetached, stopProcess, tailFile, waitUntil } from './process.js';
-import { removePid, type ServicePaths, writePid } from './state.js';
+import { type ServicePaths, writePid } from './state.js';
 
 /** Pinned Jaeger release (its Go module is served by the Go module proxy). */
 export const JAEGER_VERSION = 'v1.76.0';
@@ -190,8 +190,4 @@ export async function startJaeger(p: ServicePaths, env: NodeJS.ProcessEnv): Prom
   const j = await launchJaeger(p, env, path.join(p.servicesDir, 'jaeger'), jaegerLogFile(p));
   writePid(p, 'tracing', j.pid, { ...j.env });
   return { pid: j.pid, env: j.env };
-}
-
-export function forgetJaeger(p: ServicePaths) {
-  removePid(p, 'tracing');
 }

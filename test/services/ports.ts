@@ -41,20 +41,6 @@ export async function pickPort(preferred: number, taken: Set<number> = new Set()
   return port;
 }
 
-/** True when a TCP connection to host:port succeeds within `timeoutMs`. */
-export function canConnect(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = net.connect({ host, port });
-    const done = (ok: boolean) => {
-      sock.destroy();
-      resolve(ok);
-    };
-    sock.setTimeout(timeoutMs, () => done(false));
-    sock.once('connect', () => done(true));
-    sock.once('error', () => done(false));
-  });
-}
-
 /** Parses "host:port" (or "host" with `defaultPort`). */
 export function parseHostPort(s: string, defaultPort: number): { host: string; port: number } {
   const m = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(s.trim());

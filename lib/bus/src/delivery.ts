@@ -12,7 +12,7 @@ const log = createLogger('bus');
 export type Outcome = 'ack' | { nakMs: number } | { dead: string };
 
 /** Backoff for the n-th delivery (1-based), with ±20 % jitter so redeliveries do not align. */
-export function backoffFor(count: number, backoffMs: number[]): number {
+function backoffFor(count: number, backoffMs: number[]): number {
   const base = backoffMs[Math.min(count - 1, backoffMs.length - 1)] ?? 1000;
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }

@@ -146,7 +146,7 @@ export interface CqlShape {
 const shapes = new Map<string, CqlShape>();
 
 /** The operation (SELECT, INSERT, UPDATE, DELETE…), the table a CQL statement names, and whether it is an LWT. */
-export function describeCql(cql: string, keyspace?: string): CqlShape {
+function describeCql(cql: string, keyspace?: string): CqlShape {
   const key = `${keyspace ?? ''}\0${cql}`;
   let shape = shapes.get(key);
   if (shape) return shape;

@@ -36,7 +36,6 @@ const scope = (store[CTX] ??= new AsyncLocalStorage<Record<string, unknown>>()) 
 export function withLogContext<T>(fields: Record<string, unknown>, run: () => T): T {
   return scope.run({ ...scope.getStore(), ...fields }, run);
 }
-export const logContext = () => scope.getStore();
 
 export type LogFormat = 'json' | 'pretty';
 export const logFormats: LogFormat[] = ['json', 'pretty'];

@@ -5,13 +5,13 @@ import { rolloutProgress } from './progress.js';
 const RUNNING = new Set(['ACTIVE', 'UPDATING']); // UPDATING counts as ACTIVE everywhere
 
 /** Default spacing of one key's evaluations while events keep coming (see `coalesce`). */
-export const EVALUATION_TICK_MS = 100;
+const EVALUATION_TICK_MS = 100;
 /**
  * How often the deadline sweep also evaluates every revision in flight (the safety net for an
  * evaluation lost with its process), whatever the sweep's own interval: each such pass reads every
  * in-flight spec's instances, and a sweep runs as often as deadlines need checking.
  */
-export const REEVALUATE_EVERY_MS = 2000;
+const REEVALUATE_EVERY_MS = 2000;
 
 /** Decides revision outcomes and function status from what instances report. */
 export class Rollouts {

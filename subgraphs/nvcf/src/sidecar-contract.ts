@@ -27,5 +27,3 @@ export function checkSidecarContract(version: VersionRecord, configuration: Json
     }
   }
 }
-
-export const sidecarContractKeys = Object.keys(contractKeys);

@@ -85,7 +85,7 @@ async function revisionBody(nvcf: Nvcf, version: VersionRecord, spec: SpecRecord
 }
 
 /** Stores a new latest revision by compare-and-set and hands it to ICMS (rules 1-7). */
-export async function submitRevision(
+async function submitRevision(
   nvcf: Nvcf,
   tenant: string,
   spec: SpecRecord,

@@ -7,7 +7,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const HELM_CHART =
   /^oci:\/\/[^\s/]+(\/[^\s/]+)*\/[a-z0-9]([-a-z0-9]*[a-z0-9])?-\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?\.tgz$/;
 
-export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // the gateway and the subgraph refuse these before any resolver runs; kept for in-process callers
 const NAME = inputLimit('CreateFunctionInput.name');
