@@ -33,14 +33,26 @@ export function readJwtConfig(env: Env) {
   };
 }
 
+/** What AUTH_MODE and AUTH_TOKENS mean when the environment does not set them. */
+export interface AuthDefaults {
+  mode: 'jwt' | 'dev';
+  /** the tokens AUTH_MODE=dev accepts without AUTH_TOKENS */
+  devTokens: Record<string, string>;
+}
+
 /**
  * Static tokens exist for development only: the gateway service accepts them when AUTH_MODE=dev
  * is set and AUTH_TOKENS names them, never by default.
  */
-function readVerifier(env: Env): { mode: 'jwt' | 'dev'; verify: TokenVerifier; tokens?: Record<string, string> } {
-  const mode = oneOf(env, 'AUTH_MODE', ['jwt', 'dev'] as const, 'jwt');
+const serviceAuth: AuthDefaults = { mode: 'jwt', devTokens: {} };
+
+function readVerifier(
+  env: Env,
+  defaults: AuthDefaults,
+): { mode: 'jwt' | 'dev'; verify: TokenVerifier; tokens?: Record<string, string> } {
+  const mode = oneOf(env, 'AUTH_MODE', ['jwt', 'dev'] as const, defaults.mode);
   if (mode === 'jwt') return { mode, verify: jwtTokens(readJwtConfig(env)) };
-  const tokens = pairs(env, 'AUTH_TOKENS', {});
+  const tokens = pairs(env, 'AUTH_TOKENS', { ...defaults.devTokens });
   if (!Object.keys(tokens).length)
     throw new ConfigError(
       "AUTH_MODE=dev needs AUTH_TOKENS ('token1=tenant1,token2=tenant2'): no token is accepted by default",
@@ -90,10 +102,33 @@ export function readTrustedDocuments(env: Env) {
   return { trustedDocuments: mode, trustedDocumentsFile: file, trustedManifest: manifest };
 }
 
+/**
+ * How the gateway treats its clients: authentication, and what depends on its mode (introspection,
+ * the pages), limits and trusted documents. The gateway service and `npm start` (whose defaults
+ * are AUTH_MODE=dev with the development tokens) both read it here, so a default has one owner.
+ */
+export function readGatewayPolicy(env: Env, authDefaults: AuthDefaults = serviceAuth) {
+  const auth = readVerifier(env, authDefaults);
+  return {
+    authMode: auth.mode,
+    verify: auth.verify,
+    introspection: oneOf(
+      env,
+      'INTROSPECTION',
+      ['authenticated', 'claim'] as const,
+      auth.mode === 'jwt' ? 'claim' : 'authenticated',
+    ),
+    ...readWebPages(env, auth.mode),
+    pageAuth: { mode: auth.mode, devTokens: auth.tokens },
+    limits: readGatewayLimits(env),
+    ...readTrustedDocuments(env),
+  };
+}
+export type GatewayPolicy = ReturnType<typeof readGatewayPolicy>;
+
 /** Everything the gateway service reads, once, at start (docs/configuration.md). */
 export function readGatewayConfig(env: Env) {
   const hint = "the subgraph's base URL, e.g. http://nvcf:4001";
-  const auth = readVerifier(env);
   return {
     ...readServiceConfig(env, { port: 4000 }),
     ...readBusConfig(env),
@@ -107,18 +142,7 @@ export function readGatewayConfig(env: Env) {
     supergraph: readSupergraphFile(env),
     secret: readInternalSecret(env),
     cursorSecret: readCursorSecret(env),
-    authMode: auth.mode,
-    verify: auth.verify,
-    introspection: oneOf(
-      env,
-      'INTROSPECTION',
-      ['authenticated', 'claim'] as const,
-      auth.mode === 'jwt' ? 'claim' : 'authenticated',
-    ),
-    ...readWebPages(env, auth.mode),
-    pageAuth: { mode: auth.mode, devTokens: auth.tokens },
-    limits: readGatewayLimits(env),
-    ...readTrustedDocuments(env),
+    ...readGatewayPolicy(env),
   };
 }
 export type GatewayConfig = ReturnType<typeof readGatewayConfig>;

@@ -2,7 +2,7 @@ export { startGateway } from './server.js';
 export type { GatewayOptions, RunningGateway } from './server.js';
 export { defaultLimits, limitSpecs, limitEnv, renderGatewayLimitsDocs } from './limits.js';
 export type { GatewayLimits } from './limits.js';
-export { readGatewayConfig, readGatewayLimits, readJwtConfig, readTrustedDocuments, readWebPages } from './config.js';
+export { readGatewayConfig, readGatewayPolicy } from './config.js';
 export {
   trustedModes,
   loadTrustedDocuments,
@@ -10,4 +10,4 @@ export {
   defaultTrustedDocumentsFile,
 } from './guard/trusted.js';
 export type { TrustedMode } from './guard/trusted.js';
-export type { GatewayConfig } from './config.js';
+export type { AuthDefaults, GatewayConfig, GatewayPolicy } from './config.js';

@@ -1,9 +1,9 @@
 import { parseReplication, type Replication } from '@nvcf/cassandra';
-import { ConfigError, int, oneOf, pairs, str, type Env } from '@nvcf/config';
+import { ConfigError, int, oneOf, str, type Env } from '@nvcf/config';
 import { DEV_TOKENS } from '@nvcf/auth';
 import { readBusConfig, readCassandraConfig } from '@nvcf/service';
 import { levels } from '@nvcf/logging';
-import { readGatewayLimits, readTrustedDocuments, readWebPages } from '@nvcf/gateway';
+import { readGatewayPolicy } from '@nvcf/gateway';
 
 /** Everything `npm start` reads from the environment, validated once. */
 export function readConfig(env: Env) {
@@ -12,27 +12,15 @@ export function readConfig(env: Env) {
     host: str(env, 'HOST', '127.0.0.1'),
     backend: oneOf(env, 'NVCF_BACKEND', ['memory', 'real'] as const, 'memory'),
     clusterDriver: oneOf(env, 'CLUSTER_DRIVER', ['simulated', 'kubernetes'] as const, 'simulated'),
-    tokens: pairs(env, 'AUTH_TOKENS', { ...DEV_TOKENS }),
     startDelayMs: int(env, 'SIM_START_DELAY_MS', 1500, { min: 0, max: 600_000 }),
     updateDelayMs: int(env, 'SIM_UPDATE_DELAY_MS', 1500, { min: 0, max: 600_000 }),
     revisionDeadlineMs: int(env, 'REVISION_DEADLINE_MS', 600_000, { min: 1000 }),
     secret: env.NVCF_INTERNAL_SECRET || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', levels, 'info'),
     statusPath: oneOf(env, 'STATUS_PATH', ['gateway', 'forward'] as const, 'gateway'),
-    authMode: oneOf(env, 'AUTH_MODE', ['dev', 'jwt'] as const, 'dev'),
     metricsPort: int(env, 'METRICS_PORT', 9464, { min: 0, max: 65535 }),
-    gatewayLimits: readGatewayLimits(env),
-    // TRUSTED_DOCUMENTS (allow: the IDE runs any document), TRUSTED_DOCUMENTS_FILE
-    ...readTrustedDocuments(env),
-    // production restricts introspection to tokens that carry the claim
-    introspection: oneOf(
-      env,
-      'INTROSPECTION',
-      ['authenticated', 'claim'] as const,
-      env.AUTH_MODE === 'jwt' ? 'claim' : 'authenticated',
-    ),
-    // GRAPHIQL (off with jwt), CONSOLE
-    ...readWebPages(env, env.AUTH_MODE === 'jwt' ? 'jwt' : 'dev'),
+    // the gateway's own reader, with a development default: AUTH_MODE=dev and the development tokens
+    gateway: readGatewayPolicy(env, { mode: 'dev', devTokens: DEV_TOKENS }),
   };
 }
 
@@ -60,4 +48,3 @@ function readReplication(env: Env): Replication | undefined {
     throw new ConfigError(`CASSANDRA_REPLICATION: ${(err as Error).message}`, { cause: err });
   }
 }
-export type LocalConfig = ReturnType<typeof readConfig>;

@@ -1,10 +1,8 @@
-import { staticTokens, jwtTokens } from '@nvcf/auth';
 import { ConfigError } from '@nvcf/config';
 import { ensureWebBuild } from '@nvcf/console/build';
 import { setLogLevel } from '@nvcf/logging';
 import { startTelemetry } from '@nvcf/telemetry';
 import { defaultRegistryPath, loadRegistry } from '@nvcf/operators';
-import { readJwtConfig } from '@nvcf/gateway';
 import { readConfig, readRealConfig } from './config.js';
 import { readEnvFile } from './env-file.js';
 import { kubernetesDrivers, readKubernetesConfig } from './kubernetes.js';
@@ -13,10 +11,11 @@ import { startSystem } from './system.js';
 
 async function main() {
   const config = readConfig(process.env);
+  const { gateway } = config;
   setLogLevel(config.logLevel);
   // every component in this one process traces as one service (OTEL_* variables; off without an endpoint)
   await startTelemetry('nvcf-local');
-  if (config.graphiql || config.console) {
+  if (gateway.graphiql || gateway.console) {
     // a fresh clone has no build; after that only changed sources rebuild (a hash check otherwise)
     const web = await ensureWebBuild({ log: (text) => process.stdout.write(text) });
     if (web.built) process.stdout.write(` done in ${(web.ms / 1000).toFixed(1)} s\n`);
@@ -42,17 +41,17 @@ async function main() {
     statusPath: config.statusPath,
     port: config.port,
     host: config.host,
-    verify: config.authMode === 'jwt' ? jwtTokens(readJwtConfig(process.env)) : staticTokens(config.tokens),
+    verify: gateway.verify,
     secret: config.secret,
-    graphiql: config.graphiql,
-    console: config.console,
-    pageAuth: { mode: config.authMode, devTokens: config.authMode === 'dev' ? config.tokens : undefined },
+    graphiql: gateway.graphiql,
+    console: gateway.console,
+    pageAuth: gateway.pageAuth,
     metricsPort: config.metricsPort,
-    introspection: config.introspection,
-    gatewayLimits: config.gatewayLimits,
-    trustedDocuments: config.trustedDocuments,
-    trustedDocumentsFile: config.trustedDocumentsFile,
-    trustedManifest: config.trustedManifest,
+    introspection: gateway.introspection,
+    gatewayLimits: gateway.limits,
+    trustedDocuments: gateway.trustedDocuments,
+    trustedDocumentsFile: gateway.trustedDocumentsFile,
+    trustedManifest: gateway.trustedManifest,
     sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs },
     revisionDeadlineMs: config.revisionDeadlineMs,
     // keyspaces of its own (CASSANDRA_KEYSPACE_SUFFIX) come with status durables of its own
@@ -62,13 +61,12 @@ async function main() {
   console.log(
     `NVCF control plane (${config.backend === 'real' ? 'NATS JetStream and Cassandra' : 'embedded backends'}) at ${system.url}`,
   );
-  if (config.graphiql) console.log(`  GraphQL IDE: open ${system.url} in a browser`);
-  if (config.console) console.log(`  console: ${system.gateway.url}/console/`);
+  if (gateway.graphiql) console.log(`  GraphQL IDE: open ${system.url} in a browser`);
+  if (gateway.console) console.log(`  console: ${system.gateway.url}/console/`);
   console.log(`  WebSocket subscriptions: ${system.gateway.wsUrl}`);
   console.log(`  metrics (loopback only): ${system.gateway.metricsUrl}/metrics`);
-  if (config.authMode === 'dev')
-    for (const [token, tenant] of Object.entries(config.tokens))
-      console.log(`  token for tenant ${tenant}: Authorization: Bearer ${token}`);
+  for (const [token, tenant] of Object.entries(gateway.pageAuth.devTokens ?? {}))
+    console.log(`  token for tenant ${tenant}: Authorization: Bearer ${token}`);
   console.log('Press Ctrl-C to stop.');
   let stopping = false;
   const stop = async (signal: string) => {
