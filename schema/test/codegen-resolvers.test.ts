@@ -12,6 +12,7 @@ describe('generated resolver types', () => {
     const config = parseYaml(readFileSync(configPath, 'utf8')) as { generates: Record<string, unknown> };
     const outputs = Object.keys(config.generates);
     expect(outputs.sort()).toEqual([
+      'lib/status-stream/src/generated/schema.ts',
       'subgraphs/icms/src/generated/resolvers.ts',
       'subgraphs/nvca-status/src/generated/resolvers.ts',
       'subgraphs/nvcf/src/generated/resolvers.ts',

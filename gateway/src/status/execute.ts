@@ -9,6 +9,7 @@ import {
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { readPublicSchema } from '@nvcf/schema';
 import { maskError } from '@nvcf/errors';
+import { toInstancePayload, toStatusPayload } from '@nvcf/status-stream';
 import type { StatusStream, FeedEvent, Feed, FeedSink, StatusFilter } from '@nvcf/status-stream';
 import { fieldsOf, type StatusOperation } from './operation.js';
 import type { InstanceFetcher } from './instances.js';
@@ -140,19 +141,7 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
   // the hot path runs per event and subscriber: everything that depends only on the subscription is done here, once
   const remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, o.variables) : null;
   const resultWith = (fe: FeedEvent, instance: unknown): Maybe<ExecutionResult> => {
-    const e = fe.event;
-    const payload = {
-      cursor: fe.cursor,
-      instance,
-      state: e.state,
-      previousState: e.previousState,
-      revisionId: e.revisionId,
-      targetRevisionId: e.targetRevisionId ?? null,
-      at: e.at,
-      message: e.message ?? null,
-      kind: fe.kind,
-      lag: fe.lag,
-    };
+    const payload = toStatusPayload(fe, instance);
     // synchronous for the event's own fields (every resolver is): no promise per event and operation
     const result = execute({
       schema: s,
@@ -165,20 +154,9 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
     return isPromise(result) ? result.then(masked) : masked(result);
   };
   const toResult = (fe: FeedEvent): Maybe<ExecutionResult> => {
-    const e = fe.event;
-    if (!remote)
-      return resultWith(fe, {
-        id: e.instanceId,
-        state: e.state,
-        revisionId: e.revisionId,
-        // events of agents older than targetRevisionId have none: null, as on every other transition
-        targetRevisionId: e.targetRevisionId ?? null,
-        updatedAt: e.at,
-        cluster: { id: e.clusterId },
-        gpuSpecification: { id: e.gpuSpecificationId },
-      });
+    if (!remote) return resultWith(fe, toInstancePayload(fe.event));
     // a failed load is that event's field error, not the stream's
-    return o.instances.load(remote, e.instanceId).then(
+    return o.instances.load(remote, fe.event.instanceId).then(
       (instance) => resultWith(fe, instance ?? null),
       (err: unknown) => resultWith(fe, err),
     );

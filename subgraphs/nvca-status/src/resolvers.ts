@@ -2,8 +2,7 @@ import DataLoader from 'dataloader';
 import { DateTimeScalar, type TenantContext } from '@nvcf/subgraph-kit';
 import type { StatusStore } from './store/index.js';
 import type { InstanceStatusEvent, Resolvers } from './generated/resolvers.js';
-import type { StatusStream, Feed } from '@nvcf/status-stream';
-import { toPayload } from './payload.js';
+import { toInstancePayload, toStatusPayload, type StatusStream, type Feed } from '@nvcf/status-stream';
 
 export const createLoaders = (store: StatusStore) => ({
   status: new DataLoader((ids: readonly string[]) => store.get(ids)),
@@ -18,7 +17,9 @@ function payloads(feed: Feed): AsyncIterableIterator<{ instanceStatusChanged: In
   const it: AsyncIterableIterator<{ instanceStatusChanged: InstanceStatusEvent }> = {
     next: async () => {
       const r = await feed.next();
-      return r.done ? r : { done: false, value: { instanceStatusChanged: toPayload(r.value) } };
+      return r.done
+        ? r
+        : { done: false, value: { instanceStatusChanged: toStatusPayload(r.value, toInstancePayload(r.value.event)) } };
     },
     return: async () => {
       await feed.return!();

@@ -1,0 +1,44 @@
+import type { StatusEvent } from '@nvcf/contracts';
+import type { Instance, InstanceStatusEvent } from './generated/schema.js';
+import type { FeedEvent } from './types.js';
+
+/**
+ * Instance as the status subgraph resolves it (its own fields, from the generated schema types),
+ * with the entity references the other subgraphs resolve: the gateway executes the public schema
+ * locally and reads `cluster { id }` and `gpuSpecification { id }` from them; the subgraph's own
+ * schema has no such fields, so there they are never read.
+ */
+export type InstancePayload = Instance & { cluster: { id: string }; gpuSpecification: { id: string } };
+
+/**
+ * InstanceStatusEvent with every field required (the generated types avoid optionals): a field
+ * added to the schema is a compile error here until it has a value. `instance` is the caller's:
+ * the event's own, or one loaded from the supergraph (or the error that load failed with).
+ */
+export type StatusPayload<I = InstancePayload> = Omit<InstanceStatusEvent, 'instance'> & { instance: I };
+
+/** The instance an event describes, without asking any other subgraph. */
+export const toInstancePayload = (e: StatusEvent): InstancePayload => ({
+  id: e.instanceId,
+  state: e.state,
+  revisionId: e.revisionId,
+  // events of agents older than targetRevisionId have none: null, as on every other transition
+  targetRevisionId: e.targetRevisionId ?? null,
+  updatedAt: e.at,
+  cluster: { id: e.clusterId },
+  gpuSpecification: { id: e.gpuSpecificationId },
+});
+
+/** One feed event as the GraphQL status object, the one place its fields get their values. */
+export const toStatusPayload = <I>(fe: FeedEvent, instance: I): StatusPayload<I> => ({
+  cursor: fe.cursor,
+  instance,
+  state: fe.event.state,
+  previousState: fe.event.previousState,
+  revisionId: fe.event.revisionId,
+  targetRevisionId: fe.event.targetRevisionId ?? null,
+  at: fe.event.at,
+  message: fe.event.message ?? null,
+  kind: fe.kind,
+  lag: fe.lag,
+});
