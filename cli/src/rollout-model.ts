@@ -1,24 +1,19 @@
-import type { CliRolloutStatusQuery, InstanceState, RevisionStatus, StatusEvent } from '@nvcf/client';
+import {
+  applyListedInstances,
+  applyStatusEvent,
+  type CliRolloutStatusQuery,
+  type InstanceState,
+  type RevisionStatus,
+  type RolloutInstance,
+  type StatusEvent,
+} from '@nvcf/client';
 
 export type SpecSnapshot = NonNullable<CliRolloutStatusQuery['gpuSpecification']>;
 
 export type RevisionView = NonNullable<SpecSnapshot['latestRevision']>;
 
-export interface InstanceView {
-  id: string;
-  clusterId: string;
-  state: InstanceState;
-  /** the revision it runs */
-  revisionId: string | null;
-  /** the revision an UPDATING instance is moving to */
-  targetRevisionId: string | null;
-  /** the last message reported for it (a failed update says why) */
-  message: string | null;
-  /** the revision whose update failed on it, permanently: it went back to serving the one it ran */
-  failedRevisionId: string | null;
-  /** reported by the status stream at least once: refetches no longer move it */
-  fromStream: boolean;
-}
+/** One instance, folded by the client's rollout reducer (docs/cli.md says by which rules). */
+export type InstanceView = RolloutInstance;
 
 export interface Counts {
   total: number;
@@ -53,7 +48,7 @@ const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : 0);
 /**
  * The rollout of a GPU specification's latest revision as the CLI knows it: the revision and its
  * counts (Revision.progress) from the last refetch, the instances from the status stream (seeded
- * by the refetch).
+ * by the refetch), folded by @nvcf/client's rollout reducer as the console folds them.
  */
 export class RolloutModel {
   revision: RevisionView | null = null;
@@ -61,11 +56,13 @@ export class RolloutModel {
   functionName = '';
   gpu = '';
   instanceType = '';
-  readonly instances = new Map<string, InstanceView>();
-  /** terminated per the stream: a lagging refetch must not bring them back */
-  private readonly gone = new Set<string>();
+  private current = new Map<string, InstanceView>();
 
   constructor(readonly specId: string) {}
+
+  get instances(): ReadonlyMap<string, InstanceView> {
+    return this.current;
+  }
 
   /** Takes a refetch; returns what happened to the tracked revision. */
   applySnapshot(spec: SpecSnapshot): RevisionChange[] {
@@ -80,64 +77,16 @@ export class RolloutModel {
     else if (prev && next && next.status !== prev.status)
       changes.push({ kind: 'status', revision: next, previous: prev.status });
     this.revision = next;
-
-    // Instances come from the refetch until the status stream reports them: from then on only its
-    // events, which arrive in order per instance, move them (the stores behind a refetch may lag
-    // the stream, and their clocks are not the events' clocks).
-    const listed = new Set<string>();
-    for (const i of spec.instances) {
-      listed.add(i.id);
-      const cur = this.instances.get(i.id);
-      if (cur?.fromStream || this.gone.has(i.id)) continue;
-      this.instances.set(i.id, {
-        id: i.id,
-        clusterId: i.cluster.id,
-        state: i.state,
-        revisionId: i.revisionId,
-        // agents older than targetRevisionId leave it null: an UPDATING instance moves to the latest revision
-        targetRevisionId: i.targetRevisionId ?? (i.state === 'UPDATING' ? (this.revision?.id ?? null) : null),
-        message: null,
-        failedRevisionId: i.state === 'FAILED' ? i.targetRevisionId : null,
-        fromStream: false,
-      });
-    }
-    for (const [id, cur] of this.instances) if (!listed.has(id) && !cur.fromStream) this.instances.delete(id);
+    this.current = applyListedInstances(this.current, spec.instances, this.revision?.id ?? null);
     return changes;
   }
 
-  /** Takes a status event; returns the transition to report (none for SNAPSHOT items). */
+  /** Takes a status event; returns the transition to report (none for SNAPSHOT items, nor for a replayed event). */
   applyEvent(e: StatusEvent): Transition | null {
-    const cur = this.instances.get(e.instance.id);
-    const target = e.targetRevisionId;
-    // agents older than targetRevisionId leave it null: an UPDATING instance moves to the latest revision
-    const targetRevisionId =
-      e.state === 'UPDATING' ? (target ?? this.revision?.id ?? null) : e.state === 'FAILED' ? (target ?? null) : null;
-    // an UPDATING instance back to serving without the revision it moved to: its update failed for good
-    const failedRevisionId =
-      e.previousState === 'UPDATING' &&
-      e.state !== 'UPDATING' &&
-      cur?.targetRevisionId &&
-      e.revisionId !== cur.targetRevisionId
-        ? cur.targetRevisionId
-        : e.state === 'FAILED' && target
-          ? target
-          : e.state === 'UPDATING'
-            ? null
-            : (cur?.failedRevisionId ?? null);
-    const view: InstanceView = {
-      id: e.instance.id,
-      clusterId: e.instance.cluster.id,
-      state: e.state,
-      revisionId: e.revisionId ?? (e.state === 'UPDATING' ? (cur?.revisionId ?? null) : null),
-      targetRevisionId,
-      message: e.message ?? (e.state === 'UPDATING' ? null : (cur?.message ?? null)),
-      failedRevisionId,
-      fromStream: true,
-    };
-    if (e.state === 'TERMINATED') {
-      this.instances.delete(view.id);
-      this.gone.add(view.id);
-    } else this.instances.set(view.id, view);
+    const prev = this.current.get(e.instance.id);
+    const view = applyStatusEvent(prev, e, this.revision?.id ?? null);
+    if (view === prev) return null;
+    this.current.set(view.id, view);
     if (e.kind !== 'TRANSITION') return null;
     return {
       at: e.at,
@@ -155,8 +104,8 @@ export class RolloutModel {
 
   /** Instances in a stable order (cluster, id): rows that do not jump around in a live view. */
   sorted(): InstanceView[] {
-    return [...this.instances.values()].sort(
-      (a, b) => a.clusterId.localeCompare(b.clusterId) || a.id.localeCompare(b.id),
+    return [...this.current.values()].sort(
+      (a, b) => a.cluster.id.localeCompare(b.cluster.id) || a.id.localeCompare(b.id),
     );
   }
 

@@ -73,14 +73,17 @@ const stateOrder = (i: InstanceView, rev: string | undefined) =>
     ? 0
     : i.state === 'UPDATING'
       ? 1
-      : i.revisionId === rev
-        ? 3
-        : 2;
+      : i.state === 'TERMINATED'
+        ? 4
+        : i.revisionId === rev
+          ? 3
+          : 2;
 
 function stateCell(i: InstanceView, rev: string | undefined, colors: Colors): string {
   if (i.state === 'FAILED' || (rev && i.failedRevisionId === rev)) return colors.red(i.state);
   if (i.state === 'UPDATING') return colors.yellow(i.state);
   if (i.state === 'STARTING') return colors.cyan(i.state);
+  if (i.state === 'TERMINATED') return colors.dim(i.state);
   if (i.state === 'ACTIVE' && i.revisionId === rev) return colors.green(i.state);
   return i.state;
 }
@@ -113,7 +116,7 @@ function instanceTable(m: RolloutModel, colors: Colors, maxRows = Infinity): str
   }
   const text = table(
     ['INSTANCE', 'CLUSTER', 'STATE', 'REVISION'],
-    shown.map((i) => [i.id, i.clusterId, stateCell(i, rev, colors), revisionCell(i, rev, colors)]),
+    shown.map((i) => [i.id, i.cluster.id, stateCell(i, rev, colors), revisionCell(i, rev, colors)]),
     colors,
   );
   const hidden = all.length - shown.length;
@@ -133,7 +136,7 @@ function headerLines(m: RolloutModel, colors: Colors): string[] {
 }
 
 function failureLines(m: RolloutModel, colors: Colors): string[] {
-  return m.failures().map((i) => colors.red(`${i.id} ${i.clusterId}: ${i.message ?? i.state}`));
+  return m.failures().map((i) => colors.red(`${i.id} ${i.cluster.id}: ${i.message ?? i.state}`));
 }
 
 /** The live view's frame, fitted to the terminal: header, bar, table, failures, connection note. */
@@ -170,7 +173,7 @@ export function transitionLine(t: Transition): string {
     i.state === 'UPDATING'
       ? `${i.targetRevisionId ?? '-'}${t.fromRevisionId ? ` (from ${t.fromRevisionId})` : ''}`
       : (i.revisionId ?? '-');
-  return `${when(t.at)} ${i.id} ${i.clusterId} ${i.state} ${rev}${i.message ? `: ${i.message}` : ''}\n`;
+  return `${when(t.at)} ${i.id} ${i.cluster.id} ${i.state} ${rev}${i.message ? `: ${i.message}` : ''}\n`;
 }
 
 export function startLine(m: RolloutModel, now: number): string {
@@ -206,11 +209,11 @@ export function failureReport(
     ),
   ];
   const failed = m.failures();
-  for (const i of failed) lines.push(`  ${i.id} ${i.clusterId}: ${i.message ?? i.state}`);
+  for (const i of failed) lines.push(`  ${i.id} ${i.cluster.id}: ${i.message ?? i.state}`);
   // the ones the deadline caught: what they still run
   for (const i of m.sorted())
-    if (i.revisionId !== m.revision?.id && !failed.includes(i))
-      lines.push(`  ${i.id} ${i.clusterId}: still ${i.state} on ${i.revisionId ?? '-'}`);
+    if (i.revisionId !== m.revision?.id && i.state !== 'TERMINATED' && !failed.includes(i))
+      lines.push(`  ${i.id} ${i.cluster.id}: still ${i.state} on ${i.revisionId ?? '-'}`);
   lines.push(`hint: fix the configuration and submit a new revision, or roll back: nvcf gpu-spec rollback ${m.specId}`);
   return `${lines.join('\n')}\n`;
 }
@@ -227,7 +230,7 @@ export function statusDocument(m: RolloutModel) {
     progress: m.counts(),
     instances: m.sorted().map((i) => ({
       id: i.id,
-      clusterId: i.clusterId,
+      clusterId: i.cluster.id,
       state: i.state,
       revisionId: i.revisionId,
       targetRevisionId: i.targetRevisionId,

@@ -119,7 +119,7 @@ export function streamView(ctx: Ctx, format: 'json' | 'yaml'): RolloutView {
         type: 'transition',
         at: t.at,
         instanceId: t.instance.id,
-        clusterId: t.instance.clusterId,
+        clusterId: t.instance.cluster.id,
         state: t.instance.state,
         previousState: t.previousState,
         revisionId: t.instance.revisionId,

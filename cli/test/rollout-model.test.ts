@@ -1,6 +1,6 @@
 import type { StatusEvent } from '@nvcf/client';
 import { RolloutModel, type SpecSnapshot } from '../src/rollout-model.js';
-import { frame, resultLine, transitionLine } from '../src/rollout-render.js';
+import { failureReport, frame, resultLine, transitionLine } from '../src/rollout-render.js';
 import { createColors } from '../src/output.js';
 
 const plain = createColors(false);
@@ -120,6 +120,25 @@ describe('rollout model', () => {
     expect(resultLine(m, { result: 'FAILED', reason: 'x' }, plain)).toBe(
       'revision rev-2 FAILED (0/2 applied, 1 failed)\n',
     );
+  });
+
+  it('keeps a terminated instance as a TERMINATED row, which a lagging refetch does not revive', () => {
+    const m = new RolloutModel('spec-1');
+    m.applySnapshot(spec());
+    const gone: StatusEvent = {
+      ...event('i-2', 'cluster-b', 'ACTIVE', 'ACTIVE', 'rev-1'),
+      cursor: 'c-i-2-TERMINATED',
+      state: 'TERMINATED',
+    };
+    expect(transitionLine(m.applyEvent(gone)!)).toBe('2026-11-30T19:00:01Z i-2 cluster-b TERMINATED rev-1\n');
+    // the same event again (a resumed stream): nothing to report
+    expect(m.applyEvent(gone)).toBeNull();
+    m.applySnapshot(spec());
+    expect(m.sorted().map((i) => [i.id, i.state])).toEqual([
+      ['i-1', 'ACTIVE'],
+      ['i-2', 'TERMINATED'],
+    ]);
+    expect(failureReport(m, { result: 'DEADLINE', reason: 'late' }, plain)).not.toContain('i-2');
   });
 
   it('ends at APPLIED, or on its own once the deadline passed without a final status', () => {

@@ -8,6 +8,8 @@ export type { ClientOptions, NvcfClient, VariablesArg } from './client.js';
 export { NvcfError, isTransient } from './errors.js';
 export type { GraphQLErrorShape } from './errors.js';
 export type { StatusEvent, WatchFilter, WatchItem, WatchOptions } from './watch.js';
+export { applyListedInstances, applyStatusEvent, cursorSequence } from './rollout.js';
+export type { ClusterRef, FoldableStatusEvent, ListedInstance, RolloutInstance } from './rollout.js';
 export type { DocumentMode } from './request.js';
 export { documentIdOf } from './request.js';
 export { readSse } from './sse-parse.js';

@@ -1,6 +1,6 @@
 export { startProbe, probePassed, formatProbeSummary, formatProbeFailure } from './probe.js';
 export type { Probe, ProbeOptions, ProbeSummary, ProbeFailure } from './probe.js';
-export { cursorSequence, eventTracker } from './probe-events.js';
+export { eventTracker } from './probe-events.js';
 export type { StatusEvent, EventVerdict, EventTracker } from './probe-events.js';
 export { runPreflight, formatPreflight, DEFAULT_MIGRATIONS_DIR } from './preflight.js';
 export type { PreflightOptions, PreflightResult, PreflightCheck, CheckStatus } from './preflight.js';

@@ -1,27 +1,26 @@
-import { cursorSequence, eventTracker, parseDuration, renderTable, UsageError, type StatusEvent } from './index.js';
+import type { InstanceState } from '@nvcf/client';
+import { eventTracker, parseDuration, renderTable, UsageError, type StatusEvent } from './index.js';
 
 const ev = (
   seq: number,
   id: string,
-  previousState: string | null,
-  state: string,
+  previousState: InstanceState | null,
+  state: InstanceState,
   extra: Partial<StatusEvent> = {},
 ): StatusEvent => ({
   cursor: `v1.${seq.toString(36)}.sig${seq}`,
-  instance: { id },
+  instance: { id, cluster: { id: 'c-1' } },
   previousState,
   state,
+  revisionId: 'rev-1',
+  targetRevisionId: null,
+  message: null,
   kind: 'TRANSITION',
+  lag: null,
   ...extra,
 });
 
 describe('status events as a probe checks them', () => {
-  it('reads the stream position out of a cursor, and nothing out of another shape', () => {
-    expect(cursorSequence('v1.2s.AbC-_x')).toBe(100);
-    expect(cursorSequence('v2.2s.x')).toBeUndefined();
-    expect(cursorSequence('garbage')).toBeUndefined();
-  });
-
   it('accepts transitions that continue each instance where it was', () => {
     const t = eventTracker();
     const verdicts = [
@@ -31,7 +30,7 @@ describe('status events as a probe checks them', () => {
       ev(9, 'b', 'UPDATING', 'ACTIVE'),
     ].flatMap((e) => t.record(e));
     expect(verdicts.every((v) => v.kind === 'new')).toBe(true);
-    expect(t.lastCursor).toBe(ev(9, 'b', null, '').cursor);
+    expect(t.lastCursor).toBe(ev(9, 'b', null, 'ACTIVE').cursor);
   });
 
   it('calls the same cursor twice a duplicate, and does not move the resume position back', () => {
@@ -39,7 +38,7 @@ describe('status events as a probe checks them', () => {
     t.record(ev(1, 'a', 'ACTIVE', 'UPDATING'));
     t.record(ev(2, 'a', 'UPDATING', 'ACTIVE'));
     expect(t.record(ev(1, 'a', 'ACTIVE', 'UPDATING'))).toEqual([expect.objectContaining({ kind: 'duplicate' })]);
-    expect(t.lastCursor).toBe(ev(2, 'a', null, '').cursor);
+    expect(t.lastCursor).toBe(ev(2, 'a', null, 'ACTIVE').cursor);
   });
 
   it('finds a gap by transition order, by an older position arriving late, and by conflation', () => {
@@ -57,6 +56,17 @@ describe('status events as a probe checks them', () => {
     expect(t.record(ev(6, 'c', 'UPDATING', 'ACTIVE', { lag: { skippedEvents: 2, resumeAfter: 'v1.4.x' } }))).toEqual([
       expect.objectContaining({ kind: 'gap', message: expect.stringContaining('2 transition(s) conflated') }),
     ]);
+  });
+
+  it('does not let a late older event move where an instance stands: the next one is no gap', () => {
+    const t = eventTracker();
+    t.record(ev(1, 'a', 'STARTING', 'ACTIVE'));
+    t.record(ev(5, 'a', 'ACTIVE', 'UPDATING'));
+    expect(t.record(ev(3, 'a', 'STARTING', 'ACTIVE'))).toEqual([
+      expect.objectContaining({ kind: 'gap', message: expect.stringContaining('position 3 arrived after 5') }),
+      expect.objectContaining({ kind: 'gap', message: expect.stringContaining('last seen UPDATING') }),
+    ]);
+    expect(t.record(ev(6, 'a', 'UPDATING', 'ACTIVE'))).toEqual([{ kind: 'new' }]);
   });
 
   it('takes a snapshot as the state to continue from', () => {

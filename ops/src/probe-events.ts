@@ -1,34 +1,28 @@
+import {
+  applyStatusEvent,
+  cursorSequence,
+  type ClusterRef,
+  type FoldableStatusEvent,
+  type RolloutInstance,
+} from '@nvcf/client';
+
 /**
  * What a status subscriber can check about the events it receives, without any secret:
  * every cursor is new (no duplicates), stream positions only grow, and per instance each
- * transition starts where the previous one ended (no gaps).
+ * transition starts where the previous one ended (no gaps). Where an instance stands is
+ * @nvcf/client's rollout fold, the one the CLI and the console show.
  */
 
-export interface StatusEvent {
-  cursor: string;
-  state: string;
-  previousState?: string | null;
-  kind?: 'TRANSITION' | 'SNAPSHOT';
-  instance: { id: string };
-  lag?: { skippedEvents: number; resumeAfter: string } | null;
+/** One event as the probe's subscription selects it. */
+export interface StatusEvent extends FoldableStatusEvent {
+  lag: { skippedEvents: number; resumeAfter: string } | null;
 }
 
 export type EventVerdict = { kind: 'new' } | { kind: 'duplicate'; message: string } | { kind: 'gap'; message: string };
 
-/**
- * The stream sequence inside a cursor (`v1.<seq base 36>.<signature>`), or undefined for a
- * cursor of another shape. Reading it needs no key; only the gateway can verify the signature.
- */
-export function cursorSequence(cursor: string): number | undefined {
-  const parts = cursor.split('.');
-  if (parts.length !== 3 || parts[0] !== 'v1' || !/^[0-9a-z]+$/.test(parts[1])) return undefined;
-  const seq = parseInt(parts[1], 36);
-  return Number.isSafeInteger(seq) ? seq : undefined;
-}
-
 export function eventTracker() {
   const cursors = new Set<string>();
-  const states = new Map<string, string>();
+  const instances = new Map<string, RolloutInstance<ClusterRef>>();
   let lastSeq: number | undefined;
   let lastCursor: string | undefined;
 
@@ -62,19 +56,19 @@ export function eventTracker() {
         lastSeq = seq;
         lastCursor = e.cursor;
       }
-      const before = states.get(e.instance.id);
+      const before = instances.get(e.instance.id);
       if (e.lag)
         out.push({
           kind: 'gap',
           message: `instance ${e.instance.id}: ${e.lag.skippedEvents} transition(s) conflated away (the subscriber fell behind)`,
         });
-      else if (e.kind !== 'SNAPSHOT' && before !== undefined && (e.previousState ?? undefined) !== before) {
+      else if (e.kind !== 'SNAPSHOT' && before !== undefined && (e.previousState ?? undefined) !== before.state) {
         out.push({
           kind: 'gap',
-          message: `instance ${e.instance.id}: last seen ${before}, next event is ${e.previousState ?? 'none'} → ${e.state}`,
+          message: `instance ${e.instance.id}: last seen ${before.state}, next event is ${e.previousState ?? 'none'} → ${e.state}`,
         });
       }
-      states.set(e.instance.id, e.state);
+      instances.set(e.instance.id, applyStatusEvent(before, e));
       return out.length ? out : [{ kind: 'new' }];
     },
   };

@@ -4,7 +4,8 @@ import { eventTracker, type StatusEvent } from './probe-events.js';
 
 const STATUS = `subscription OpsProbeStatus($functionId: ID!, $after: String) {
   instanceStatusChanged(functionId: $functionId, after: $after) {
-    cursor state previousState kind instance { id } lag { skippedEvents resumeAfter }
+    cursor state previousState revisionId targetRevisionId message kind
+    instance { id cluster { id } } lag { skippedEvents resumeAfter }
   }
 }`;
 

@@ -1,19 +1,16 @@
-import type { GpuSpecificationQuery, InstanceState, StatusEvent, WatchItem } from '@nvcf/client';
+import {
+  applyListedInstances,
+  applyStatusEvent,
+  type GpuSpecificationQuery,
+  type InstanceState,
+  type RolloutInstance,
+  type WatchItem,
+} from '@nvcf/client';
 
 export type Spec = NonNullable<GpuSpecificationQuery['gpuSpecification']>;
 
-/** One instance as its tile shows it. */
-export interface Tile {
-  id: string;
-  state: InstanceState;
-  revisionId: string | null;
-  targetRevisionId: string | null;
-  cluster: { id: string; name: string };
-  /** the message of its last event (a failure's reason) */
-  message: string | null;
-  /** when this state was reported (ms): a query's older answer does not overwrite an event's newer one */
-  at: number;
-}
+/** One instance as its tile shows it, folded by the client's rollout reducer as the CLI folds it. */
+export type Tile = RolloutInstance;
 
 export type LogEntry =
   | {
@@ -65,44 +62,12 @@ const push = (log: LogEntry[], entry: LogEntry) => [entry, ...log].slice(0, MAX_
 const warn = (log: LogEntry[], text: string) => push(log, note('warn', text));
 const byId = (a: Tile, b: Tile) => a.cluster.name.localeCompare(b.cluster.name) || a.id.localeCompare(b.id);
 
-function fromEvent(e: StatusEvent): Tile {
-  return {
-    id: e.instance.id,
-    state: e.state,
-    revisionId: e.revisionId,
-    targetRevisionId: e.targetRevisionId,
-    cluster: e.instance.cluster,
-    message: e.message,
-    at: Date.parse(e.at),
-  };
-}
-
 export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState {
   switch (a.type) {
     case 'spec': {
       const known = new Map(s.tiles.map((t) => [t.id, t]));
-      const tiles: Tile[] = [];
-      for (const i of a.spec.instances) {
-        const at = Date.parse(i.updatedAt);
-        const t = known.get(i.id);
-        known.delete(i.id);
-        if (t && t.at >= at) {
-          tiles.push(t);
-          continue;
-        }
-        tiles.push({
-          id: i.id,
-          state: i.state,
-          revisionId: i.revisionId,
-          targetRevisionId: i.targetRevisionId,
-          cluster: i.cluster,
-          message: t && t.state === i.state ? t.message : null,
-          at,
-        });
-      }
-      // an instance the query no longer lists but an event told about (terminated) stays until the page is left
-      for (const t of known.values()) if (t.state === 'TERMINATED') tiles.push(t);
-      return { ...s, spec: a.spec, tiles: tiles.sort(byId) };
+      const tiles = applyListedInstances(known, a.spec.instances, a.spec.latestRevision?.id ?? null);
+      return { ...s, spec: a.spec, tiles: [...tiles.values()].sort(byId) };
     }
     case 'watch': {
       const item = a.item;
@@ -152,12 +117,12 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
           };
         case 'event': {
           const e = item.event;
-          const next = fromEvent(e);
-          const idx = s.tiles.findIndex((t) => t.id === next.id);
-          let tiles = s.tiles;
-          if (idx < 0) tiles = [...s.tiles, next].sort(byId);
-          else if (e.kind === 'TRANSITION' || next.at >= s.tiles[idx].at)
-            tiles = s.tiles.map((t, i) => (i === idx ? next : t));
+          const idx = s.tiles.findIndex((t) => t.id === e.instance.id);
+          const prev = idx < 0 ? undefined : s.tiles[idx];
+          const next = applyStatusEvent(prev, e, s.spec?.latestRevision?.id ?? null);
+          // a duplicate or a replayed older event: neither the tiles nor the log change
+          if (next === prev) return s;
+          const tiles = idx < 0 ? [...s.tiles, next].sort(byId) : s.tiles.map((t, i) => (i === idx ? next : t));
           if (e.kind !== 'TRANSITION') return { ...s, tiles };
           const entry: LogEntry = {
             kind: 'transition',
@@ -169,7 +134,7 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
             state: e.state,
             previousState: e.previousState,
             revisionId: e.revisionId,
-            targetRevisionId: e.targetRevisionId,
+            targetRevisionId: next.targetRevisionId,
             message: e.message,
           };
           return { ...s, tiles, log: push(s.log, entry) };
