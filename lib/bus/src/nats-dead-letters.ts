@@ -48,8 +48,8 @@ export async function publishDeadLetter(
   try {
     await publish();
   } catch (err) {
-    // JetStream answers "no responders" for a subject no stream listens on
-    if ((err as Error).name !== 'NoRespondersError') throw err;
+    // nats.js reports "no responders" to a publish no stream listens on as JetStreamNotEnabled
+    if ((err as Error).name !== 'JetStreamNotEnabled') throw err;
     await ensureStream();
     await publish();
   }

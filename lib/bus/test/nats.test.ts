@@ -2,7 +2,7 @@ import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { waitUntil } from '@nvcf/testing';
 import { startPrivateNats, type PrivateNats } from '../../../test/services/nats-private.js';
-import { createNatsBus, type Bus, type StreamSpec } from '../src/index.js';
+import { createNatsBus, PoisonMessage, type Bus, type StreamSpec } from '../src/index.js';
 import { busContract } from './bus.contract.js';
 
 class MissingService extends Error {
@@ -73,6 +73,20 @@ function durableLossSuite() {
     );
     expect((await jsm.consumers.info(work.name, 'LossWork-r2')).config.num_replicas).toBe(1);
     await after.stop();
+  });
+
+  it('a dead letter is kept even when its stream was deleted: the bus creates it again', async () => {
+    await jsm.streams.delete('DeadLetterStream');
+    await bus.consume({ stream: work.name, durable: 'LossWork-dl', filterSubject: 'LW.dl' }, async () => {
+      throw new PoisonMessage('never valid');
+    });
+    const { seq } = await bus.publish('LW.dl', { id: 'poison' });
+    await waitUntil(async () => (await bus.deadLetters.list({ durable: 'LossWork-dl' })).length === 1, {
+      what: 'the dead letter, in a stream created for it',
+    });
+    expect(await bus.deadLetters.list({ durable: 'LossWork-dl' })).toEqual([
+      expect.objectContaining({ seq, durable: 'LossWork-dl', error: 'PoisonMessage: never valid' }),
+    ]);
   });
 
   it("a durable the server refuses to create fails with the server's reason", async () => {

@@ -17,7 +17,6 @@ describe('isOutage: a dependency unavailable now, or the work itself wrong', () 
     ['undici giving up on connecting', withCode('UND_ERR_CONNECT_TIMEOUT')],
     ["AbortSignal.timeout's TimeoutError", named('TimeoutError')],
     ['a bus publish that gave up through an outage', named('PublishFailed')],
-    ['NATS without a JetStream to answer', named('NoRespondersError')],
     ['an HTTP 503 answer', Object.assign(new Error('Service Unavailable'), { statusCode: 503 })],
     ['a 429 throttle', Object.assign(new Error('Too Many Requests'), { status: 429 })],
     [
@@ -39,6 +38,7 @@ describe('isOutage: a dependency unavailable now, or the work itself wrong', () 
     ['a GraphQL error without a code', new GraphQLError('Internal server error')],
     ['an HTTP 400 answer', Object.assign(new Error('Bad Request'), { statusCode: 400 })],
     ['a missing file', withCode('ENOENT')],
+    ['NATS without a JetStream (or a stream) to answer', named('JetStreamNotEnabled')],
     ['a string thrown', 'ECONNREFUSED'],
     ['nothing', undefined],
     [

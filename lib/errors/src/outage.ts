@@ -19,8 +19,9 @@ const CONNECTION_CODES = new Set([
 ]);
 
 // errors named for a peer that did not answer: AbortSignal.timeout's DOMException, nats.js' request
-// timeouts and lost connections, and the bus's publish that gave up through an outage
-const OUTAGE_NAMES = new Set(['TimeoutError', 'ConnectionError', 'NoRespondersError', 'PublishFailed']);
+// timeouts and lost connections, and the bus's publish that gave up through an outage. Not nats.js'
+// "no responders": nobody serves that subject (JetStream off, no stream), which waiting does not fix
+const OUTAGE_NAMES = new Set(['TimeoutError', 'ConnectionError', 'PublishFailed']);
 
 // an HTTP answer that says "not now" (an API server restarting behind its load balancer, a throttle)
 const RETRY_LATER_STATUS = new Set([429, 502, 503, 504]);
