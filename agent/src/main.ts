@@ -1,12 +1,10 @@
 import { createServer } from 'node:http';
 import { int, oneOf, required, str, type Env } from '@nvcf/config';
 import { createLogger, setLogLevel } from '@nvcf/logging';
-import { createNatsBus } from '@nvcf/bus';
-import { allStreams } from '@nvcf/contracts';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { listen, sendJson, closeServer } from '@nvcf/http';
-import { runMain, readServiceConfig, readBusConfig, processMetrics } from '@nvcf/service';
+import { runMain, readServiceConfig, readBusConfig, processMetrics, connectBus } from '@nvcf/service';
 import { startAgent } from './agent.js';
 import { createSimulatedCluster } from './drivers/simulated.js';
 import type { ClusterDriver } from './driver.js';
@@ -43,10 +41,7 @@ runMain(
     const stack = new DisposalStack();
     try {
       const registry = loadRegistry(c.registryFile);
-      const bus = stack.use(
-        await createNatsBus({ servers: c.natsUrl, name: `agent-${c.clusterId}`, streamReplicas: c.streamReplicas }),
-      );
-      await bus.ensureStreams(allStreams);
+      const bus = stack.use(await connectBus(c, `agent-${c.clusterId}`));
       let driver: ClusterDriver;
       if (c.driver === 'kubernetes') {
         // in a pod: the service account's in-cluster config; elsewhere KUBECONFIG

@@ -1,6 +1,5 @@
 import { setLogLevel } from '@nvcf/logging';
-import { createNatsBus } from '@nvcf/bus';
-import { runMain } from '@nvcf/service';
+import { connectBus, runMain } from '@nvcf/service';
 import { readGatewayConfig } from './config.js';
 import { startGateway } from './server.js';
 
@@ -9,7 +8,8 @@ runMain(
   () => readGatewayConfig(process.env),
   async (c) => {
     setLogLevel(c.logLevel);
-    const bus = await createNatsBus({ servers: c.natsUrl, name: 'gateway', streamReplicas: c.streamReplicas });
+    // the gateway only reads the status stream: the services that write it create the streams
+    const bus = await connectBus(c, 'gateway', { ensureStreams: false });
     try {
       const gateway = await startGateway({
         subgraphs: c.subgraphs,

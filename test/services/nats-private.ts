@@ -21,7 +21,8 @@ export interface PrivateNats extends AsyncDisposable {
   restart(): Promise<void>;
 }
 
-export async function startPrivateNats(): Promise<PrivateNats> {
+/** `jetstream: false` starts a plain NATS server, as one whose operator forgot `-js`. */
+export async function startPrivateNats(opts: { jetstream?: boolean } = {}): Promise<PrivateNats> {
   const p = servicePaths();
   ensureDirs(p);
   const bin = await ensureNatsServer(p, process.env);
@@ -39,9 +40,7 @@ export async function startPrivateNats(): Promise<PrivateNats> {
     String(monitorPort),
     '-n',
     `private-${port}`,
-    '-js',
-    '-sd',
-    dataDir,
+    ...(opts.jetstream === false ? [] : ['-js', '-sd', dataDir]),
   ];
   let pid: number | undefined;
 

@@ -64,7 +64,15 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
     ctx = { nc, js: jetstream(nc), jsm: await jetstreamManager(nc), ensureDeadLetters: () => ensure(deadLetterStream) };
   } catch (err) {
     await nc.close();
-    throw new BusConnectError(`NATS at ${opts.servers} does not offer JetStream`, { cause: err });
+    // no responder to JetStream's API: it is off on that server, which waiting does not change; any other
+    // failure (a timeout while a cluster elects its meta leader, "temporarily unavailable") passes
+    const offered = (err as Error).name !== 'JetStreamNotEnabled';
+    throw new BusConnectError(
+      offered
+        ? `JetStream at ${opts.servers} is not available right now`
+        : `NATS at ${opts.servers} does not offer JetStream (start it with JetStream enabled)`,
+      { cause: err },
+    );
   }
   const replicas = opts.streamReplicas ?? 1;
   const publishRetryMs = opts.publishRetryMs ?? 10_000;

@@ -14,6 +14,8 @@ export function readServiceConfig(env: Env, defaults: { port: number }) {
     logFormat: env.LOG_FORMAT ? oneOf<LogFormat>(env, 'LOG_FORMAT', logFormats, 'json') : undefined,
     /** SIGTERM to exit: requests and message handlers in flight get this long to finish */
     drainGraceMs: int(env, 'DRAIN_GRACE_MS', 20_000, { min: 0, max: 600_000 }),
+    /** at start: how long to wait for NATS, JetStream and Cassandra to be available (inside the chart's startupProbe) */
+    startupTimeoutMs: int(env, 'STARTUP_TIMEOUT_MS', 90_000, { min: 0, max: 3_600_000 }),
   };
 }
 

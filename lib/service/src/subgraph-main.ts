@@ -1,10 +1,10 @@
 import { oneOf, str, type Env } from '@nvcf/config';
 import { setLogLevel } from '@nvcf/logging';
-import { createNatsBus, type Bus } from '@nvcf/bus';
-import { allStreams } from '@nvcf/contracts';
-import { createCassandraClient, type CassandraClient } from '@nvcf/cassandra';
+import type { Bus } from '@nvcf/bus';
+import type { CassandraClient } from '@nvcf/cassandra';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { runMain } from './main.js';
+import { connectBus, connectCassandra } from './startup.js';
 import { readServiceConfig, readBusConfig, readCassandraConfig, readInternalSecret } from './config.js';
 
 const readCommon = (env: Env, name: string, port: number) => ({
@@ -41,16 +41,8 @@ export function runSubgraphMain<C>(
       setLogLevel(config.logLevel);
       const stack = new DisposalStack();
       try {
-        const bus = stack.use(
-          await createNatsBus({ servers: config.natsUrl, name, streamReplicas: config.streamReplicas }),
-        );
-        await bus.ensureStreams(allStreams);
-        const cassandra = stack.use(
-          await createCassandraClient({
-            contactPoints: config.cassandra.contactPoints,
-            localDataCenter: config.cassandra.localDataCenter,
-          }),
-        );
+        const bus = stack.use(await connectBus(config, name));
+        const cassandra = stack.use(await connectCassandra(config));
         const server = await build({
           bus,
           cassandra,
