@@ -3,10 +3,18 @@ import { fail, type Code } from '@nvcf/errors';
 import { SpanKind, inSpan, traceHeaders } from '@nvcf/telemetry';
 
 /**
- * Calls another service's internal RPC as the given tenant; registry errors come back as
- * registry errors. The assertion is minted for that service's RPCs alone.
+ * How long a call may take before it counts as unavailable: a callee that is frozen or partitioned
+ * away accepts the connection and never answers, and fetch alone would wait minutes for headers.
  */
-export function rpcClient(baseUrl: () => string, secret: string, service: string) {
+const RPC_TIMEOUT_MS = 15_000;
+
+/**
+ * Calls another service's internal RPC as the given tenant; registry errors come back as
+ * registry errors. The assertion is minted for that service's RPCs alone. A callee that cannot
+ * be reached, does not answer in time, or answers 429/5xx without a registry error (a balancer
+ * with no ready backend) fails UNAVAILABLE: an outage the caller may wait out.
+ */
+export function rpcClient(baseUrl: () => string, secret: string, service: string, timeoutMs = RPC_TIMEOUT_MS) {
   return async <T>(tenant: string, method: string, input: unknown): Promise<T> => {
     const url = `${baseUrl()}/internal/rpc/${method}`;
     const target = new URL(url);
@@ -36,6 +44,7 @@ export function rpcClient(baseUrl: () => string, secret: string, service: string
               ...traceHeaders(),
             },
             body: JSON.stringify(input),
+            signal: AbortSignal.timeout(timeoutMs),
           });
         } catch (cause) {
           throw fail('UNAVAILABLE', `internal call ${method} failed: ${(cause as Error).message}; retry later`, {
@@ -46,10 +55,15 @@ export function rpcClient(baseUrl: () => string, secret: string, service: string
         return r;
       },
     );
-    const body = (await res.json()) as {
-      result?: T;
-      error?: { code: Code; message: string; extensions?: Record<string, unknown> };
-    };
+    type Answer = { result?: T; error?: { code: Code; message: string; extensions?: Record<string, unknown> } };
+    const body = (await res.json().catch(() => ({}))) as Answer;
+    if (!body.error && (!res.ok || !('result' in body))) {
+      const retry = res.status === 429 || res.status >= 500;
+      throw fail(
+        retry ? 'UNAVAILABLE' : 'INTERNAL_SERVER_ERROR',
+        `internal call ${method} answered HTTP ${res.status} without a result${retry ? '; retry later' : ''}`,
+      );
+    }
     if (body.error) {
       const { code: _c, ...meta } = body.error.extensions ?? {};
       throw fail(
