@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
 import { type Bus } from '@nvcf/bus';
 import {
@@ -17,6 +17,13 @@ import { eligibleClusters } from './placement.js';
 type Handlers = RpcHandlers<IcmsRpc>;
 
 /** ICMS's internal operations, called by nvcf over RPC. */
+/** A UUID (version 8, RFC 9562) derived from the revision: the same revision, the same update action. */
+function updateActionIdOf(revisionId: string): string {
+  const h = createHash('sha256').update(`update-action:${revisionId}`).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
 export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
   const liveByCluster = async (clusters: ClusterRecord[]) =>
     new Map(
@@ -93,7 +100,9 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       // the full current set: never a subset, never a canary (rule 6); an update creates nothing (rule 7)
       const targets = all.filter((i) => i.ncaId === tenant && isLive(i));
       const action = {
-        id: randomUUID(),
+        // one action per revision: nvcf hands a revision off again when an answer was lost, and the
+        // same id makes the repeat's messages duplicates the streams drop
+        id: updateActionIdOf(revisionId),
         ncaId: tenant,
         gpuSpecificationId: ref.gpuSpecificationId,
         revisionId,

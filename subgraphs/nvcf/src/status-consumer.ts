@@ -1,6 +1,7 @@
 import { type Bus, type Consumer, type StartAt } from '@nvcf/bus';
 import { Streams, readerOf, statusEventOf } from '@nvcf/contracts';
 import type { Nvcf } from './nvcf.js';
+import { retryHandoffs } from './handoff.js';
 import { createLogger } from '@nvcf/logging';
 
 const log = createLogger('nvcf');
@@ -35,7 +36,7 @@ export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf', sta
   });
 }
 
-/** Periodically fails revisions past their deadline. */
+/** Periodically fails revisions past their deadline, and hands off those ICMS could not take yet. */
 export function sweepDeadlines(nvcf: Nvcf, everyMs: number): { stop(): void } {
   let running = false;
   const t = setInterval(() => {
@@ -44,6 +45,7 @@ export function sweepDeadlines(nvcf: Nvcf, everyMs: number): { stop(): void } {
     running = true;
     nvcf.rollouts
       .sweepDeadlines()
+      .then(() => retryHandoffs(nvcf))
       .catch((err) => log.error('deadline sweep failed', err))
       .finally(() => (running = false));
   }, everyMs);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { fail } from '@nvcf/errors';
+import { fail, isOutage } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
 import { jsonExtent } from '@nvcf/subgraph-kit';
 import type { JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
@@ -7,6 +7,7 @@ import type { Nvcf } from './nvcf.js';
 import { checkBounds, checkConfiguration } from './validate.js';
 import { checkSidecarContract } from './sidecar-contract.js';
 import { workloadFor } from './workload.js';
+import { handOff } from './handoff.js';
 import { mergeManifests } from './operators/merge.js';
 import { requiredAttributes } from './deploy.js';
 import { checkServiceUnchanged } from './operators/service.js';
@@ -93,8 +94,15 @@ async function submitRevision(
   body: Pick<Revision, 'configuration' | 'manifestMergePatches'>,
   expected: RevisionPair,
 ): Promise<void> {
-  const { accepted } = await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id });
-  if (!accepted) {
+  // ICMS unavailable: the check is made at the hand-off instead, and the revision waits for it
+  const accepted = await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id }).then(
+    (r) => r.accepted,
+    (err: unknown) => {
+      if (isOutage(err)) return undefined;
+      throw err;
+    },
+  );
+  if (accepted === false) {
     throw fail(
       'UPDATE_NOT_ALLOWED',
       `GPU specification ${spec.id} has no instance request accepted by ICMS yet; deploy it with minInstances ≥ 1 and retry`,
@@ -109,7 +117,8 @@ async function submitRevision(
     status: 'PENDING',
     ...body,
     createdAt: new Date().toISOString(),
-    deadline: nvcf.deadlineFrom(Date.now()),
+    // set at the hand-off: a revision waiting for ICMS is not rolling out yet
+    deadline: null,
     supersedes: inFlight ? prev.id : null,
   };
   if (!(await nvcf.store.casRevisions(spec.id, prev?.id ?? null, { latest: rev, lastApplied: expected.lastApplied }))) {
@@ -119,24 +128,8 @@ async function submitRevision(
       { field: 'id' },
     );
   }
-  const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
-  let next: Revision;
-  // taken before the call: ICMS sends the work on, so an instance may report UPDATING before
-  // the call returns, and a rollout must not look as if it started after its first transition
-  const startedAt = new Date().toISOString();
-  try {
-    const { updateActionId, targets } = await nvcf.icms.update(tenant, {
-      ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
-      revisionId: rev.id,
-      revisionCreatedAt: rev.createdAt,
-      workload: workloadFor(version, d ?? null, rev, nvcf.registry),
-    });
-    next = { ...rev, status: 'ROLLING_OUT', targets, updateActionId, startedAt };
-  } catch (err) {
-    next = { ...rev, status: 'FAILED', failureReason: `ICMS did not accept the update: ${(err as Error).message}` };
-  }
-  // a newer revision may have replaced this one meanwhile; then it is not ours to move
-  await nvcf.store.casRevisions(spec.id, rev.id, { latest: next, lastApplied: expected.lastApplied });
+  const next = await handOff(nvcf, spec, version, rev, expected, { checkAccepted: accepted === undefined });
+  if (next.status === 'PENDING') return;
   // Agents may have reported the new revision before ROLLING_OUT was stored, when the readers'
   // evaluations still skipped it: one evaluation now sees them. Nothing to wait for is decided before
   // the answer; otherwise the caller does not wait for it (a loaded store takes hundreds of ms), and

@@ -241,7 +241,7 @@ export type Revision = {
   appliedAt?: Maybe<Scalars['DateTime']['output']>;
   configuration?: Maybe<Scalars['JSON']['output']>;
   createdAt: Scalars['DateTime']['output'];
-  /** When a rollout not finished by then becomes FAILED. */
+  /** When a rollout not finished by then becomes FAILED. Set when ICMS takes the revision: null while it is PENDING (ICMS unavailable, it waits and is handed off once ICMS answers). */
   deadline?: Maybe<Scalars['DateTime']['output']>;
   failureReason?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];

@@ -1,0 +1,91 @@
+import { isOutage } from '@nvcf/errors';
+import { createLogger } from '@nvcf/logging';
+import type { Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
+import type { Nvcf } from './nvcf.js';
+import { workloadFor } from './workload.js';
+
+const log = createLogger('nvcf');
+
+/** A PENDING revision older than this whose hand-off is not done is handed off again by the sweep. */
+const RETRY_AFTER_MS = 5_000;
+
+/**
+ * Hands a stored PENDING revision to ICMS, which sends the update to the agents: ROLLING_OUT with
+ * its targets when ICMS takes it, FAILED when ICMS refuses it. While ICMS is unavailable (isOutage)
+ * the revision stays PENDING, and the deadline sweep hands it off again once ICMS answers
+ * (`retryHandoffs`): an update submitted during an ICMS outage is delivered after it, not lost.
+ * ICMS keys the update action by the revision, so a hand-off repeated after an answer was lost
+ * sends nothing twice. The deadline counts from the hand-off: waiting for ICMS is not rolling out.
+ */
+export async function handOff(
+  nvcf: Nvcf,
+  spec: SpecRecord,
+  version: VersionRecord,
+  rev: Revision,
+  pair: Pick<RevisionPair, 'lastApplied'>,
+  opts: { checkAccepted: boolean },
+): Promise<Revision> {
+  const tenant = spec.ncaId;
+  const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
+  // taken before the call: ICMS sends the work on, so an instance may report UPDATING before
+  // the call returns, and a rollout must not look as if it started after its first transition
+  const startedAt = new Date().toISOString();
+  let next: Revision;
+  try {
+    const accepted =
+      !opts.checkAccepted || (await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id })).accepted;
+    if (!accepted) {
+      next = {
+        ...rev,
+        status: 'FAILED',
+        failureReason: `GPU specification ${spec.id} has no instance request accepted by ICMS`,
+      };
+    } else {
+      const { updateActionId, targets } = await nvcf.icms.update(tenant, {
+        ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
+        revisionId: rev.id,
+        revisionCreatedAt: rev.createdAt,
+        workload: workloadFor(version, d ?? null, rev, nvcf.registry),
+      });
+      next = {
+        ...rev,
+        status: 'ROLLING_OUT',
+        targets,
+        updateActionId,
+        startedAt,
+        deadline: nvcf.deadlineFrom(Date.parse(startedAt)),
+      };
+    }
+  } catch (err) {
+    if (isOutage(err)) {
+      log.warn(
+        `revision ${rev.id} of ${spec.id} stays PENDING: ICMS is unavailable (${(err as Error).message}); handed off once it answers`,
+      );
+      return rev;
+    }
+    next = { ...rev, status: 'FAILED', failureReason: `ICMS did not accept the update: ${(err as Error).message}` };
+  }
+  // a newer revision may have replaced this one meanwhile; then it is not ours to move
+  await nvcf.store.casRevisions(spec.id, rev.id, { latest: next, lastApplied: pair.lastApplied });
+  return next;
+}
+
+/**
+ * Hands off again every PENDING revision whose hand-off did not happen (ICMS was unavailable).
+ * Stops at the first one that still finds ICMS unavailable: the rest would too.
+ */
+export async function retryHandoffs(nvcf: Nvcf, nowMs = Date.now()): Promise<number> {
+  let handed = 0;
+  for (const pair of await nvcf.store.inFlightRevisions()) {
+    const rev = pair.latest!;
+    if (rev.status !== 'PENDING' || nowMs - Date.parse(rev.createdAt) < RETRY_AFTER_MS) continue;
+    const [spec] = await nvcf.store.getSpecs([pair.specId]);
+    const [version] = spec ? await nvcf.store.getVersions([spec.versionId]) : [];
+    if (!spec || !version) continue;
+    const next = await handOff(nvcf, spec, version, rev, pair, { checkAccepted: true });
+    if (next.status === 'PENDING') break;
+    handed++;
+    void nvcf.rollouts.evaluate(spec.id).catch((err) => log.error(`evaluating ${spec.id} failed`, err));
+  }
+  return handed;
+}
