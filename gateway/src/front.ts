@@ -9,6 +9,7 @@ import type { GatewayLimits } from './limits.js';
 import type { Runtime } from './runtime.js';
 import { authenticate } from './auth.js';
 import { refuse } from './refuse.js';
+import { checkContentType } from './media.js';
 import { pipeResponse } from './pipe.js';
 import { OperationGuard, refusalErrors, type GraphQLParams, type GuardedOperation } from './guard/guard.js';
 import { TenantRate } from './guard/rate.js';
@@ -82,28 +83,33 @@ export class FrontDoor {
     res.once('close', () =>
       this.opts.requests.observe(named.handler, performance.now() - started, res.statusCode >= 500),
     );
+    const accept = req.headers.accept;
     this.serve(req, res, named).catch((err) => {
       const errors = refusalErrors(err);
       if (errors) {
         this.opts.refused(String(errors[0].extensions.code));
-        return refuse(res, errors);
+        return refuse(res, errors, accept);
       }
       if (err instanceof BodyTooLarge) {
         this.opts.refused('LIMIT_EXCEEDED');
         // the rest of the body is never read: close the connection instead of draining it
         res.setHeader('connection', 'close');
-        return refuse(res, [
-          fail('LIMIT_EXCEEDED', `the request body exceeds ${this.opts.limits.maxBodyBytes} bytes, the limit`, {
-            limit: this.opts.limits.maxBodyBytes,
-            http: { status: 413 },
-          }),
-        ]);
+        return refuse(
+          res,
+          [
+            fail('LIMIT_EXCEEDED', `the request body exceeds ${this.opts.limits.maxBodyBytes} bytes, the limit`, {
+              limit: this.opts.limits.maxBodyBytes,
+              http: { status: 413 },
+            }),
+          ],
+          accept,
+        );
       }
       // the client went away and its work was stopped: nobody to answer, nothing went wrong
       if (res.destroyed && (err as Error)?.name === 'AbortError') return;
       log.error('request failed', err);
       if (!res.headersSent)
-        refuse(res, [fail('INTERNAL_SERVER_ERROR', 'Internal server error', { http: { status: 500 } })]);
+        refuse(res, [fail('INTERNAL_SERVER_ERROR', 'Internal server error', { http: { status: 500 } })], accept);
       else res.end();
     });
   }
@@ -126,6 +132,7 @@ export class FrontDoor {
     let params: GraphQLParams;
     let body: string | undefined;
     if (req.method === 'POST') {
+      checkContentType(req.headers['content-type']);
       const declared = Number(req.headers['content-length']);
       if (declared > limits.maxBodyBytes) throw new BodyTooLarge(`declared ${declared} bytes`);
       body = await readBody(req, limits.maxBodyBytes);
@@ -140,6 +147,11 @@ export class FrontDoor {
       };
     }
     const op = this.admit(principal, params);
+    // GET must not change anything (GraphQL over HTTP): a link or a prefetch would otherwise mutate
+    if (req.method === 'GET' && op.operation.operation === OperationTypeNode.MUTATION)
+      throw fail('BAD_USER_INPUT', 'a mutation is sent with POST; GET runs queries only', {
+        http: { status: 405, headers: { allow: 'POST' } },
+      });
     // a trusted document's id (or an id this gateway ignores): the engine gets the document itself
     if (op.params !== params) {
       const { query, operationName, variables, extensions } = op.params;

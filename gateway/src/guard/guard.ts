@@ -46,8 +46,19 @@ export interface GuardedOperation {
   deprecated: readonly string[];
 }
 
+/**
+ * A GraphQL request error (parse, validation, variable coercion): GraphQL over HTTP answers it 200
+ * to a client that takes application/json only, and 400 in application/graphql-response+json.
+ */
+const requestError = { status: 400, jsonStatus: 200 };
+
 const withLocations = (err: GraphQLError, code: string, message = err.message) =>
-  new GraphQLError(message, { nodes: err.nodes, source: err.source, positions: err.positions, extensions: { code } });
+  new GraphQLError(message, {
+    nodes: err.nodes,
+    source: err.source,
+    positions: err.positions,
+    extensions: { code, http: requestError },
+  });
 
 // "Did you mean …?" hints describe the schema: only callers who may introspect get them
 const withoutHints = (message: string) => message.replace(/ Did you mean .*\?$/, '');
@@ -131,6 +142,9 @@ export class OperationGuard {
     if (params.variables != null && (typeof params.variables !== 'object' || Array.isArray(params.variables))) {
       throw fail('BAD_USER_INPUT', '`variables` must be a JSON object (or null)', { field: 'variables' });
     }
+    if (params.extensions != null && (typeof params.extensions !== 'object' || Array.isArray(params.extensions))) {
+      throw fail('BAD_USER_INPUT', '`extensions` must be a JSON object (or null)', { field: 'extensions' });
+    }
     const variables = (params.variables ?? {}) as Record<string, unknown>;
     if (query.length > limits.maxDocumentChars) {
       throw fail(
@@ -147,7 +161,7 @@ export class OperationGuard {
         operationName
           ? `the document has no operation named "${operationName}"`
           : 'the document has several operations: name the one to run in `operationName`',
-        { field: 'operationName' },
+        { field: 'operationName', http: requestError },
       );
     }
     const s = summarize(operation.selectionSet, fragments, variables);

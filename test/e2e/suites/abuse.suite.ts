@@ -84,7 +84,13 @@ export function abuseSuite(name: string, make: MakeSystem) {
       const { result, probes, worstMs, failed } = await whileProbing(system.gateway.url, async () => {
         const res = await fetch(`${system.gateway.url}${c.path ?? '/graphql'}`, {
           method: c.method ?? 'POST',
-          headers: { 'content-type': 'application/json', ...c.headers },
+          // as @nvcf/client and the IDE send it: request errors are 4xx in this type (a client that
+          // takes JSON only gets them with 200, as GraphQL over HTTP says: graphql-http.memory.test.ts)
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json, application/json',
+            ...c.headers,
+          },
           body: c.method === 'GET' ? undefined : c.body,
         });
         return { status: res.status, headers: res.headers, body: (await res.json().catch(() => ({}))) as Body };
