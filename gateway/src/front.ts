@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OperationTypeNode } from 'graphql';
 import type { Principal, TokenVerifier } from '@nvcf/auth';
 import { fail } from '@nvcf/errors';
-import { readBody, BodyTooLarge } from '@nvcf/http';
+import { readBody, discardBody, BodyTooLarge } from '@nvcf/http';
 import { createLogger } from '@nvcf/logging';
 import type { RequestMetrics } from '@nvcf/service';
 import type { GatewayLimits } from './limits.js';
@@ -92,17 +92,20 @@ export class FrontDoor {
       }
       if (err instanceof BodyTooLarge) {
         this.opts.refused('LIMIT_EXCEEDED');
-        // the rest of the body is never read: close the connection instead of draining it
+        // the client may still be sending: the rest is read and dropped (up to a bound) before the
+        // connection closes, or the reset would reach the client before the answer does
         res.setHeader('connection', 'close');
+        const { maxBodyBytes, maxDiscardBytes } = this.opts.limits;
         return refuse(
           res,
           [
-            fail('LIMIT_EXCEEDED', `the request body exceeds ${this.opts.limits.maxBodyBytes} bytes, the limit`, {
-              limit: this.opts.limits.maxBodyBytes,
+            fail('LIMIT_EXCEEDED', `the request body exceeds ${maxBodyBytes} bytes, the limit`, {
+              limit: maxBodyBytes,
               http: { status: 413 },
             }),
           ],
           accept,
+          discardBody(req, maxDiscardBytes),
         );
       }
       // the client went away and its work was stopped: nobody to answer, nothing went wrong

@@ -5,6 +5,11 @@
 export interface GatewayLimits {
   /** bytes of a request body (HTTP, SSE) or of one WebSocket message */
   maxBodyBytes: number;
+  /**
+   * bytes of an oversized body read (and thrown away) after its 413 is sent, so that a client still
+   * sending receives the answer; past them the connection is cut
+   */
+  maxDiscardBytes: number;
   /** characters of the GraphQL document */
   maxDocumentChars: number;
   /** lexical tokens of the document: bounds parsing time and the memory of the parse caches */
@@ -31,6 +36,7 @@ export interface GatewayLimits {
 
 export const defaultLimits: GatewayLimits = {
   maxBodyBytes: 1024 * 1024,
+  maxDiscardBytes: 16 * 1024 * 1024,
   maxDocumentChars: 32 * 1024,
   maxTokens: 1000,
   maxDepth: 12,
@@ -54,7 +60,13 @@ export const limitSpecs: Record<keyof GatewayLimits, { env: string; code: string
     env: 'GATEWAY_MAX_BODY_BYTES',
     code: 'LIMIT_EXCEEDED (HTTP 413)',
     unit: 'bytes',
-    what: 'request body (HTTP, SSE) or one WebSocket message; refused before it is read further',
+    what: 'request body (HTTP, SSE) or one WebSocket message; answered at once, with `Connection: close`',
+  },
+  maxDiscardBytes: {
+    env: 'GATEWAY_MAX_DISCARD_BYTES',
+    code: 'LIMIT_EXCEEDED (HTTP 413)',
+    unit: 'bytes',
+    what: 'of a body over the limit, read and thrown away after the 413 so that a client still sending receives it; past them the connection is cut',
   },
   maxDocumentChars: {
     env: 'GATEWAY_MAX_DOCUMENT_CHARS',

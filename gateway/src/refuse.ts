@@ -15,7 +15,13 @@ export type HttpHint = { status?: number; jsonStatus?: number; headers?: Record<
  * HTTP status and headers the first one asks for (`extensions.http`, never shown to the
  * client); 400 when it asks for none. The body is in the media type the Accept header prefers.
  */
-export function refuse(res: ServerResponse, errors: readonly GraphQLError[], accept?: string) {
+export function refuse(
+  res: ServerResponse,
+  errors: readonly GraphQLError[],
+  accept?: string,
+  /** the answer's end waits for it (a body still being discarded) */
+  endAfter?: Promise<void>,
+) {
   const hint = (errors[0]?.extensions.http ?? {}) as HttpHint;
   const body = {
     errors: errors.map((e) => {
@@ -28,5 +34,5 @@ export function refuse(res: ServerResponse, errors: readonly GraphQLError[], acc
   const status = media === 'json' && hint.jsonStatus !== undefined ? hint.jsonStatus : (hint.status ?? 400);
   const type: Record<string, string> =
     media === 'graphql-response' ? { 'content-type': `${GRAPHQL_RESPONSE}; charset=utf-8` } : {};
-  sendJson(res, status, body, { ...type, ...hint.headers });
+  sendJson(res, status, body, { ...type, ...hint.headers }, { endAfter });
 }

@@ -1,3 +1,3 @@
 /** The HTTP plumbing every service shares: listening, graceful close, bounded bodies, JSON answers. */
 export { listen, closeServer, type CloseOptions } from './listen.js';
-export { readBody, sendJson, graphqlError, BodyTooLarge } from './body.js';
+export { readBody, discardBody, sendJson, graphqlError, BodyTooLarge, type SendOptions } from './body.js';

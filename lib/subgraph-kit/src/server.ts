@@ -8,7 +8,7 @@ import { fail, maskError } from '@nvcf/errors';
 import { GraphQLError } from 'graphql';
 import { rpcAudience } from '@nvcf/auth';
 import { tenantFrom, TENANT_HEADER, type TenantContext } from './context.js';
-import { readBody, sendJson, graphqlError, BodyTooLarge, listen, closeServer } from '@nvcf/http';
+import { readBody, discardBody, sendJson, graphqlError, BodyTooLarge, listen, closeServer } from '@nvcf/http';
 import { RequestMetrics, processMetrics } from '@nvcf/service';
 import { build, type DisposalStack } from '@nvcf/lifecycle';
 import { inputLimitsPlugin } from './input-limits-plugin.js';
@@ -123,6 +123,7 @@ async function start<C extends TenantContext>(
       const input: unknown = JSON.parse((await readBody(req, maxBodyBytes)) || '{}');
       sendJson(res, 200, { result: (await handler(tenant, input as never)) ?? null });
     } catch (err) {
+      if (err instanceof BodyTooLarge) throw err;
       const given = err instanceof GraphQLError ? err.extensions.code : undefined;
       const code = typeof given === 'string' ? given : 'INTERNAL_SERVER_ERROR';
       if (code === 'INTERNAL_SERVER_ERROR') log.error(`rpc ${method} failed`, err);
@@ -161,7 +162,17 @@ async function start<C extends TenantContext>(
       typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 64) : undefined;
     const handle = () => (requestId ? withLogContext({ request_id: requestId }, run) : run());
     (traced ? context.with(traced, handle) : handle()).catch((err) => {
-      if (err instanceof BodyTooLarge) return sendJson(res, 413, graphqlError('LIMIT_EXCEEDED', err.message));
+      // answered before the rest of the body is read, then read to its end so the caller gets the answer
+      if (err instanceof BodyTooLarge)
+        return sendJson(
+          res,
+          413,
+          graphqlError('LIMIT_EXCEEDED', err.message),
+          { connection: 'close' },
+          {
+            endAfter: discardBody(req, maxBodyBytes),
+          },
+        );
       log.error('request failed', err);
       if (!res.headersSent) sendJson(res, 500, graphqlError('INTERNAL_SERVER_ERROR', 'Internal server error'));
     });
