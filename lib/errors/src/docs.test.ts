@@ -76,7 +76,7 @@ describe('error registry', () => {
       { downstream: true },
     );
     expect(unknown.toJSON()).toEqual({
-      message: expect.stringContaining('the icms service failed'),
+      message: 'service "icms" failed to resolve this field; retry later (the cause is in its log)',
       path: ['clusters', 0, 'name'],
       locations: [located],
       extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', serviceName: 'icms' },
@@ -93,6 +93,17 @@ describe('error registry', () => {
     );
     expect(unreachable.message).not.toContain('10.0.0.7');
     expect(logged).toHaveLength(2);
+    // the federation audit's subgraphs are named "a", "b"…: the name reads as one, never "the a service"
+    const named = (serviceName?: string) =>
+      maskError(
+        { message: 'x', path: ['f'], extensions: serviceName === undefined ? {} : { serviceName } },
+        () => {},
+        undefined,
+        { downstream: true },
+      ).message;
+    expect(named('a')).toBe('service "a" failed to resolve this field; retry later (the cause is in its log)');
+    expect(named()).toBe('a service failed to resolve this field; retry later (the cause is in its log)');
+    expect(named('')).toBe('a service failed to resolve this field; retry later (the cause is in its log)');
     // the subgraph's own view: an error without a registry code is masked, whatever its path
     expect(maskError({ message: 'boom', path: ['x'], extensions: {} }).extensions).toEqual({
       code: 'INTERNAL_SERVER_ERROR',

@@ -68,10 +68,11 @@ export function maskError(
   }
   if (opts.downstream && err.path?.length) {
     log(original);
-    const service = typeof serviceName === 'string' ? `the ${serviceName} service` : 'a service behind the gateway';
+    // subgraph names are short and arbitrary ("a", "icms"): quoted, they read as a name in any sentence
+    const service = typeof serviceName === 'string' && serviceName ? `service "${serviceName}"` : 'a service';
     return shaped(err, `${service} failed to resolve this field; retry later (the cause is in its log)`, {
       code: 'DOWNSTREAM_SERVICE_ERROR',
-      ...(typeof serviceName === 'string' ? { serviceName } : {}),
+      ...(typeof serviceName === 'string' && serviceName ? { serviceName } : {}),
     });
   }
   if (source && !source.originalError && !err.path?.length && !extensions.code?.toString().startsWith('INTERNAL')) {

@@ -812,8 +812,9 @@ export function abuseSuite(name: string, make: MakeSystem) {
           });
           const body = (await res.json()) as Body;
           expect(body.errors![0]).toMatchObject({
+            message: 'service "icms" failed to resolve this field; retry later (the cause is in its log)',
             path: ['clusters'],
-            extensions: { code: 'DOWNSTREAM_SERVICE_ERROR' },
+            extensions: { code: 'DOWNSTREAM_SERVICE_ERROR', serviceName: 'icms' },
           });
           expect(JSON.stringify(body)).not.toContain('hunter2');
           fake.close();
