@@ -4,7 +4,7 @@
  * watch that resumes from its cursor by itself. docs/client.md.
  */
 export { createClient } from './client.js';
-export type { ClientOptions, NvcfClient, VariablesArg } from './client.js';
+export type { ClientOptions, NvcfClient, VariablesArg, UntypedData } from './client.js';
 export { NvcfError, isTransient } from './errors.js';
 export type { GraphQLErrorShape } from './errors.js';
 export type { StatusEvent, WatchFilter, WatchItem, WatchOptions } from './watch.js';

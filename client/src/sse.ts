@@ -10,14 +10,11 @@ import { readSse } from './sse-parse.js';
  */
 export function sseTransport(ctx: TransportContext): Transport {
   return async function* open(body, signal): AsyncGenerator<Frame> {
+    // outside the try: a token function that throws is the program's error, not an unreachable gateway
+    const headers = { ...(await ctx.headers()), 'content-type': 'application/json', accept: 'text/event-stream' };
     let res: Response;
     try {
-      res = await ctx.fetch(ctx.url, {
-        method: 'POST',
-        headers: { ...(await ctx.headers()), 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify(body),
-        signal,
-      });
+      res = await ctx.fetch(ctx.url, { method: 'POST', headers, body: JSON.stringify(body), signal });
     } catch (cause) {
       if (signal.aborted) return;
       throw NvcfError.unavailable(ctx.url, cause);

@@ -4,11 +4,13 @@
  * transports with nothing lost and nothing repeated.
  */
 import WebSocket from 'ws';
+import { parse } from 'graphql';
 import { startSystem, type System } from '@nvcf/local';
 import { waitUntil } from '@nvcf/testing';
 import {
   createClient,
   NvcfError,
+  ClustersDocument,
   CreateFunctionDocument,
   DeployFunctionVersionDocument,
   FunctionsDocument,
@@ -128,6 +130,72 @@ describe('@nvcf/client', () => {
     await expect(async () => {
       for await (const _ of client.watch({})) break;
     }).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+
+  it('takes a string or a DocumentNode, sent as text, as graphql-request and Apollo Client users write them', async () => {
+    const client = createClient({ url: system.url, token: 'dev-token-a', fetch: recording });
+    bodies.length = 0;
+    const typed = (await client.query(ClustersDocument)).clusters.map((c) => c.id);
+    const text = await client.query<{ clusters: { id: string }[] }>('{ clusters { id } }');
+    expect(text.clusters.map((c) => c.id)).toEqual(typed);
+    const node = await client.query<{ clusters: { id: string }[] }>(parse('query Mine { clusters { id } }'));
+    expect(node.clusters.map((c) => c.id)).toEqual(typed);
+    const created = await client.mutate<{ createFunction: { function: { id: string } } }>(
+      'mutation New($input: CreateFunctionInput!) { createFunction(input: $input) { function { id } } }',
+      { input: { name: 'by-text', helm: { chart: 'oci://nvcr.io/nca-a/echo-1.2.3.tgz', serviceName: 'echo' } } },
+    );
+    const read = await client.query<{ function: { name: string } }>('query($id: ID!) { function(id: $id) { name } }', {
+      id: created.createFunction.function.id,
+    });
+    expect(read.function.name).toBe('by-text');
+    expect(bodies.map((b) => ('documentId' in b ? 'id' : b.query === undefined ? '?' : 'text'))).toEqual([
+      'id',
+      'text',
+      'text',
+      'text',
+      'text',
+    ]);
+    expect(bodies[1]).toEqual({ query: '{ clusters { id } }' });
+  });
+
+  it('tells a mistake in the program from an outage: where it happened, never UNAVAILABLE', async () => {
+    const client = createClient({ url: system.url, token: 'dev-token-a', fetch: recording });
+    bodies.length = 0;
+    // found here, before anything is sent
+    await expect(client.query('{ clusters { id }')).rejects.toMatchObject({ code: 'GRAPHQL_PARSE_FAILED' });
+    await expect(client.query('{ clusters { id } }', [] as never)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(bodies).toEqual([]);
+    // found by the gateway: its code and status, and no retry
+    await expect(client.query('{ clusters { nope } }')).rejects.toMatchObject({
+      code: 'GRAPHQL_VALIDATION_FAILED',
+      status: 400,
+    });
+    await expect(
+      client.query('query($id: ID!) { function(id: $id) { id } }', { id: { not: 'an id' } }),
+    ).rejects.toMatchObject({ code: 'BAD_USER_INPUT', status: 400 });
+    expect(bodies).toHaveLength(2);
+  });
+
+  it.each(['sse', 'ws'] as const)('subscribes over %s with a string', async (transport) => {
+    const setup = createClient({ url: system.url, token: 'dev-token-a' });
+    const { specId, instanceIds } = await deployed(setup);
+    const client = createClient({
+      url: system.url,
+      token: 'dev-token-a',
+      ...(transport === 'ws' ? { transport, webSocketImpl: WebSocket } : { transport }),
+    });
+    const seen: { kind: string; instance: { id: string } }[] = [];
+    for await (const data of client.subscribe<{
+      instanceStatusChanged: { kind: string; instance: { id: string } };
+    }>(
+      'subscription($s: ID!) { instanceStatusChanged(gpuSpecificationId: $s, snapshot: true) { kind instance { id } } }',
+      { s: specId },
+    )) {
+      seen.push(data.instanceStatusChanged);
+      if (seen.length === instanceIds.length) break;
+    }
+    expect(seen.map((e) => e.kind)).toEqual(instanceIds.map(() => 'SNAPSHOT'));
+    expect(seen.map((e) => e.instance.id).sort()).toEqual([...instanceIds].sort());
   });
 
   it.each(['sse', 'ws'] as const)(
