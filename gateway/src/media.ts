@@ -11,7 +11,8 @@ interface MediaRange {
   q: number;
 }
 
-function ranges(accept: string): MediaRange[] {
+/** An Accept header's media ranges, lower-cased, each with its quality (0 when unreadable). */
+export function acceptRanges(accept: string): MediaRange[] {
   const out: MediaRange[] = [];
   for (const part of accept.split(',')) {
     const [type = '', ...params] = part
@@ -36,7 +37,7 @@ export function responseMedia(accept: string | undefined): 'graphql-response' | 
   if (!accept?.trim()) return 'json';
   let graphql = 0;
   let json = 0;
-  for (const r of ranges(accept)) {
+  for (const r of acceptRanges(accept)) {
     if (r.type === GRAPHQL_RESPONSE) graphql = Math.max(graphql, r.q);
     else if (r.type === 'application/json' || r.type === 'application/*' || r.type === '*/*')
       json = Math.max(json, r.q);

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEV_TOKENS } from '@nvcf/auth';
 import { WebAssets, WebAssetsMissing, type PageConfig } from '@nvcf/console';
 import { createLogger } from '@nvcf/logging';
+import { acceptRanges } from './media.js';
 
 const log = createLogger('gateway');
 
@@ -24,15 +25,8 @@ const PREFIX = '/console/';
  */
 export function prefersHtml(accept: string): boolean {
   let best: { type: string; q: number } | undefined;
-  for (const part of accept.split(',')) {
-    const [type = '', ...params] = part
-      .trim()
-      .toLowerCase()
-      .split(';')
-      .map((p) => p.trim());
-    const q = Number(params.find((p) => p.startsWith('q='))?.slice(2) ?? 1);
-    if (type && Number.isFinite(q) && (!best || q > best.q)) best = { type, q };
-  }
+  // q=0 is "not acceptable" (RFC 9110)
+  for (const r of acceptRanges(accept)) if (r.q > 0 && (!best || r.q > best.q)) best = r;
   return best?.type === 'text/html';
 }
 

@@ -18,6 +18,10 @@ export const deadLetterStream = {
 
 export const deadLetterSubject = (stream: string, durable: string) => `DeadLetter.${stream}.${durable}`;
 
+/** The subjects of the dead letters of one original stream, one durable, or all. */
+export const deadLetterFilter = (o: { stream?: string; durable?: string }) =>
+  o.stream ? deadLetterSubject(o.stream, o.durable ?? '*') : o.durable ? `DeadLetter.*.${o.durable}` : 'DeadLetter.>';
+
 /** One copy per message and durable: a copy published again (the ack after it was lost) is deduplicated. */
 export const deadLetterMsgId = (stream: string, seq: number, durable: string) => `dead:${stream}:${seq}:${durable}`;
 

@@ -16,6 +16,7 @@ import { runDelivery, type Outcome } from './delivery.js';
 import { deadLettered, tracedDelivery, tracedPublish, waitingOnOutage } from './telemetry.js';
 import { BusClosed, PublishFailed } from './errors.js';
 import {
+  deadLetterFilter,
   deadLetterHeaders,
   deadLetterMsgId,
   deadLetterOrigin,
@@ -130,8 +131,6 @@ export function createMemoryBus(): Bus {
     const origin = deadLetterOrigin((k) => m.headers?.[k]);
     return origin && { ...origin, id: m.seq, at: m.publishedAt, data: m.json };
   };
-  const deadLetterFilter = (o: { stream?: string; durable?: string }) =>
-    o.stream ? deadLetterSubject(o.stream, o.durable ?? '*') : o.durable ? `DeadLetter.*.${o.durable}` : 'DeadLetter.>';
   const deadLetters: DeadLetters = {
     async list(o = {}) {
       const filter = deadLetterFilter(o);

@@ -1,6 +1,7 @@
 import { DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import {
+  deadLetterFilter,
   deadLetterHeaders,
   deadLetterMsgId,
   deadLetterOrigin,
@@ -58,8 +59,6 @@ export async function publishDeadLetter(
 /** The dead-letter stream on JetStream. */
 export function natsDeadLetters(ctx: NatsContext): DeadLetters {
   const name = deadLetterStream.name;
-  const filter = (o: { stream?: string; durable?: string }) =>
-    o.stream ? deadLetterSubject(o.stream, o.durable ?? '*') : o.durable ? `DeadLetter.*.${o.durable}` : 'DeadLetter.>';
 
   const get = async (id: number): Promise<DeadLetter | undefined> => {
     const m = await ctx.jsm.streams.getMessage(name, { seq: id }).catch((err: unknown) => {
@@ -73,7 +72,7 @@ export function natsDeadLetters(ctx: NatsContext): DeadLetters {
   return {
     async list(o = {}) {
       const limit = o.limit ?? LIST_LIMIT;
-      const info = await ctx.jsm.streams.info(name, { subjects_filter: filter(o) }).catch((err: unknown) => {
+      const info = await ctx.jsm.streams.info(name, { subjects_filter: deadLetterFilter(o) }).catch((err: unknown) => {
         if (isStreamNotFound(err)) return undefined;
         throw err;
       });
@@ -81,7 +80,7 @@ export function natsDeadLetters(ctx: NatsContext): DeadLetters {
       if (!info || Object.keys(info.state.subjects ?? {}).length === 0) return [];
       // an ordered consumer reads the stream without leaving a durable behind
       const reader = await ctx.js.consumers.get(name, {
-        filter_subjects: [filter(o)],
+        filter_subjects: [deadLetterFilter(o)],
         deliver_policy: DeliverPolicy.All,
       });
       const out: DeadLetter[] = [];
@@ -111,7 +110,7 @@ export function natsDeadLetters(ctx: NatsContext): DeadLetters {
 
     async purge(o = {}) {
       const r = await ctx.jsm.streams
-        .purge(name, o.stream ? { filter: filter(o) } : undefined)
+        .purge(name, o.stream ? { filter: deadLetterFilter(o) } : undefined)
         .catch((err: unknown) => {
           if (isStreamNotFound(err)) return { purged: 0 };
           throw err;
