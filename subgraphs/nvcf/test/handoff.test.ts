@@ -9,7 +9,8 @@ import { Nvcf } from '../src/nvcf.js';
 import { updateGpuSpecification } from '../src/updates.js';
 import { retryHandoffs } from '../src/handoff.js';
 import type { IcmsClient } from '../src/icms-client.js';
-import type { Revision, SpecRecord, VersionRecord } from '../src/model.js';
+import type { Revision, VersionRecord } from '../src/model.js';
+import { specOf } from './fixtures.js';
 
 const created = '2026-01-01T00:00:00.000Z';
 const version: VersionRecord = {
@@ -25,21 +26,7 @@ const version: VersionRecord = {
   deploymentId: 'dep',
   createdAt: created,
 };
-const spec: SpecRecord = {
-  id: 'spec',
-  deploymentId: 'dep',
-  versionId: 'ver',
-  functionId: 'fn',
-  ncaId: 'nca-a',
-  gpu: 'L40S',
-  instanceType: 't',
-  minInstances: 1,
-  maxInstances: 1,
-  maxRequestConcurrency: 1,
-  clusters: [],
-  regions: [],
-  attributes: [],
-};
+const spec = specOf(1);
 const first: Revision = { id: 'r1', specId: 'spec', status: 'APPLIED', configuration: {}, createdAt: created };
 
 /** ICMS behind a switch: unavailable (the registry code an unreachable ICMS gives), refusing, or up. */

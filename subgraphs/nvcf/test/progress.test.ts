@@ -11,7 +11,8 @@ import { Nvcf } from '../src/nvcf.js';
 import { buildNvcfSchema } from '../src/server.js';
 import { createLoaders } from '../src/loaders.js';
 import type { IcmsClient } from '../src/icms-client.js';
-import type { InstanceObservation, Revision, RolloutProgress, SpecRecord } from '../src/model.js';
+import type { InstanceObservation, Revision, RolloutProgress } from '../src/model.js';
+import { specOf } from './fixtures.js';
 
 const created = '2026-01-01T00:00:00.000Z';
 const started = '2026-01-01T00:00:01.000Z';
@@ -42,22 +43,6 @@ const obs = (
   failedRevisionId: null,
   message: null,
   ...patch,
-});
-/** GPU specification 'spec' of deployment 'dep' (version 'ver') with `instances` as its bounds. */
-const specOf = (instances: number): SpecRecord => ({
-  id: 'spec',
-  deploymentId: 'dep',
-  versionId: 'ver',
-  functionId: 'fn',
-  ncaId: 'nca-a',
-  gpu: 'L40S',
-  instanceType: 't',
-  minInstances: instances,
-  maxInstances: instances,
-  maxRequestConcurrency: 1,
-  clusters: [],
-  regions: [],
-  attributes: [],
 });
 const counts = (p: RolloutProgress) => ({
   total: p.total,
