@@ -21,6 +21,17 @@ import {
   buildDist,
 } from '@nvcf/test';
 import { waitUntil } from '@nvcf/testing';
+import { parse } from 'graphql';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+
+const ICMS_OUTAGE_MS = 180_000;
+/** Only nvcf's fields: what can be read while ICMS is away. */
+const LatestRevisionDocument = parse(
+  'query LatestRevision($id: ID!) { gpuSpecification(id: $id) { latestRevision { id status deadline } } }',
+) as TypedDocumentNode<
+  { gpuSpecification: { latestRevision: { id: string; status: string; deadline: string | null } | null } | null },
+  { id: string }
+>;
 
 // production runs the built JavaScript; NVCF_TOPOLOGY_MODE=source runs the same processes through tsx
 const mode: RunMode = process.env.NVCF_TOPOLOGY_MODE === 'source' ? 'source' : 'dist';
@@ -251,4 +262,42 @@ describeReal('the production topology, from the built output', () => {
       for (const sub of subs) sub.dispose();
     }
   }, 180_000);
+
+  it('ICMS unreachable for 3 minutes while an update is submitted: it is accepted PENDING, and the agents get the work once ICMS is back', async () => {
+    const a = client();
+    const d = await deployedHelm(a, { minInstances: 2, maxInstances: 2 });
+    const icms = topology.services.icms;
+    const icmsBackends = topology
+      .processes()
+      .filter((p) => p.kind === 'icms')
+      .map((p) => p.url);
+    // what every ICMS pod down looks like to its callers: a Service without a ready endpoint
+    icms.setBackends([]);
+    let rev: { id: string; status: string };
+    try {
+      const downAt = Date.now();
+      rev = ok(await submit(a, d.specId, { model: 'v4' })).updateGpuSpecification.latestRevision!;
+      expect(rev).toMatchObject({ status: 'PENDING', deadline: null });
+      await new Promise((r) => setTimeout(r, Math.max(0, ICMS_OUTAGE_MS - (Date.now() - downAt))));
+      // neither failed nor started: it waits for ICMS, whatever the deadline
+      const waiting = ok(await a(LatestRevisionDocument, { id: d.specId })).gpuSpecification!.latestRevision!;
+      expect(waiting).toMatchObject({ id: rev.id, status: 'PENDING', deadline: null });
+    } finally {
+      icms.setBackends(icmsBackends);
+    }
+    const s = await waitRevision(a, d.specId, 'APPLIED', 60_000);
+    expect(s.latestRevision!.id).toBe(rev.id);
+    expect(s.instances.every((i) => i.revisionId === rev.id && i.state === 'ACTIVE')).toBe(true);
+    await waitUntil(
+      async () => {
+        try {
+          await nothingPending();
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { what: 'no work left on the queues', timeoutMs: 30_000 },
+    );
+  }, 360_000);
 });
