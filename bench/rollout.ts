@@ -1,5 +1,5 @@
 // Rollout time alone: npx tsx --conditions=source bench/rollout.ts [--instances 100,1000]   (needs npm run services:up)
-import { readServicesEnv } from '../test/services/index.js';
+import { readServicesEnv } from '@nvcf/test/services';
 import { runRollout, type ServicesEnv } from './rollout/run.js';
 import { mergeLatest, rolloutSummary } from './results.js';
 

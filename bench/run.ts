@@ -2,7 +2,7 @@
 // run on this machine; writes bench/results/latest.json and bench/RESULTS.md.
 // Starts NATS and Cassandra itself (npm run services:up) after the query part, which needs neither.
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
-import { servicesUp } from '../test/services/index.js';
+import { servicesUp } from '@nvcf/test/services';
 import { runQueries, skippedPeers } from './queries/run.js';
 import { runSubscriptions, runSweep, allPaths, sweepPaths, type Path, type SweepSeries } from './subscriptions/run.js';
 import { sweepSvg } from './subscriptions/plot.js';

@@ -10,9 +10,7 @@ import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode 
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createMemoryBus } from '@nvcf/bus';
 import { allStreams, subjects, type StatusEvent } from '@nvcf/contracts';
-import { StatusService } from '../../gateway/src/status/service.js';
-import { statusOperation } from '../../gateway/src/status/operation.js';
-import { sendFramesDirectly } from '../../gateway/src/status/frames.js';
+import { StatusService, statusOperation, sendFramesDirectly } from '@nvcf/gateway/status';
 
 const [EVENTS, CONNS, PER] = [300, 10, 100].map((d, i) => Number(process.argv[2 + i] ?? d));
 const QUERY =

@@ -2,7 +2,7 @@
 // subscriptions of one tenant on one function, events published to NATS at a fixed rate.
 // A session keeps one path's process and subscriptions open across steps, so a sweep raises the
 // rate on the same subscriptions instead of paying the connect and probe phase per step.
-import { readServicesEnv } from '../../test/services/index.js';
+import { readServicesEnv } from '@nvcf/test/services';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createNatsBus, type Bus } from '@nvcf/bus';
