@@ -11,7 +11,8 @@ import { profileArgs, startControlPlane, startProcess, gql, treeRssMb } from '..
  * `gateway`: the gateway inside `npm start` (the whole control plane in one process, status
  * readers writing to Cassandra beside the fan-out); `service`: the gateway service alone in its
  * own process, as the chart deploys it (it reads the stream itself; the stores' consumers run
- * elsewhere in production); `forward`: Hive Gateway forwarding to nvca-status; `ceiling`: a raw
+ * elsewhere in production); `forward`: Hive Gateway forwarding to nvca-status beside the same
+ * control plane (bench/subscriptions/forward/); `ceiling`: a raw
  * WebSocket fan-out of the same NATS subjects.
  */
 export type Path = 'gateway' | 'service' | 'forward' | 'ceiling';
@@ -85,14 +86,17 @@ async function startControlPlaneTarget(path: 'gateway' | 'forward', natsUrl: str
   // status durables of a previous run would resume there and replay everything stored since (tests,
   // other benchmarks): the three readers' compare-and-sets would load Cassandra during the measurement
   await deleteDurables(natsUrl, BENCH_SUFFIX);
-  const cp = await startControlPlane({
+  const env = {
     NVCF_BACKEND: 'real',
     CASSANDRA_KEYSPACE_SUFFIX: BENCH_SUFFIX,
     STATUS_CONSUMER_START: 'new',
-    STATUS_PATH: path,
     SIM_START_DELAY_MS: '10',
     SIM_UPDATE_DELAY_MS: '10',
-  });
+  };
+  const cp =
+    path === 'gateway'
+      ? await startControlPlane(env).then((p) => ({ ...p, wsUrl: p.url.replace('http', 'ws') }))
+      : await startForwarding(env);
   try {
     const v = (
       await gql(
@@ -122,7 +126,7 @@ async function startControlPlaneTarget(path: 'gateway' | 'forward', natsUrl: str
     }
     if (!active.length) throw new Error(`${path}: no instance became ACTIVE within 20 s`);
     return {
-      wsUrl: cp.url.replace('http', 'ws'),
+      wsUrl: cp.wsUrl,
       functionId: v.function.id,
       versionId: v.id,
       instanceIds: active,
@@ -134,6 +138,13 @@ async function startControlPlaneTarget(path: 'gateway' | 'forward', natsUrl: str
     throw err;
   }
 }
+
+/** `npm start`'s system with the forwarding gateway beside it (bench/subscriptions/forward/main.ts). */
+async function startForwarding(env: Record<string, string>) {
+  const p = await startProcess('bench/subscriptions/forward/main.ts', { LOG_LEVEL: 'error', ...env }, FORWARD_READY);
+  return { ...p, url: p.match[1], wsUrl: p.match[2] };
+}
+const FORWARD_READY = /control plane at (http:\/\/\S+), subscriptions at (ws:\/\/\S+)/;
 
 async function startCeiling(natsUrl: string): Promise<Target> {
   // nothing resolves these ids, so they need not exist; unique per run so no other run's events match

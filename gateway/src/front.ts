@@ -27,8 +27,8 @@ export interface FrontDoorOptions {
   /** trusted documents: ids resolved (and, in `require` mode, ad-hoc documents refused) before the guard parses */
   trusted: TrustedDocuments;
   limits: GatewayLimits;
-  /** serves instanceStatusChanged itself; null forwards it like any subscription */
-  status: StatusService | null;
+  /** serves instanceStatusChanged itself */
+  status: StatusService;
   /** counts refusals by code (metrics) */
   refused: (code: string) => void;
   /** requests by operation name: count, errors, latency */
@@ -162,15 +162,14 @@ export class FrontDoor {
       else url.search = forwardSearch(op.params);
     }
     named.handler = `${op.operation.operation}:${op.operationName ?? op.operation.name?.value ?? 'anonymous'}`;
-    const status =
-      this.opts.status && op.operation.operation === OperationTypeNode.SUBSCRIPTION ? statusOperation(op) : null;
+    const status = op.operation.operation === OperationTypeNode.SUBSCRIPTION ? statusOperation(op) : null;
     if (status) {
       if (!accept.includes('text/event-stream'))
         throw fail('BAD_USER_INPUT', 'subscriptions need Accept: text/event-stream (SSE) or a WebSocket', {
           http: { status: 406 },
         });
       const lastEventId = req.headers['last-event-id'];
-      return this.opts.status!.serveSse(
+      return this.opts.status.serveSse(
         res,
         status,
         op,

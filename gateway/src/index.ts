@@ -11,3 +11,5 @@ export {
 } from './guard/trusted.js';
 export type { TrustedMode } from './guard/trusted.js';
 export type { AuthDefaults, GatewayConfig, GatewayPolicy } from './config.js';
+export { createRuntime } from './runtime.js';
+export type { Runtime, RuntimeOptions, ServerContext } from './runtime.js';

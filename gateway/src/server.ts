@@ -63,14 +63,6 @@ export interface GatewayOptions {
   limits?: Partial<GatewayLimits>;
   maxSubscriptionsPerConnection?: number;
   /**
-   * `gateway` (default): this replica serves instanceStatusChanged from its own read of the
-   * stream. `forward`: the conventional federated path, forwarded to nvca-status over
-   * graphql-ws: the benchmark's baseline only (no resume, conflation or per-connection limit:
-   * the stream suite fails 7 of 9 on it), so neither the service's configuration nor the chart
-   * offers it; `npm start` and the test systems do (STATUS_PATH).
-   */
-  statusPath?: 'gateway' | 'forward';
-  /**
    * Trusted documents (docs/schema.md): `allow` (default) runs a manifest document by its id and
    * ad-hoc documents too; `require` runs manifest documents only (PERSISTED_QUERY_REQUIRED, before
    * any parsing); `off` looks no id up.
@@ -136,7 +128,6 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     let grace = 0;
     const requests = new RequestMetrics('nvcf_gateway');
     const processInfo = processMetrics('nvcf_gateway');
-    const ours = (opts.statusPath ?? 'gateway') === 'gateway';
     const refusals = new RefusalMetrics();
     const deprecations = new DeprecationMetrics();
     const trustedMode = opts.trustedDocuments ?? 'allow';
@@ -159,7 +150,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const front = new FrontDoor({
       runtime,
       limits,
-      status: ours ? status : null,
+      status,
       refused: (code) => refusals.count(code),
       requests,
       trusted,
@@ -193,7 +184,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}; the API is at /graphql`));
     });
     stack.defer(() => closeServer(server, { graceMs: grace }));
-    const ws = attachWebSocket(server, runtime, front, ours ? status : null, {
+    const ws = attachWebSocket(server, runtime, front, status, {
       maxPerConnection: opts.maxSubscriptionsPerConnection ?? 100,
       maxPayload: limits.maxBodyBytes,
     });

@@ -39,7 +39,7 @@ export function attachWebSocket(
   server: Server,
   runtime: Runtime,
   front: FrontDoor,
-  status: StatusService | null,
+  status: StatusService,
   opts: { maxPerConnection: number; maxPayload: number },
 ) {
   // one message is bounded like one HTTP body
@@ -67,7 +67,7 @@ export function attachWebSocket(
       try {
         const principal = ctx.extra.principal!;
         const admitted = front.admit(principal, payload);
-        const op = status && statusOperation(admitted);
+        const op = statusOperation(admitted);
         // a trusted document's id: the engine gets the document (graphql-ws wants `query` a string: clients send "" with an id)
         if (!op)
           return hive.onSubscribe!(
@@ -119,7 +119,7 @@ export function attachWebSocket(
           call.extra.statusSubscriptions!--;
         }
       };
-      const run = await status!.run(call.op, call.variables, call.tenant, null, call.query).catch((err: unknown) => {
+      const run = await status.run(call.op, call.variables, call.tenant, null, call.query).catch((err: unknown) => {
         release();
         throw err;
       });

@@ -17,7 +17,6 @@ export function readConfig(env: Env) {
     revisionDeadlineMs: int(env, 'REVISION_DEADLINE_MS', 600_000, { min: 1000 }),
     secret: env.NVCF_INTERNAL_SECRET || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', levels, 'info'),
-    statusPath: oneOf(env, 'STATUS_PATH', ['gateway', 'forward'] as const, 'gateway'),
     metricsPort: int(env, 'METRICS_PORT', 9464, { min: 0, max: 65535 }),
     // the gateway's own reader, with a development default: AUTH_MODE=dev and the development tokens
     gateway: readGatewayPolicy(env, { mode: 'dev', devTokens: DEV_TOKENS }),

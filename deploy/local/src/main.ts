@@ -38,7 +38,6 @@ async function main() {
   const system = await startSystem({
     backends,
     driver,
-    statusPath: config.statusPath,
     port: config.port,
     host: config.host,
     verify: gateway.verify,

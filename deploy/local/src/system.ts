@@ -50,7 +50,6 @@ export interface SystemOptions {
   metricsPort?: number;
   introspection?: 'authenticated' | 'claim';
   statusLimits?: Partial<import('@nvcf/status-stream').StreamLimits>;
-  statusPath?: 'gateway' | 'forward';
   /** the gateway's trusted documents (docs/schema.md): `allow` by default, so the IDE runs any document */
   trustedDocuments?: TrustedMode;
   /** the manifest; default the generated client/persisted-documents.json */
@@ -200,7 +199,6 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       webDir: opts.webDir,
       pageAuth: opts.pageAuth ?? (opts.verify ? { mode: 'jwt' } : { mode: 'dev', devTokens: { ...DEV_TOKENS } }),
       statusLimits: opts.statusLimits,
-      statusPath: opts.statusPath,
       limits: opts.gatewayLimits,
       metricsPort: opts.metricsPort,
       introspection: opts.introspection,
