@@ -8,6 +8,7 @@ import {
 import { waitUntil, GiveUp } from '@nvcf/testing';
 import { ok, type HttpClient } from './client.js';
 import { deployHelm, helmFunction, l40s } from './fixtures.js';
+import type { Collected } from './subscriptions.js';
 
 export type Spec = NonNullable<Awaited<ReturnType<typeof readSpec>>>;
 
@@ -55,4 +56,44 @@ export async function waitRevision(
 
 export async function submit(client: HttpClient, id: string, configuration: unknown) {
   return client(UpdateGpuSpecificationDocument, { id, input: { revision: { configuration } } });
+}
+
+/** What a rollout watch selects of each status event, at least. */
+export interface WatchedStatus {
+  instanceStatusChanged: {
+    kind: string;
+    state: string;
+    revisionId: string | null;
+    targetRevisionId: string | null;
+    instance: { id: string; revisionId: string | null; targetRevisionId: string | null };
+  };
+}
+
+/**
+ * Waits until every instance was seen ACTIVE on `to`, then checks each one's transitions, as
+ * the event and as its instance say: UPDATING from `from` to `to`, then ACTIVE on `to` without a target.
+ */
+export async function expectRolledOver<T extends WatchedStatus>(
+  sub: Collected<T>,
+  instanceIds: string[],
+  from: string,
+  to: string,
+) {
+  const transitions = (id: string) =>
+    sub.events.map((e) => e.instanceStatusChanged).filter((e) => e.kind === 'TRANSITION' && e.instance.id === id);
+  await sub.until(
+    () => instanceIds.every((id) => transitions(id).some((e) => e.state === 'ACTIVE')),
+    'every instance ACTIVE on the new revision',
+  );
+  const expected = ['UPDATING', from, to, from, to, 'ACTIVE', to, null, to, null];
+  for (const id of instanceIds) {
+    const seen = transitions(id).flatMap((e) => [
+      e.state,
+      e.revisionId,
+      e.targetRevisionId,
+      e.instance.revisionId,
+      e.instance.targetRevisionId,
+    ]);
+    expect([id, seen]).toEqual([id, expected]);
+  }
 }

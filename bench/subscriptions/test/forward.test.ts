@@ -4,25 +4,25 @@ import { staticTokens, DEV_TOKENS } from '@nvcf/auth';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { startSystem } from '@nvcf/local';
 import { waitUntil } from '@nvcf/testing';
-import { httpClient, ok, deployedHelm, submit, waitRevision, wsSubscribe } from '@nvcf/test';
+import {
+  httpClient,
+  ok,
+  deployedHelm,
+  expectRolledOver,
+  submit,
+  waitRevision,
+  wsSubscribe,
+  type WatchedStatus,
+} from '@nvcf/test';
 import { startForwardingGateway } from '../forward/gateway.js';
 
-interface StatusData {
-  instanceStatusChanged: {
-    kind: string;
-    state: string;
-    revisionId: string | null;
-    targetRevisionId: string | null;
-    instance: { id: string; revisionId: string | null; targetRevisionId: string | null };
-  };
-}
 // snapshot: true first sends every instance's current state, so the subscriber knows it is live
 // before the rollout it watches starts
 const WATCH = parse(`subscription WatchRollout($spec: ID!) {
   instanceStatusChanged(gpuSpecificationId: $spec, snapshot: true) {
     kind state revisionId targetRevisionId instance { id revisionId targetRevisionId }
   }
-}`) as TypedDocumentNode<StatusData, { spec: string }>;
+}`) as TypedDocumentNode<WatchedStatus, { spec: string }>;
 
 // The baseline's numbers mean something only if it delivers what the gateway's own path does:
 // the same transitions, with the target revision resolved through nvca-status and the query plan.
@@ -55,34 +55,7 @@ describe('the forwarding baseline (Hive runtime forwarding to nvca-status)', () 
     const r2 = ok(await submit(a, d.specId, { model: 'v2' })).updateGpuSpecification.latestRevision!;
     await waitRevision(a, d.specId, 'APPLIED');
 
-    const transitions = (id: string) =>
-      ws.events.map((e) => e.instanceStatusChanged).filter((e) => e.kind === 'TRANSITION' && e.instance.id === id);
-    await ws.until(
-      () => d.instanceIds.every((id) => transitions(id).some((e) => e.state === 'ACTIVE')),
-      'every instance ACTIVE on the new revision',
-    );
-    const expected = [
-      'UPDATING',
-      d.firstRevisionId,
-      r2.id,
-      d.firstRevisionId,
-      r2.id,
-      'ACTIVE',
-      r2.id,
-      null,
-      r2.id,
-      null,
-    ];
-    for (const id of d.instanceIds) {
-      const seen = transitions(id).flatMap((e) => [
-        e.state,
-        e.revisionId,
-        e.targetRevisionId,
-        e.instance.revisionId,
-        e.instance.targetRevisionId,
-      ]);
-      expect([id, seen]).toEqual([id, expected]);
-    }
+    await expectRolledOver(ws, d.instanceIds, d.firstRevisionId, r2.id);
   });
 
   it('refuses a connection without a token it accepts', async () => {
