@@ -86,7 +86,7 @@ export async function startClusterSystem(overrides: SystemOptions = {}): Promise
   }
 }
 
-async function dropKeyspaces(env: ClusterEnv, suffix: string) {
+export async function dropKeyspaces(env: ClusterEnv, suffix: string) {
   const client = new cassandra.Client({
     contactPoints: env.contactPoints,
     localDataCenter: env.localDataCenter,
