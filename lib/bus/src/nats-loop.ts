@@ -1,4 +1,5 @@
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import { isOutage } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
 
 const log = createLogger('bus');
@@ -59,9 +60,19 @@ export class ConsumeLoop {
     return this.abort.signal.aborted;
   }
 
-  /** Opens the first iterator (so a bad stream or config fails the caller), then loops in the background. */
+  /**
+   * Opens the first iterator, then loops in the background. A bad stream or config fails the
+   * caller; an outage (a JetStream request timing out while a cluster elects its leaders) does not:
+   * the loop keeps opening with backoff, as it does after losing a server later.
+   */
   async start(): Promise<void> {
-    const first = await this.opts.open();
+    let first: ConsumerMessages | undefined;
+    try {
+      first = await this.opts.open();
+    } catch (err) {
+      if (!isOutage(err)) throw err;
+      log.warn(`${this.opts.what}: ${errText(err)}; opening it in the background`);
+    }
     this.running = this.run(first);
   }
 
@@ -80,7 +91,7 @@ export class ConsumeLoop {
     await this.opts.afterStop?.();
   }
 
-  private async run(first: ConsumerMessages): Promise<void> {
+  private async run(first: ConsumerMessages | undefined): Promise<void> {
     let next: ConsumerMessages | undefined = first;
     for (let attempt = 0; !this.stopped && !this.opts.closed(); attempt++) {
       try {
