@@ -98,6 +98,12 @@ export class Rollouts {
       }
       // the same counts Revision.progress shows, so the reason and the progress agree
       const p = rolloutProgress(rev, await this.store.instanceStates(pair.specId), true);
+      // every target made it, only the evaluation has not run yet (the readers were held up, by a
+      // store outage say): that is the evaluation's to decide, not a missed deadline
+      if (rev.status === 'ROLLING_OUT' && p.total > 0 && p.applied === p.total) {
+        await this.evaluate(pair.specId);
+        continue;
+      }
       if (
         await this.fail(
           pair,

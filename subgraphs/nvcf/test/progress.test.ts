@@ -299,6 +299,16 @@ describe('progress agrees with the rollout outcome', () => {
       `deadline ${deadline} passed with 1 of 2 instances on this revision`,
     );
   });
+
+  it('past its deadline with every target on it, a revision is APPLIED, not failed (its evaluation was held up)', async () => {
+    const store = createMemoryNvcfStore();
+    await rolling(store, ['i1', 'i2']);
+    // recorded by a reader whose evaluation never ran (the store went away right after, say)
+    await store.recordInstance('spec', obs('i1', 'ACTIVE', 'r2'));
+    await store.recordInstance('spec', obs('i2', 'ACTIVE', 'r2'));
+    expect(await new Rollouts(store).sweepDeadlines(Date.parse(deadline) + 1)).toBe(0);
+    expect((await latestOf(store)).status).toBe('APPLIED');
+  });
 });
 
 describe('version status from instance reports', () => {
