@@ -38,4 +38,27 @@ describe('InstanceFetcher', () => {
       INSTANCE_RETRY.missingForMs = saved;
     }
   });
+
+  it('a store still unavailable after the wait fails the event with UNAVAILABLE and how to resume, not an internal error', async () => {
+    const saved = INSTANCE_RETRY.forMs;
+    INSTANCE_RETRY.forMs = 300;
+    try {
+      let calls = 0;
+      const f = new InstanceFetcher(async () => {
+        calls++;
+        return { errors: [{ message: 'the database is unavailable right now', extensions: { code: 'UNAVAILABLE' } }] };
+      });
+      const err = await f.load(prepared, 'i-1').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(calls).toBeGreaterThan(1);
+      expect(err).toMatchObject({
+        extensions: { code: 'UNAVAILABLE' },
+        message: expect.stringContaining('subscribe again with after = the last cursor you received'),
+      });
+    } finally {
+      INSTANCE_RETRY.forMs = saved;
+    }
+  });
 });

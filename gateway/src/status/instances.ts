@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { fail } from '@nvcf/errors';
 import { print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import type { StatusOperation } from './operation.js';
 
@@ -90,7 +91,17 @@ export class InstanceFetcher {
           const unique = [...new Set(ids)];
           const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
           const rows = res.data?.__instances ?? [];
-          if (!res.data && res.errors?.length) return ids.map(() => new Error(res.errors![0].message));
+          if (!res.data && res.errors?.length) {
+            // still unavailable after the wait: say so with the registry code (masked otherwise as an
+            // internal error), and how not to lose the transition
+            const error = unavailable(res)
+              ? fail(
+                  'UNAVAILABLE',
+                  `the stores behind this event's instance fields are unavailable right now (${res.errors[0].message}); subscribe again with after = the last cursor you received`,
+                )
+              : new Error(res.errors[0].message);
+            return ids.map(() => error);
+          }
           const byId = new Map(
             rows.filter((r): r is Record<string, unknown> => !!r).map((r) => [r[ID_KEY] as string, r]),
           );
