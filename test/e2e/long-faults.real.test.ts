@@ -17,7 +17,7 @@ import {
   sseSubscribe,
   watchSubscriptions,
   statusLog,
-  gauge,
+  readersWaiting,
   statusDurables,
   deadLettersOf,
 } from '@nvcf/test';
@@ -81,11 +81,7 @@ describeReal('NATS JetStream and Cassandra: a long fault', () => {
         );
         // every reader noticed and is holding its messages, not redelivering them
         const durables = statusDurables(suffix);
-        for (const durable of durables)
-          await waitUntil(
-            async () => (await gauge(system.gateway.metricsUrl, 'nvcf_bus_consumer_waiting', { durable })) === 1,
-            { what: `${durable} waiting on the store`, timeoutMs: 60_000 },
-          );
+        await readersWaiting(system.gateway.metricsUrl, durables, true);
         await first.until((e) => e.length >= 10, 'the resumed subscriber saw part of the rollout', 30_000);
         await first.dispose();
         const resumeAfter = first.events.at(-1)!.instanceStatusChanged.cursor;
@@ -106,12 +102,7 @@ describeReal('NATS JetStream and Cassandra: a long fault', () => {
             (await readSpec(a, d.specId))!.instances.every((i) => i.revisionId === rev.id && i.state === 'ACTIVE'),
           { what: 'every instance ACTIVE on the revision in every reader', timeoutMs: 120_000 },
         );
-        // each reader reopens at its next probe (backoff up to 30 s), not before
-        for (const durable of durables)
-          await waitUntil(
-            async () => (await gauge(system.gateway.metricsUrl, 'nvcf_bus_consumer_waiting', { durable })) === 0,
-            { what: `${durable} no longer waiting`, timeoutMs: 60_000 },
-          );
+        await readersWaiting(system.gateway.metricsUrl, durables, false);
         expect(await deadLettersOf(system, durables)).toEqual([]);
 
         // every transition as stored, to every subscriber: complete, once each, in stream order

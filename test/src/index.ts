@@ -22,4 +22,4 @@ export type { GatewayProcess, GatewayProcessOptions } from './gateway-process.js
 export { buildDist, BuildFailed } from './build.js';
 export { runOpsCommand } from './ops-command.js';
 export type { CommandResult } from './ops-command.js';
-export { statusDurables, deadLettersOf } from './dead-letters.js';
+export { statusDurables, deadLettersOf, readersWaiting } from './dead-letters.js';
