@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `nvcf`: the built CLI (dist/, from `npm run build`) when it is current; in a source checkout
 // without it, or whose sources changed since the build, or with NVCF_CLI_SOURCE=1, the
-// TypeScript sources through tsx. Plain JavaScript: it runs before anything is compiled.
+// TypeScript sources through tsx. Installed from the registry it has no sources (nor tsx): always
+// dist/. Plain JavaScript: it runs before anything is compiled.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,11 +22,12 @@ const newestSource = (dir) => {
 const builtAt = (pkg) =>
   existsSync(`${pkg}/dist/.tsbuildinfo`) ? statSync(`${pkg}/dist/.tsbuildinfo`).mtimeMs : Infinity;
 
-// a published package has no src/ (nothing to compare); in the repository the client builds with it
+// in the repository the client builds with it
 const current = () =>
   existsSync(dist) && [here('..'), here('../../client')].every((pkg) => newestSource(`${pkg}/src`) <= builtAt(pkg));
+const installed = !existsSync(here('../src'));
 
-if (!process.env.NVCF_CLI_SOURCE && current()) {
+if (installed || (!process.env.NVCF_CLI_SOURCE && current())) {
   await import(new URL('../dist/main.js', import.meta.url).href);
 } else {
   // resolved from here, not from the caller's directory, which need not see tsx
