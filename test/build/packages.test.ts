@@ -17,6 +17,10 @@ interface Pkg {
   exports?: Record<string, unknown>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+  private?: boolean;
+  files?: string[];
+  scripts?: Record<string, string>;
+  publishConfig?: { access?: string };
 }
 const built = workspaces(ROOT).filter((w) => fs.existsSync(path.join(ROOT, w, 'tsconfig.build.json')));
 const pkgOf = (w: string) => read(`${w}/package.json`) as Pkg;
@@ -121,6 +125,23 @@ describe('production packaging', () => {
       .map((n) => dirOf.get(n)!)
       .sort();
     expect(refs).toEqual(deps);
+  });
+
+  // `changeset publish` publishes every workspace that is not private: a new one must choose
+  it('publishes only the packages meant for users, built, public, with their CHANGELOG', () => {
+    const published = workspaces(ROOT).filter((w) => !pkgOf(w).private);
+    expect(published.map((w) => pkgOf(w).name).sort()).toEqual(['@nvcf/cli', '@nvcf/client']);
+    for (const w of published) {
+      const pkg = pkgOf(w);
+      expect([w, pkg.publishConfig?.access, pkg.scripts?.prepack]).toEqual([w, 'public', 'tsc -b tsconfig.build.json']);
+      expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'README.md', 'CHANGELOG.md']));
+      expect(fs.existsSync(path.join(ROOT, w, 'CHANGELOG.md'))).toBe(true);
+      // a published package resolves its dependencies from the registry: only published ones
+      const unpublished = Object.keys(pkg.dependencies ?? {}).filter(
+        (n) => dirOf.has(n) && pkgOf(dirOf.get(n)!).private,
+      );
+      expect(unpublished).toEqual([]);
+    }
   });
 
   it('builds every package from the root tsconfig.build.json', () => {
