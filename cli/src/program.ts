@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { SHELLS, type Shell } from './completion.js';
 import type { Ctx, GlobalOptions } from './context.js';
 import { EXIT, exitCodeOf, formatError } from './errors.js';
 import type { Io } from './io.js';
@@ -289,6 +290,21 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .option('-w, --watch', 'follow the rollout to its end (exit 0 APPLIED, 1 FAILED)')
     .addOption(output())
     .action(act<PatchOptions>(async (ctx, [id], o) => (await operator()).patch(ctx, id!, o)));
+
+  program
+    .command('completion')
+    .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
+    .description('print a completion script for bash, zsh or fish, for every command and option')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  source <(nvcf completion bash)      # in ~/.bashrc\n  source <(nvcf completion zsh)       # in ~/.zshrc, after compinit\n  nvcf completion fish > ~/.config/fish/completions/nvcf.fish',
+    )
+    .action(
+      act(async (ctx, [shell]) => {
+        ctx.out((await import('./completion.js')).completionScript(shell as Shell, program));
+        return EXIT.ok;
+      }),
+    );
 
   return program;
 }

@@ -4,9 +4,10 @@
 # a Java 17 JDK (runs Cassandra 5.0), Maven (resolves Cassandra's jars) and
 # Debian's Chromium (the browser tests drive /usr/bin/chromium with playwright-core;
 # test/services/chromium.ts installs it the same way on first use) and tmux (the CLI's
-# live view is tested on a real pseudo-terminal, test/e2e/cli-tty.memory.test.ts) --
+# live view is tested on a real pseudo-terminal, test/e2e/cli-tty.memory.test.ts) and zsh
+# and fish (cli/test/completion.test.ts checks `nvcf completion` in them, skipped without) --
 # via apt-get, and ONLY for the ones that are missing. A no-op when `go`, `java`,
-# `mvn`, /usr/bin/chromium and `tmux` are all there.
+# `mvn`, /usr/bin/chromium, `tmux`, `zsh` and `fish` are all there.
 #
 # Go caveat: Debian bookworm's apt `golang`/`golang-go` is Go 1.19, but the
 # pinned nats-server (NATS_SERVER_VERSION in test/services/nats.ts) declares
@@ -30,9 +31,11 @@ have java || pkgs+=(openjdk-17-jdk-headless)
 have mvn || pkgs+=(maven)
 [ -x /usr/bin/chromium ] || pkgs+=(chromium)
 have tmux || pkgs+=(tmux)
+have zsh || pkgs+=(zsh)
+have fish || pkgs+=(fish)
 
 if [ "${#pkgs[@]}" -eq 0 ]; then
-  echo "ci-prereqs: go, java, mvn, chromium and tmux already present; nothing to install" >&2
+  echo "ci-prereqs: go, java, mvn, chromium, tmux, zsh and fish already present; nothing to install" >&2
 else
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
