@@ -130,9 +130,9 @@ describe('cluster: node failures during a rollout', () => {
         await sub.until((e) => e.length >= seqs.length, 'every transition', 60_000);
         expect(sub.errors).toEqual([]);
         // exactly the stored events, once each, in stream order
-        expect(
-          sub.events.map((e) => decodeCursor(system.secret, 'nca-a', (e).instanceStatusChanged.cursor)),
-        ).toEqual(seqs);
+        expect(sub.events.map((e) => decodeCursor(system.secret, 'nca-a', e.instanceStatusChanged.cursor))).toEqual(
+          seqs,
+        );
       }
       await waitUntil(async () => (await nothingPending(clusterEnv().natsUrl, system)).length === 0, {
         what: "no message pending or unacknowledged on any of the system's durables",
