@@ -103,10 +103,10 @@ export function busContract(name: string, make: () => Promise<Bus>) {
       expect(counts).toEqual([1, 2, 3]);
       const [dead] = await bus.deadLetters.list({ stream: work.name, durable });
       expect(dead).toMatchObject({ deliveries: 3, error: 'failed 3 times; last: TypeError: a handler bug' });
-      // given up on: not delivered again
+      // given up on: not delivered again (the next message, failing too, counts from 1 on its own)
       await bus.publish(`CW.${id}`, { v: 2 });
-      await waitUntil(() => counts.length === 4);
-      expect(counts).toEqual([1, 2, 3, 1]);
+      await waitUntil(() => counts.length >= 4);
+      expect(counts.slice(0, 4)).toEqual([1, 2, 3, 1]);
     });
 
     it('waits out an outage far longer than maxDeliver allows: no delivery counted, nothing dead-lettered', async () => {
