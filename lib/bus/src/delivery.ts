@@ -1,4 +1,4 @@
-import { isOutage } from '@nvcf/errors';
+import { errorText, isOutage } from '@nvcf/errors';
 import { PoisonMessage, type Delivery } from './types.js';
 import type { OutageGate } from './outage.js';
 import { createLogger } from '@nvcf/logging';
@@ -24,8 +24,6 @@ export interface DeliveryPolicy {
   gate: OutageGate;
 }
 
-const errText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
-
 /**
  * One delivery turned into an outcome; shared by every bus implementation. A failure on an
  * unavailable dependency (isOutage) is retried here, through the consumer's gate, for as long as
@@ -50,7 +48,7 @@ export async function runDelivery<T>(
     } catch (err) {
       if (err instanceof PoisonMessage) {
         gate.inconclusive(pass);
-        return { dead: errText(err) };
+        return { dead: errorText(err) };
       }
       if (isOutage(err)) {
         gate.failed(err, pass);
@@ -58,7 +56,7 @@ export async function runDelivery<T>(
       }
       gate.inconclusive(pass);
       if (msg.deliveryCount >= policy.maxDeliver)
-        return { dead: `failed ${msg.deliveryCount} times; last: ${errText(err)}` };
+        return { dead: `failed ${msg.deliveryCount} times; last: ${errorText(err)}` };
       log.warn(`handler failed for ${msg.subject}#${msg.seq} (delivery ${msg.deliveryCount}); will redeliver`, err);
       return { nakMs: backoffFor(msg.deliveryCount, policy.backoffMs) };
     }

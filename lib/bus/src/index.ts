@@ -8,7 +8,7 @@ export { subjectMatches } from './subject-match.js';
 export { PULL_EXPIRES_MS } from './nats-loop.js';
 export { PoisonMessage } from './types.js';
 export { deadLetterStream, deadLetterSubject } from './dead-letter.js';
-export { DEFAULT_OUTAGE_BACKOFF, type OutageBackoff } from './outage.js';
+export type { OutageBackoff } from './outage.js';
 export type {
   Bus,
   BusMessage,

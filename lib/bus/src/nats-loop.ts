@@ -1,5 +1,5 @@
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import { isOutage } from '@nvcf/errors';
+import { errorText, isOutage } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
 
 const log = createLogger('bus');
@@ -15,8 +15,6 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     }
     signal?.addEventListener('abort', done, { once: true });
   });
-
-const errText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
 // Notifications after which the iterator will not recover soon on its own: the client's own
 // recovery re-checks the consumer with a 30 s backoff, far longer than a NATS restart takes.
@@ -71,7 +69,7 @@ export class ConsumeLoop {
       first = await this.opts.open();
     } catch (err) {
       if (!isOutage(err)) throw err;
-      log.warn(`${this.opts.what}: ${errText(err)}; opening it in the background`);
+      log.warn(`${this.opts.what}: ${errorText(err)}; opening it in the background`);
     }
     this.running = this.run(first);
   }
@@ -104,7 +102,7 @@ export class ConsumeLoop {
         void this.watch(iter);
         for await (const m of iter) await this.opts.onMessage(m);
       } catch (err) {
-        if (!this.stopped && !this.opts.closed()) log.warn(`${this.opts.what}: ${errText(err)}; reopening`);
+        if (!this.stopped && !this.opts.closed()) log.warn(`${this.opts.what}: ${errorText(err)}; reopening`);
       } finally {
         this.iter = undefined;
       }

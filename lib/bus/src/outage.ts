@@ -1,3 +1,4 @@
+import { errorText } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
 
 const log = createLogger('bus');
@@ -9,12 +10,10 @@ export interface OutageBackoff {
   maxMs: number;
 }
 
-export const DEFAULT_OUTAGE_BACKOFF: OutageBackoff = { initialMs: 500, maxMs: 30_000 };
+const DEFAULT_OUTAGE_BACKOFF: OutageBackoff = { initialMs: 500, maxMs: 30_000 };
 
 // while a dependency stays away, a reminder now and then rather than a line per probe
 const REMIND_EVERY_MS = 60_000;
-
-const errText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
 /** How a handler call passed the gate: as the one probe of a dependency that is down, or normally. */
 export type Pass = 'probe' | 'normal' | 'stopped';
@@ -37,10 +36,6 @@ export class OutageGate {
     private readonly backoff: OutageBackoff = DEFAULT_OUTAGE_BACKOFF,
     private readonly onChange: (down: boolean) => void = () => {},
   ) {}
-
-  get isDown(): boolean {
-    return this.down !== undefined;
-  }
 
   /** Waits until a handler may run: at once while up; while down, until it is this call's turn to probe or the gate reopens. */
   async pass(): Promise<Pass> {
@@ -73,7 +68,7 @@ export class OutageGate {
     const now = Date.now();
     if (!this.down) {
       this.down = { since: now, attempt: 0, probeDue: false, remindAt: now + REMIND_EVERY_MS };
-      log.warn(`${this.what}: a dependency is unavailable (${errText(err)}); holding messages until it is back`);
+      log.warn(`${this.what}: a dependency is unavailable (${errorText(err)}); holding messages until it is back`);
       this.onChange(true);
       this.schedule();
     } else if (pass === 'probe') {
@@ -81,7 +76,7 @@ export class OutageGate {
       if (now >= this.down.remindAt) {
         this.down.remindAt = now + REMIND_EVERY_MS;
         log.warn(
-          `${this.what}: dependency still unavailable after ${Math.round((now - this.down.since) / 1000)} s (${errText(err)})`,
+          `${this.what}: dependency still unavailable after ${Math.round((now - this.down.since) / 1000)} s (${errorText(err)})`,
         );
       }
       this.schedule();

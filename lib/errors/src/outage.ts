@@ -59,3 +59,6 @@ export function isOutage(err: unknown): boolean {
   };
   return visit(err, 0);
 }
+
+/** An error as one log-line fragment: `Name: message` (anything else as text). */
+export const errorText = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));

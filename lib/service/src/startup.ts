@@ -1,7 +1,7 @@
 import { createNatsBus, type Bus } from '@nvcf/bus';
 import { createCassandraClient, type CassandraClient } from '@nvcf/cassandra';
 import { allStreams } from '@nvcf/contracts';
-import { isOutage } from '@nvcf/errors';
+import { errorText, isOutage } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
 
 const log = createLogger('startup');
@@ -13,8 +13,6 @@ const MAX_RETRY_MS = 5000;
 export class StartupTimeout extends Error {
   override name = 'StartupTimeout';
 }
-
-const errText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
 /**
  * Runs `attempt` until it succeeds. A failure that means "not available right now" (isOutage: a
@@ -38,7 +36,7 @@ export async function untilAvailable<T>(what: string, attempt: () => Promise<T>,
         });
       const wait = Math.min(FIRST_RETRY_MS * 2 ** n, MAX_RETRY_MS, left);
       log.warn(
-        `${what}: not available yet (${errText(err)}); retrying in ${(wait / 1000).toFixed(1)} s, giving up in ${Math.ceil(left / 1000)} s`,
+        `${what}: not available yet (${errorText(err)}); retrying in ${(wait / 1000).toFixed(1)} s, giving up in ${Math.ceil(left / 1000)} s`,
       );
       await new Promise((r) => setTimeout(r, wait));
     }
