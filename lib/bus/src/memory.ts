@@ -25,9 +25,6 @@ import {
   type DeadLetterOrigin,
 } from './dead-letter.js';
 import { OutageGate } from './outage.js';
-import { createLogger } from '@nvcf/logging';
-
-const log = createLogger('bus');
 
 interface Stored {
   seq: number;
@@ -107,26 +104,58 @@ export function createMemoryBus(): Bus {
     return undefined;
   };
 
-  // the dead-letter copy of a message a consumer gave up on: stored as the original was, with why
-  const storeDeadLetter = (m: Stored, origin: DeadLetterOrigin) => {
-    const dl = streams.get(deadLetterStream.name)!;
-    const id = deadLetterMsgId(origin.stream, origin.seq, origin.durable);
-    if (dl.dedup.has(id)) return;
-    const now = Date.now();
-    const copy: Stored = {
-      seq: ++dl.lastSeq,
-      subject: deadLetterSubject(origin.stream, origin.durable),
-      json: m.json,
-      publishedAt: now,
-      headers: { ...m.headers, ...deadLetterHeaders(origin) },
+  const ensure = (spec: StreamSpec): StreamState => {
+    const existing = streams.get(spec.name);
+    if (existing) {
+      existing.spec = spec;
+      return existing;
+    }
+    const created: StreamState = {
+      spec,
+      messages: [],
+      lastSeq: 0,
+      dedup: new Map(),
+      tails: new Set(),
+      wake: new Set(),
     };
-    dl.messages.push(copy);
-    dl.dedup.set(id, { seq: copy.seq, at: now });
-    deadLettered(origin.stream, origin.durable);
-    log.error(
-      `${origin.durable}: gave up on ${m.subject}#${m.seq} after ${origin.deliveries} deliveries (${origin.error}); copied to the dead-letter stream`,
-    );
+    streams.set(spec.name, created);
+    return created;
   };
+  /** Stores one message (JetStream's dedup by message id included) and tells its tails and consumers. */
+  const append = (
+    s: StreamState,
+    subject: string,
+    json: string,
+    headers: Record<string, string> | undefined,
+    msgId: string | undefined,
+  ): PublishAck => {
+    const now = Date.now();
+    trim(s, now);
+    if (msgId) {
+      const seen = s.dedup.get(msgId);
+      if (seen) return { stream: s.spec.name, seq: seen.seq, duplicate: true };
+    }
+    const m: Stored = { seq: ++s.lastSeq, subject, json, publishedAt: now, ...(headers ? { headers } : {}) };
+    s.messages.push(m);
+    if (msgId) s.dedup.set(msgId, { seq: m.seq, at: now });
+    for (const t of s.tails) t(m);
+    for (const w of s.wake) w();
+    return { stream: s.spec.name, seq: m.seq, duplicate: false };
+  };
+
+  // the dead-letter copy of a message a consumer gave up on: stored as the original was, with why;
+  // the stream is created by the first copy, as the NATS bus does
+  const storeDeadLetter = (m: Stored, origin: DeadLetterOrigin) => {
+    const ack = append(
+      ensure(deadLetterStream),
+      deadLetterSubject(origin.stream, origin.durable),
+      m.json,
+      { ...m.headers, ...deadLetterHeaders(origin) },
+      deadLetterMsgId(origin.stream, origin.seq, origin.durable),
+    );
+    if (!ack.duplicate) deadLettered(origin);
+  };
+  const deadLetterMessages = () => streams.get(deadLetterStream.name)?.messages ?? [];
   const toDeadLetter = (m: Stored): DeadLetter | undefined => {
     const origin = deadLetterOrigin((k) => m.headers?.[k]);
     return origin && { ...origin, id: m.seq, at: m.publishedAt, data: m.json };
@@ -134,20 +163,21 @@ export function createMemoryBus(): Bus {
   const deadLetters: DeadLetters = {
     async list(o = {}) {
       const filter = deadLetterFilter(o);
-      return mustStream(deadLetterStream.name)
-        .messages.filter((m) => subjectMatches(filter, m.subject))
+      return deadLetterMessages()
+        .filter((m) => subjectMatches(filter, m.subject))
         .slice(0, o.limit ?? 100)
         .flatMap((m) => toDeadLetter(m) ?? []);
     },
     async get(id) {
-      const m = find(mustStream(deadLetterStream.name), id);
+      const dl = streams.get(deadLetterStream.name);
+      const m = dl && find(dl, id);
       return m && toDeadLetter(m);
     },
     async replay(id, o = {}) {
-      const dl = mustStream(deadLetterStream.name);
-      const m = find(dl, id);
+      const dl = streams.get(deadLetterStream.name);
+      const m = dl && find(dl, id);
       const d = m && toDeadLetter(m);
-      if (!d) throw new PublishFailed(`dead letter ${id} does not exist in ${deadLetterStream.name}`);
+      if (!dl || !d) throw new PublishFailed(`dead letter ${id} does not exist in ${deadLetterStream.name}`);
       let data: unknown;
       try {
         data = JSON.parse(o.data ?? d.data);
@@ -159,7 +189,8 @@ export function createMemoryBus(): Bus {
       return ack;
     },
     async purge(o = {}) {
-      const dl = mustStream(deadLetterStream.name);
+      const dl = streams.get(deadLetterStream.name);
+      if (!dl) return 0;
       const filter = deadLetterFilter(o);
       const before = dl.messages.length;
       dl.messages = dl.messages.filter((m) => !subjectMatches(filter, m.subject));
@@ -172,48 +203,17 @@ export function createMemoryBus(): Bus {
 
     async ensureStreams(specs) {
       alive();
-      // the dead-letter stream comes with the first streams a consumer could give up on
-      specs = specs.some((s) => s.name === deadLetterStream.name) ? specs : [...specs, deadLetterStream];
       streamNames.add(specs);
-      for (const spec of specs) {
-        const existing = streams.get(spec.name);
-        if (existing) existing.spec = spec;
-        else
-          streams.set(spec.name, {
-            spec,
-            messages: [],
-            lastSeq: 0,
-            dedup: new Map(),
-            tails: new Set(),
-            wake: new Set(),
-          });
-      }
+      for (const spec of specs) ensure(spec);
     },
 
     publish: (subject, data, opts) => {
       if (disposed) return Promise.reject(new BusClosed());
       const s = streamFor(subject);
       if (!s) return Promise.reject(new Error(`no stream listens on subject ${subject}`));
-      return tracedPublish(s.spec.name, subject, opts?.msgId, async (headers): Promise<PublishAck> => {
-        const now = Date.now();
-        trim(s, now);
-        if (opts?.msgId) {
-          const seen = s.dedup.get(opts.msgId);
-          if (seen) return { stream: s.spec.name, seq: seen.seq, duplicate: true };
-        }
-        const m: Stored = {
-          seq: ++s.lastSeq,
-          subject,
-          json: JSON.stringify(data),
-          publishedAt: now,
-          ...(headers ? { headers } : {}),
-        };
-        s.messages.push(m);
-        if (opts?.msgId) s.dedup.set(opts.msgId, { seq: m.seq, at: now });
-        for (const t of s.tails) t(m);
-        for (const w of s.wake) w();
-        return { stream: s.spec.name, seq: m.seq, duplicate: false };
-      });
+      return tracedPublish(s.spec.name, subject, opts?.msgId, async (headers) =>
+        append(s, subject, JSON.stringify(data), headers, opts?.msgId),
+      );
     },
 
     // `replicas` is ignored: a durable here lives and dies with the process, like its streams

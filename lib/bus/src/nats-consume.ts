@@ -106,11 +106,7 @@ export async function consumeDurable<T>(
       log.error(`${durable}: could not dead-letter ${m.subject}#${origin.seq}; will retry`, err);
       return false;
     }
-    deadLettered(stream, durable);
-    log.error(
-      `${durable}: gave up on ${m.subject}#${origin.seq} after ${origin.deliveries} deliveries (${error}); ` +
-        `copied to the dead-letter stream (npm run streams -- dead-letters list)`,
-    );
+    deadLettered(origin);
     return true;
   };
 

@@ -122,10 +122,8 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus & AsyncDi
   const bus: Bus & AsyncDisposable = {
     async ensureStreams(specs) {
       alive();
-      // the dead-letter stream comes with the first streams a consumer could give up on
-      const all = specs.some((s) => s.name === deadLetterStream.name) ? specs : [...specs, deadLetterStream];
-      streamNames.add(all);
-      for (const spec of all) await ensure(spec);
+      streamNames.add(specs);
+      for (const spec of specs) await ensure(spec);
     },
 
     deadLetters: natsDeadLetters(ctx),

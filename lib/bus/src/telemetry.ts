@@ -10,8 +10,12 @@ import {
   traceHeaders,
   tracingOn,
 } from '@nvcf/telemetry';
+import { createLogger } from '@nvcf/logging';
+import type { DeadLetterOrigin } from './dead-letter.js';
 import type { Outcome } from './delivery.js';
 import type { Delivery, PublishAck } from './types.js';
+
+const log = createLogger('bus');
 
 const published = counter(
   'nvcf_bus_published_total',
@@ -55,8 +59,14 @@ const waiting = gauge(
   ['stream', 'durable'],
 );
 
-/** Counts a message stored in the dead-letter stream. */
-export const deadLettered = (stream: string, durable: string) => deadLetters.inc({ stream, durable });
+/** A message stored in the dead-letter stream: counted, and named in an ERROR line saying where to look. */
+export function deadLettered(o: DeadLetterOrigin): void {
+  deadLetters.inc({ stream: o.stream, durable: o.durable });
+  log.error(
+    `${o.durable}: gave up on ${o.subject}#${o.seq} after ${o.deliveries} deliveries (${o.error}); ` +
+      `copied to the dead-letter stream (npm run streams -- dead-letters list)`,
+  );
+}
 
 /** Reports a consumer waiting out an outage (or no longer). */
 export const waitingOnOutage = (stream: string, durable: string, down: boolean) =>
