@@ -4,7 +4,7 @@ import { createLogger, setLogLevel } from '@nvcf/logging';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { listen, sendJson, closeServer } from '@nvcf/http';
-import { runMain, readServiceConfig, readBusConfig, processMetrics, connectBus } from '@nvcf/service';
+import { runMain, readServiceConfig, readBusConfig, processMetrics, connectBus, startupDeadline } from '@nvcf/service';
 import { startAgent } from './agent.js';
 import { createSimulatedCluster } from './drivers/simulated.js';
 import type { ClusterDriver } from './driver.js';
@@ -41,7 +41,7 @@ runMain(
     const stack = new DisposalStack();
     try {
       const registry = loadRegistry(c.registryFile);
-      const bus = stack.use(await connectBus(c, `agent-${c.clusterId}`));
+      const bus = stack.use(await connectBus(c, `agent-${c.clusterId}`, startupDeadline(c)));
       let driver: ClusterDriver;
       if (c.driver === 'kubernetes') {
         // in a pod: the service account's in-cluster config; elsewhere KUBECONFIG

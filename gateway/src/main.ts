@@ -1,5 +1,5 @@
 import { setLogLevel } from '@nvcf/logging';
-import { connectBus, runMain } from '@nvcf/service';
+import { connectBus, runMain, startupDeadline } from '@nvcf/service';
 import { readGatewayConfig } from './config.js';
 import { startGateway } from './server.js';
 
@@ -9,7 +9,7 @@ runMain(
   async (c) => {
     setLogLevel(c.logLevel);
     // the gateway only reads the status stream: the services that write it create the streams
-    const bus = await connectBus(c, 'gateway', { ensureStreams: false });
+    const bus = await connectBus(c, 'gateway', startupDeadline(c), { ensureStreams: false });
     try {
       const gateway = await startGateway({
         subgraphs: c.subgraphs,

@@ -12,4 +12,4 @@ export {
 } from './config.js';
 export { runSubgraphMain } from './subgraph-main.js';
 export type { SubgraphConfig } from './subgraph-main.js';
-export { connectBus, connectCassandra, untilAvailable, StartupTimeout } from './startup.js';
+export { connectBus, connectCassandra, startupDeadline, untilAvailable, StartupTimeout } from './startup.js';

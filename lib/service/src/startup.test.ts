@@ -13,7 +13,7 @@ describe('untilAvailable: a start that waits for its backends', () => {
         if (++calls < 3) throw fail('UNAVAILABLE', 'the database is unavailable right now');
         return 'session';
       },
-      10_000,
+      Date.now() + 10_000,
     );
     expect(value).toBe('session');
     expect(calls).toBe(3);
@@ -27,7 +27,7 @@ describe('untilAvailable: a start that waits for its backends', () => {
         calls++;
         throw new TypeError('bad contact point');
       },
-      10_000,
+      Date.now() + 10_000,
     );
     await expect(refused).rejects.toThrow('bad contact point');
     expect(calls).toBe(1);
@@ -40,7 +40,7 @@ describe('untilAvailable: a start that waits for its backends', () => {
       async () => {
         throw cause;
       },
-      800,
+      Date.now() + 800,
     );
     await expect(late).rejects.toBeInstanceOf(StartupTimeout);
     await expect(late).rejects.toMatchObject({
@@ -62,7 +62,7 @@ describeReal('connectBus on a real NATS server', () => {
     await nats.stop(); // its port is known, nothing listens there yet
     const later = new Promise<void>((r) => setTimeout(r, 1500)).then(() => nats!.start());
     const started = Date.now();
-    const bus = await connectBus({ natsUrl: nats.url, streamReplicas: 1, startupTimeoutMs: 30_000 }, 'startup-test');
+    const bus = await connectBus({ natsUrl: nats.url, streamReplicas: 1 }, 'startup-test', Date.now() + 30_000);
     try {
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
       expect((await bus.streamInfo('NvcaStatusStream')).messages).toBe(0);
@@ -76,7 +76,7 @@ describeReal('connectBus on a real NATS server', () => {
   it('refuses a server without JetStream at once, saying so', async () => {
     nats = await startPrivateNats({ jetstream: false });
     const started = Date.now();
-    const refused = connectBus({ natsUrl: nats.url, streamReplicas: 1, startupTimeoutMs: 30_000 }, 'startup-test');
+    const refused = connectBus({ natsUrl: nats.url, streamReplicas: 1 }, 'startup-test', Date.now() + 30_000);
     await expect(refused).rejects.toMatchObject({
       name: 'BusConnectError',
       message: `NATS at ${nats.url} does not offer JetStream (start it with JetStream enabled)`,

@@ -17,11 +17,12 @@ export class StartupTimeout extends Error {
 /**
  * Runs `attempt` until it succeeds. A failure that means "not available right now" (isOutage: a
  * NATS node restarting, JetStream electing its meta leader, a Cassandra ring without a quorum yet)
- * is retried with backoff and a log line each, for up to `waitMs`; any other failure (JetStream not
- * offered at all, a refused configuration) ends the start at once.
+ * is retried with backoff and a log line each until `deadline` (epoch ms, one for a service's whole
+ * start); any other failure (JetStream not offered at all, a refused configuration) ends the start
+ * at once.
  */
-export async function untilAvailable<T>(what: string, attempt: () => Promise<T>, waitMs: number): Promise<T> {
-  const deadline = Date.now() + waitMs;
+export async function untilAvailable<T>(what: string, attempt: () => Promise<T>, deadline: number): Promise<T> {
+  const started = Date.now();
   for (let n = 0; ; n++) {
     try {
       const value = await attempt();
@@ -31,9 +32,12 @@ export async function untilAvailable<T>(what: string, attempt: () => Promise<T>,
       if (!isOutage(err)) throw err;
       const left = deadline - Date.now();
       if (left <= 0)
-        throw new StartupTimeout(`${what} did not become available within ${Math.round(waitMs / 1000)} s`, {
-          cause: err,
-        });
+        throw new StartupTimeout(
+          `${what} did not become available within ${Math.round((deadline - started) / 1000)} s`,
+          {
+            cause: err,
+          },
+        );
       const wait = Math.min(FIRST_RETRY_MS * 2 ** n, MAX_RETRY_MS, left);
       log.warn(
         `${what}: not available yet (${errorText(err)}); retrying in ${(wait / 1000).toFixed(1)} s, giving up in ${Math.ceil(left / 1000)} s`,
@@ -43,21 +47,24 @@ export async function untilAvailable<T>(what: string, attempt: () => Promise<T>,
   }
 }
 
+/** When a service's start, begun now, gives up waiting for its backends. */
+export const startupDeadline = (c: { startupTimeoutMs: number }) => Date.now() + c.startupTimeoutMs;
+
 /** The service's bus, waited for (and this release's streams ensured, unless `ensureStreams` is false). */
 export async function connectBus(
-  c: { natsUrl: string; streamReplicas: number; startupTimeoutMs: number },
+  c: { natsUrl: string; streamReplicas: number },
   name: string,
+  deadline: number,
   opts: { ensureStreams?: boolean } = {},
 ): Promise<Bus> {
-  const deadline = Date.now() + c.startupTimeoutMs;
   const bus = await untilAvailable(
     `NATS JetStream at ${c.natsUrl}`,
     () => createNatsBus({ servers: c.natsUrl, name, streamReplicas: c.streamReplicas }),
-    c.startupTimeoutMs,
+    deadline,
   );
   if (opts.ensureStreams === false) return bus;
   try {
-    await untilAvailable('the streams', () => bus.ensureStreams(allStreams), Math.max(0, deadline - Date.now()));
+    await untilAvailable('the streams', () => bus.ensureStreams(allStreams), deadline);
   } catch (err) {
     await bus.dispose();
     throw err;
@@ -66,10 +73,10 @@ export async function connectBus(
 }
 
 /** The service's Cassandra session, waited for. */
-export function connectCassandra(c: {
-  cassandra: { contactPoints: string[]; localDataCenter: string };
-  startupTimeoutMs: number;
-}): Promise<CassandraClient> {
+export function connectCassandra(
+  c: { cassandra: { contactPoints: string[]; localDataCenter: string } },
+  deadline: number,
+): Promise<CassandraClient> {
   return untilAvailable(
     `Cassandra at ${c.cassandra.contactPoints.join(',')}`,
     () =>
@@ -77,6 +84,6 @@ export function connectCassandra(c: {
         contactPoints: c.cassandra.contactPoints,
         localDataCenter: c.cassandra.localDataCenter,
       }),
-    c.startupTimeoutMs,
+    deadline,
   );
 }

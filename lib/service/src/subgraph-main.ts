@@ -4,7 +4,7 @@ import type { Bus } from '@nvcf/bus';
 import type { CassandraClient } from '@nvcf/cassandra';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { runMain } from './main.js';
-import { connectBus, connectCassandra, untilAvailable } from './startup.js';
+import { connectBus, connectCassandra, startupDeadline, untilAvailable } from './startup.js';
 import { readServiceConfig, readBusConfig, readCassandraConfig, readInternalSecret } from './config.js';
 
 const readCommon = (env: Env, name: string, port: number) => ({
@@ -40,16 +40,16 @@ export function runSubgraphMain<C>(
     async (config) => {
       setLogLevel(config.logLevel);
       const stack = new DisposalStack();
-      const startedAt = Date.now();
+      const deadline = startupDeadline(config);
       try {
-        const bus = stack.use(await connectBus(config, name));
-        const cassandra = stack.use(await connectCassandra(config));
+        const bus = stack.use(await connectBus(config, name, deadline));
+        const cassandra = stack.use(await connectCassandra(config, deadline));
         // a server's first reads (its seed, its durables) may meet a ring or JetStream still settling:
         // a failed build releases what it started, so it is tried again until the startup deadline
         const server = await untilAvailable(
           `${name}'s start`,
           () => build({ bus, cassandra, keyspace: (base) => `${base}${config.cassandra.keyspaceSuffix}`, config }),
-          Math.max(0, startedAt + config.startupTimeoutMs - Date.now()),
+          deadline,
         );
         const connections = stack.move();
         return {
