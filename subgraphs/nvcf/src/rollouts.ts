@@ -66,8 +66,7 @@ export class Rollouts {
       const [pair] = await this.store.getRevisions([specId]);
       const rev = pair?.latest;
       if (!pair || !rev || rev.status !== 'ROLLING_OUT' || !rev.targets) return;
-      const states = new Map((await this.store.instanceStates(specId)).map((o) => [o.instanceId, o]));
-      const next = outcome(pair, rev, states);
+      const next = outcome(pair, rev, byInstance(await this.store.instanceStates(specId)));
       if (!next) return;
       if (await this.store.casRevisions(specId, rev.id, next)) return;
     }
@@ -96,14 +95,16 @@ export class Rollouts {
         live.push(pair.specId);
         continue;
       }
-      // the same counts Revision.progress shows, so the reason and the progress agree
-      const p = rolloutProgress(rev, await this.store.instanceStates(pair.specId), true);
-      // every target made it, only the evaluation has not run yet (the readers were held up, by a
-      // store outage say): that is the evaluation's to decide, not a missed deadline
-      if (rev.status === 'ROLLING_OUT' && p.total > 0 && p.applied === p.total) {
-        await this.evaluate(pair.specId);
+      const states = await this.store.instanceStates(pair.specId);
+      // a rollout the states already decide (its evaluation held up, by a store outage say) ends as
+      // they say: a deadline only ends one that has no outcome yet
+      const decided = rev.status === 'ROLLING_OUT' && rev.targets ? outcome(pair, rev, byInstance(states)) : null;
+      if (decided) {
+        await this.store.casRevisions(pair.specId, rev.id, decided);
         continue;
       }
+      // the same counts Revision.progress shows, so the reason and the progress agree
+      const p = rolloutProgress(rev, states, true);
       if (
         await this.fail(
           pair,
@@ -156,6 +157,8 @@ export class Rollouts {
     if (next !== v.status) await this.store.setVersionStatus(versionId, next, [v.status]);
   }
 }
+
+const byInstance = (states: InstanceObservation[]) => new Map(states.map((o) => [o.instanceId, o]));
 
 function outcome(
   pair: RevisionPair,
