@@ -47,11 +47,56 @@ function publisher(system: System, functionId: string) {
   };
 }
 
+/**
+ * A subscriber that reads as fast as it can, beside a slow one: once it has every instance's last
+ * event, the gateway has read them all from the stream, so the slow one's feed was offered them
+ * too (publishing returns when the stream has an event, not when the gateway has read it).
+ */
+function witness(system: System, functionId: string) {
+  const client = createWsClient({
+    url: system.gateway.wsUrl,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: 'Bearer dev-token-a' },
+    retryAttempts: 0,
+  });
+  const last = new Set<string>();
+  const failed: unknown[] = [];
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= Promise.resolve(client.dispose()));
+  client.subscribe<{ instanceStatusChanged: { message: string; instance: { id: string } } }>(
+    {
+      query: 'subscription($f: ID) { instanceStatusChanged(functionId: $f) { message instance { id } } }',
+      variables: { f: functionId },
+    },
+    {
+      next: (r) => {
+        const e = r.data?.instanceStatusChanged;
+        if (e?.message === 'last') last.add(e.instance.id);
+      },
+      complete: () => {},
+      error: (e) => failed.push(e),
+    },
+  );
+  return {
+    sawAllLast: (instances: number) =>
+      waitUntil(
+        () => {
+          if (failed.length) throw new Error(`the witness subscription failed: ${JSON.stringify(failed)}`);
+          return last.size === instances;
+        },
+        { timeoutMs: 120_000, what: "the witness to read every instance's last event" },
+      ),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
 /** instanceStatusChanged as DOMAIN.md and the subscriptions issue promise it, through the gateway. */
 export function streamSuite(name: string, make: MakeSystem) {
   describe(`${name}: resumable status subscriptions`, () => {
     let system: System;
     const a = () => httpClient(system.url, 'dev-token-a');
+    const openNow = () => gauge(system.gateway.metricsUrl, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' });
     beforeAll(async () => {
       system = await make({ ...fast, statusLimits: { bufferEvents: 16, maxConflated: 10_000 } });
     });
@@ -205,7 +250,6 @@ export function streamSuite(name: string, make: MakeSystem) {
       });
       try {
         const refused: unknown[] = [];
-        const openNow = () => gauge(system.gateway.metricsUrl, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' });
         const before = await openNow();
         const query = print(InstanceStatusChangedDocument);
         // all 101 subscribe messages go out back to back, before the gateway answers any
@@ -240,6 +284,7 @@ export function streamSuite(name: string, make: MakeSystem) {
       const publish = publisher(system, fn);
       const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const lagBefore = await gauge(system.gateway.metricsUrl, 'nvcf_status_lag_events_total', { tenant: 'nca-a' });
+      const openBefore = await openNow();
       const received: any[] = [];
       let paused!: IncomingMessage;
       const req = request(
@@ -277,7 +322,8 @@ export function streamSuite(name: string, make: MakeSystem) {
           variables: { f: fn },
         }),
       );
-      await watchA.opened(1);
+      await using seen = witness(system, fn);
+      await watchA.opened(2);
       // ~16 MB of events: more than loopback socket buffers hold, few enough for every reader of the stream
       const pad = 'x'.repeat(4096);
       const instances = 10,
@@ -286,12 +332,16 @@ export function streamSuite(name: string, make: MakeSystem) {
         await Promise.all(
           Array.from({ length: instances }, (_, i) => publish(`slow-${i}`, c, c === perInstance ? 'last' : pad)),
         );
+      await seen.sawAllLast(instances);
       paused.resume();
       await waitUntil(
         () => new Set(received.filter((e) => e.message === 'last').map((e) => e.instance.id)).size === instances,
         { timeoutMs: 120_000, what: 'the last event of every instance' },
       );
       req.destroy();
+      await seen.close();
+      // the next test counts open subscriptions: these two are gone first
+      await waitUntil(async () => (await openNow()) === openBefore, { what: 'the subscriptions closed' });
       expect(received.length).toBeLessThan(instances * perInstance);
       const lagged = received.filter((e) => e.lag);
       expect(lagged.length).toBeGreaterThan(0);
@@ -306,7 +356,6 @@ export function streamSuite(name: string, make: MakeSystem) {
       const publish = publisher(system, fn);
       const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
       const received: any[] = [];
-      const openNow = () => gauge(system.gateway.metricsUrl, 'nvcf_status_subscriptions_open', { tenant: 'nca-a' });
       const openBefore = await openNow();
       const ws = new WebSocket(system.gateway.wsUrl, 'graphql-transport-ws');
       try {
@@ -329,9 +378,9 @@ export function streamSuite(name: string, make: MakeSystem) {
         ws.on('open', () =>
           ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer dev-token-a' } })),
         );
-        await watchA.opened(1);
+        await using seen = witness(system, fn);
+        await watchA.opened(2);
         (ws as unknown as { _socket: import('node:net').Socket })._socket.pause(); // stops reading: kernel buffers fill
-        // quickly: a client that reads nothing for the server's keepalive (12 s) is rightly dropped as dead
         const pad = 'x'.repeat(4096);
         const instances = 10,
           perInstance = 400;
@@ -342,6 +391,7 @@ export function streamSuite(name: string, make: MakeSystem) {
         for (let k = 0; k < all.length; k += 500)
           await Promise.all(all.slice(k, k + 500).map(([i, c]) => publish(`slow-ws-${i}`, c, pad)));
         await Promise.all(Array.from({ length: instances }, (_, i) => publish(`slow-ws-${i}`, perInstance, 'last')));
+        await seen.sawAllLast(instances);
         (ws as unknown as { _socket: import('node:net').Socket })._socket.resume();
         await waitUntil(
           () => new Set(received.filter((e) => e.message === 'last').map((e) => e.instance.id)).size === instances,
