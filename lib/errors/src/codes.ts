@@ -32,6 +32,10 @@ export const Codes = {
     "A service behind the gateway failed while resolving a field (`path` says which); the failure is in that service's log. Retry later.",
   UNAVAILABLE: 'A dependency (ICMS, the bus, the store) did not answer; retry later.',
   INTERNAL_SERVER_ERROR: 'An unexpected failure; details are in the service log, never in the response.',
+  BACKUP_INCOMPATIBLE:
+    "`restore` refused a backup set this store or release cannot take: its migration ledger is older than the target keyspace's (restore into an empty store, which restore migrates to the set's version, then `migrate up`), newer than this release's migrations, or its format or files are not what its manifest says (docs/deploy.md#backups).",
+  RESTORE_TARGET_NOT_EMPTY:
+    '`restore` refused to write over data: a keyspace of the set holds rows, or one of its streams holds messages or consumers; restore into an empty store, or pass `--replace` to delete them first.',
 } as const;
 
 export type Code = keyof typeof Codes;

@@ -5,7 +5,8 @@ export function renderErrorDocs(): string {
   return [
     '# Error codes',
     '',
-    'Every GraphQL error carries one of these in `extensions.code`. Generated from',
+    'Every GraphQL error carries one of these in `extensions.code`; the ops commands name theirs',
+    '(`BACKUP_INCOMPATIBLE`, `RESTORE_TARGET_NOT_EMPTY`) when they refuse. Generated from',
     '`lib/errors/src/codes.ts` by `npm run errors:docs`; a test fails when this file is stale.',
     '',
     '| code | meaning |',
