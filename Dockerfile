@@ -5,6 +5,7 @@
 #   docker run IMAGE migrate up          (a Job before a rollout: `migrate status`, `migrate goto V --expect V0 --keyspace K`)
 #   docker run IMAGE preflight | probe --url URL --token T
 #   docker run IMAGE streams ensure      (a Job before a rollout: every NATS stream of this release created or updated)
+#   docker run -v /backups:/backups IMAGE backup /backups/DIR | restore /backups/DIR   (before a migration; docs/deploy.md#backups)
 # Configuration is the environment (docs/configuration.md). Production runs Node 22: package.json
 # says `>=20.19` only because development and the tests run on the Node 20 of the build machines.
 # It runs as uid 10001 with a read-only root filesystem (it writes nothing; mount an emptyDir on

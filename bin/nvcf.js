@@ -13,6 +13,8 @@ const mains = {
   probe: 'ops/dist/probe-main.js',
   preflight: 'ops/dist/preflight-main.js',
   streams: 'ops/dist/streams-main.js',
+  backup: 'ops/dist/backup-main.js',
+  restore: 'ops/dist/restore-main.js',
 };
 
 const [name = '', ...args] = process.argv.slice(2);

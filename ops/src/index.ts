@@ -7,3 +7,7 @@ export type { PreflightOptions, PreflightResult, PreflightCheck, CheckStatus } f
 export { parseDuration, renderTable, UsageError } from './cli.js';
 export { ensureReleaseStreams } from './streams.js';
 export type { EnsureStreamsOptions } from './streams.js';
+export { takeBackup, restoreBackup } from './backup/backup.js';
+export type { BackupOptions, RestoreOptions } from './backup/backup.js';
+export { BackupRefused, BackupFailed, readManifest, MANIFEST } from './backup/manifest.js';
+export type { Manifest } from './backup/manifest.js';

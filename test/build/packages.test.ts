@@ -173,6 +173,8 @@ describe('production packaging', () => {
       'lib/cassandra/src/migrate-main.ts',
       'ops/src/preflight-main.ts',
       'ops/src/streams-main.ts',
+      'ops/src/backup-main.ts',
+      'ops/src/restore-main.ts',
     ])
       expect(mains).toContain(m);
     expect(mains.filter((m) => !fs.existsSync(path.join(ROOT, m)))).toEqual([]);

@@ -14,7 +14,7 @@ export interface CommandResult {
  * repository root; resolves with its exit code and output.
  */
 export function runOpsCommand(
-  name: 'streams' | 'preflight' | 'probe',
+  name: 'streams' | 'preflight' | 'probe' | 'backup' | 'restore',
   args: string[],
   env: Record<string, string> = {},
 ): Promise<CommandResult> {
