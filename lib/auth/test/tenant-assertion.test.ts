@@ -6,7 +6,7 @@ import {
   TenantAssertionError,
   tenantSigner,
   rpcAudience,
-} from './index.js';
+} from '../src/index.js';
 
 describe('tenant assertion', () => {
   const secret = 'test-secret';

@@ -1,9 +1,9 @@
 import { buildSchema } from 'graphql';
 import { codeOf } from '@nvcf/errors';
-import { OperationGuard, ValidationErrors } from './guard.js';
-import { TenantRate } from './rate.js';
-import { checkVariableDepth } from './variables.js';
-import { defaultLimits } from '../limits.js';
+import { OperationGuard, ValidationErrors } from '../../src/guard/guard.js';
+import { TenantRate } from '../../src/guard/rate.js';
+import { checkVariableDepth } from '../../src/guard/variables.js';
+import { defaultLimits } from '../../src/limits.js';
 
 const schema = buildSchema(`
   type Query { a: A  list(ids: [ID!]!): [A]  s(x: String): String }

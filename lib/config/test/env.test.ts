@@ -1,4 +1,4 @@
-import { oneOf, int, pairs, ConfigError } from './index.js';
+import { oneOf, int, pairs, ConfigError } from '../src/index.js';
 
 describe('typed environment getters', () => {
   it('names the allowed values when a value is invalid', () => {

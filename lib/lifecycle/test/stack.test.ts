@@ -1,4 +1,4 @@
-import { DisposalStack } from './index.js';
+import { DisposalStack } from '../src/index.js';
 
 describe('DisposalStack', () => {
   it('disposes in reverse order and keeps going after a failure', async () => {

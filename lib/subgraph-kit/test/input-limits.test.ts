@@ -15,7 +15,7 @@ import {
   renderInputLimitsDocs,
   withDocSection,
   withInputLimitsSection,
-} from './index.js';
+} from '../src/index.js';
 
 const schema = buildSchema(readPublicSchema());
 

@@ -7,7 +7,7 @@ import {
   jsonExtent,
   jsonStringBytes,
   type InputLimits,
-} from './index.js';
+} from '../src/index.js';
 
 const schema = buildSchema(readPublicSchema());
 const violation = (query: string, variables?: Record<string, unknown>, limits?: InputLimits) =>

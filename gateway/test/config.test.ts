@@ -1,5 +1,5 @@
 import { ConfigError } from '@nvcf/config';
-import { readGatewayPolicy } from './config.js';
+import { readGatewayPolicy } from '../src/config.js';
 
 const jwt = { JWT_ISSUER: 'https://idp', JWT_AUDIENCE: 'nvcf', JWT_JWKS_URL: 'https://idp/jwks' };
 

@@ -1,6 +1,6 @@
 import { fail } from '@nvcf/errors';
 import { startPrivateNats, type PrivateNats } from '../../../test/services/nats-private.js';
-import { connectBus, untilAvailable, StartupTimeout } from './index.js';
+import { connectBus, untilAvailable, StartupTimeout } from '../src/index.js';
 
 const describeReal = process.env.NVCF_TEST_BACKENDS === 'memory' ? describe.skip : describe;
 

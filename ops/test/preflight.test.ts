@@ -6,7 +6,7 @@ import { allStreams, Streams } from '@nvcf/contracts';
 import { createCassandraClient, createMigrator, type CassandraClient } from '@nvcf/cassandra';
 import { describeReal, realEnv, runOpsCommand } from '@nvcf/test';
 import { startPrivateNats, type PrivateNats } from '../../test/services/nats-private.js';
-import { DEFAULT_MIGRATIONS_DIR, runPreflight, type PreflightOptions, type PreflightResult } from './index.js';
+import { DEFAULT_MIGRATIONS_DIR, runPreflight, type PreflightOptions, type PreflightResult } from '../src/index.js';
 
 const KEYSPACES = ['icms_api', 'nvca_status', 'nvcf_api'];
 

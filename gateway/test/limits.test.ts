@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { renderGatewayLimitsDocs, defaultLimits, limitEnv } from './limits.js';
+import { renderGatewayLimitsDocs, defaultLimits, limitEnv } from '../src/limits.js';
 
 describe('gateway limits', () => {
   it('docs/limits.md lists every gateway limit with its default (run npm run limits:docs)', () => {

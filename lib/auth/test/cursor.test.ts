@@ -1,4 +1,4 @@
-import { encodeCursor, decodeCursor } from './index.js';
+import { encodeCursor, decodeCursor } from '../src/index.js';
 
 describe('status cursors', () => {
   it('round-trips a position for its tenant only', () => {

@@ -1,9 +1,9 @@
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import type { Feed, FeedEvent, FeedSink, StatusStream } from '@nvcf/status-stream';
-import { fieldsOf, statusOperation, type StatusOperation } from './operation.js';
-import { remoteQuery, type InstanceFetcher, type PreparedInstances } from './instances.js';
-import { runStatusSubscription } from './execute.js';
-import { serializedResult } from './serialize.js';
+import { fieldsOf, statusOperation, type StatusOperation } from '../../src/status/operation.js';
+import { remoteQuery, type InstanceFetcher, type PreparedInstances } from '../../src/status/instances.js';
+import { runStatusSubscription } from '../../src/status/execute.js';
+import { serializedResult } from '../../src/status/serialize.js';
 
 /** What the guard hands over: the parsed document, its operation and its fragments. */
 function admitted(query: string, operationName?: string) {

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codeOf } from '@nvcf/errors';
-import { defaultTrustedDocumentsFile } from './trusted.js';
-import { TrustedDocuments, loadTrustedDocuments, TrustedDocumentsInvalid } from './trusted.js';
+import { defaultTrustedDocumentsFile } from '../../src/guard/trusted.js';
+import { TrustedDocuments, loadTrustedDocuments, TrustedDocumentsInvalid } from '../../src/guard/trusted.js';
 
 const doc = 'query Clusters { clusters { id } }';
 const hex = createHash('sha256').update(doc).digest('hex');

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { fail } from './fail.js';
-import { isOutage } from './outage.js';
+import { fail } from '../src/fail.js';
+import { isOutage } from '../src/outage.js';
 
 const withCode = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:9042`), { code });
 const named = (name: string) => Object.assign(new Error(name), { name });

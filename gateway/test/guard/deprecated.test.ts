@@ -1,8 +1,8 @@
 import { buildSchema } from 'graphql';
-import { OperationGuard } from './guard.js';
-import { deprecatedUses, hasDeprecations } from './deprecated.js';
-import { DeprecationMetrics } from '../metrics.js';
-import { defaultLimits } from '../limits.js';
+import { OperationGuard } from '../../src/guard/guard.js';
+import { deprecatedUses, hasDeprecations } from '../../src/guard/deprecated.js';
+import { DeprecationMetrics } from '../../src/metrics.js';
+import { defaultLimits } from '../../src/limits.js';
 
 const schema = buildSchema(`
   type Query {

@@ -1,5 +1,5 @@
 import type { InstanceState } from '@nvcf/client';
-import { eventTracker, parseDuration, renderTable, UsageError, type StatusEvent } from './index.js';
+import { eventTracker, parseDuration, renderTable, UsageError, type StatusEvent } from '../src/index.js';
 
 const ev = (
   seq: number,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPair, exportJWK, SignJWT } from 'jose';
-import { jwtTokens, AuthError } from './index.js';
+import { jwtTokens, AuthError } from '../src/index.js';
 
 describe('JWT bearer tokens (production)', () => {
   it('verifies issuer, audience and signature against the JWKS; dev tokens and strangers are refused', async () => {

@@ -5,7 +5,7 @@ import { staticTokens, DEV_TOKENS } from '@nvcf/auth';
 import { Streams } from '@nvcf/contracts';
 import { waitUntil } from '@nvcf/testing';
 import { httpClient, ok, deployedHelm, submit, waitRevision, watchSubscriptions, runOpsCommand } from '@nvcf/test';
-import { startProbe, type Probe } from './index.js';
+import { startProbe, type Probe } from '../src/index.js';
 
 const fast: SystemOptions = {
   sim: { startDelayMs: 20, updateDelayMs: 20 },

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '@nvcf/config';
-import { readSecret, RequestMetrics, readCassandraConfig } from './index.js';
+import { readSecret, RequestMetrics, readCassandraConfig } from '../src/index.js';
 
 describe('secrets', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'secret-'));

@@ -6,7 +6,7 @@ import { allStreams } from '@nvcf/contracts';
 import { staticTokens, DEV_TOKENS, TENANT_HEADER, verifyTenant } from '@nvcf/auth';
 import { readSupergraph, withSubgraphUrls } from '@nvcf/schema';
 import { metrics } from '@nvcf/telemetry';
-import { startGateway } from './server.js';
+import { startGateway } from '../src/server.js';
 
 const SECRET = 'dedup-secret';
 const QUERY = 'query One { function(id: "f1") { id name } }';

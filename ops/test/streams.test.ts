@@ -4,8 +4,8 @@ import { natsStreamConfig } from '@nvcf/bus';
 import { allStreams, Streams } from '@nvcf/contracts';
 import { describeReal, runOpsCommand } from '@nvcf/test';
 import { startPrivateNats, type PrivateNats } from '../../test/services/nats-private.js';
-import { natsChecks } from './preflight-nats.js';
-import { ensureReleaseStreams } from './index.js';
+import { natsChecks } from '../src/preflight-nats.js';
+import { ensureReleaseStreams } from '../src/index.js';
 
 const runStreamsCli = (args: string[], env: Record<string, string>) => runOpsCommand('streams', args, env);
 

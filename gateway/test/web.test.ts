@@ -1,5 +1,5 @@
-import { readWebPages } from './config.js';
-import { prefersHtml } from './web.js';
+import { readWebPages } from '../src/config.js';
+import { prefersHtml } from '../src/web.js';
 
 describe('GRAPHIQL and CONSOLE', () => {
   it('the IDE is on in development and off in production unless asked for; the console is on in both', () => {

@@ -1,4 +1,4 @@
-import { InstanceFetcher, INSTANCE_RETRY, type Execute } from './instances.js';
+import { InstanceFetcher, INSTANCE_RETRY, type Execute } from '../../src/status/instances.js';
 
 const prepared = { tenant: 'nca-a', key: 'k', query: 'query', variables: {} };
 const row = (id: string) => ({ __nvcfInstanceId: id, state: 'STARTING' });

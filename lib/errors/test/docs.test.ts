@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { GraphQLError } from 'graphql';
-import { renderErrorDocs, Codes, fail, maskError } from './index.js';
+import { renderErrorDocs, Codes, fail, maskError } from '../src/index.js';
 
 describe('error registry', () => {
   it('docs/errors.md is generated from the registry (run npm run errors:docs)', () => {
