@@ -1,11 +1,11 @@
-import { createServer } from 'node:http';
 import { int, oneOf, required, str, type Env } from '@nvcf/config';
 import { createLogger, setLogLevel } from '@nvcf/logging';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { DisposalStack } from '@nvcf/lifecycle';
-import { listen, sendJson, closeServer } from '@nvcf/http';
+import { listen, closeServer } from '@nvcf/http';
 import { runMain, readServiceConfig, readBusConfig, processMetrics, connectBus, startupDeadline } from '@nvcf/service';
 import { startAgent } from './agent.js';
+import { createProbeServer } from './probes.js';
 import { createSimulatedCluster } from './drivers/simulated.js';
 import type { ClusterDriver } from './driver.js';
 
@@ -55,27 +55,16 @@ runMain(
       } else driver = createSimulatedCluster({ clusterId: c.clusterId, registry, ...c.sim });
       stack.use(driver);
       const agent = await startAgent({ bus, driver, concurrency: c.concurrency, operatorCheckMs: c.operatorCheckMs });
-      let draining = false;
-      const metrics = processMetrics('nvcf_agent');
-      const probes = createServer((req, res) => {
-        const path = (req.url ?? '/').split('?')[0];
-        if (path === '/health') return sendJson(res, 200, { status: 'ok', cluster: c.clusterId });
-        if (path === '/ready')
-          return draining
-            ? sendJson(res, 503, { status: 'draining' })
-            : sendJson(res, 200, { status: 'ready', cluster: c.clusterId });
-        if (path === '/metrics') {
-          res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
-          return res.end(metrics());
-        }
-        sendJson(res, 404, { error: 'GET /health, /ready or /metrics' });
+      const probes = createProbeServer({
+        clusterId: c.clusterId,
+        phase: () => agent.phase,
+        metrics: processMetrics('nvcf_agent'),
       });
       const url = await listen(probes, c.port, c.host);
       const rest = stack.move();
       return {
         describe: `cluster ${c.clusterId} (${c.driver}), probes ${url}`,
         drain: async () => {
-          draining = true;
           log.info('draining: applies in flight finish, the rest is redelivered to the next agent');
           try {
             await agent.drain(c.drainGraceMs);

@@ -1,2 +1,3 @@
 export { DisposalStack, build } from './stack.js';
 export { withDirLock, LockTimeout } from './dir-lock.js';
+export { PhaseState, isClosing, type Phase, type PhaseKind } from './phase.js';
