@@ -1,26 +1,25 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ApolloServer, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { fail, maskError } from '@nvcf/errors';
-import { GraphQLError } from 'graphql';
-import { rpcAudience } from '@nvcf/auth';
 import { tenantFrom, TENANT_HEADER, type TenantContext } from './context.js';
-import { readBody, discardBody, sendJson, graphqlError, BodyTooLarge, listen, closeServer } from '@nvcf/http';
+import { discardBody, sendJson, graphqlError, BodyTooLarge, listen, closeServer } from '@nvcf/http';
 import { RequestMetrics, processMetrics } from '@nvcf/service';
 import { build, type DisposalStack } from '@nvcf/lifecycle';
 import { inputLimitsPlugin } from './input-limits-plugin.js';
-import { createLogger, withLogContext } from '@nvcf/logging';
-import { Attr, SpanKind, annotate, context, contextFrom, failSpan, startSpan } from '@nvcf/telemetry';
+import { createLogger, withLogContext, type Logger } from '@nvcf/logging';
+import { context } from '@nvcf/telemetry';
+import { graphqlRoute, rpcRoute, type Route, type RpcHandlerMap } from './routes.js';
+import { operationAttributes, serverSpan } from './spans.js';
+import { ServingPhase } from './serving.js';
 
 /** The serving side of an RPC contract (method → input and output, e.g. IcmsRpc): one typed handler per method. */
 export type RpcHandlers<R extends { [M in keyof R]: { input: unknown; output: unknown } }> = {
   [M in keyof R]: (tenant: string, input: R[M]['input']) => Promise<R[M]['output']>;
 };
-/** Any handler map: a handler of any input type fits `never`. */
-type RpcHandlerMap = Record<string, (tenant: string, input: never) => Promise<unknown>>;
 
 export interface SubgraphOptions<C extends TenantContext> {
   name: string;
@@ -71,89 +70,69 @@ async function start<C extends TenantContext>(
   });
   await apollo.start();
   stack.defer(() => apollo.stop());
-  const requests = new RequestMetrics(`nvcf_${opts.name.replace(/\W/g, '_')}`);
-  const processInfo = processMetrics(`nvcf_${opts.name.replace(/\W/g, '_')}`);
-  let draining = false;
+  const metricsPrefix = `nvcf_${opts.name.replace(/\W/g, '_')}`;
+  const requests = new RequestMetrics(metricsPrefix);
+  const processInfo = processMetrics(metricsPrefix);
+  const serving = new ServingPhase(opts.ready);
+  const common = { name: opts.name, secret: opts.secret, requests, maxBodyBytes };
+  const server = createServer(
+    requestListener({
+      serving,
+      log,
+      maxBodyBytes,
+      metrics: () => requests.render() + processInfo() + (opts.metrics?.() ?? ''),
+      graphql: graphqlRoute({ ...common, apollo, context: opts.context }),
+      rpc: rpcRoute({ ...common, rpc: opts.rpc, log }),
+    }),
+  );
+  const subscriptions = opts.subscriptions ? serveSubscriptions(server, opts, stack) : undefined;
 
-  const handleGraphql = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = req.method === 'POST' ? await readBody(req, maxBodyBytes) : '';
-    const done = requests.start(`graphql:${operationNameOf(body)}`);
-    res.once('finish', () => done(res.statusCode >= 500));
-    const headers = new HeaderMap();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    let parsed: unknown;
-    try {
-      parsed = body ? JSON.parse(body) : undefined;
-    } catch {
-      return sendJson(res, 400, graphqlError('BAD_USER_INPUT', 'request body is not JSON'));
-    }
-    const result = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: {
-        method: req.method ?? 'GET',
-        headers,
-        search: new URL(req.url ?? '/', 'http://x').search,
-        body: parsed,
-      },
-      context: async () => {
-        const tenant = tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined, opts.name);
-        annotate({ [Attr.tenant]: tenant });
-        return opts.context(tenant);
-      },
-    });
-    const out: Record<string, string> = {};
-    for (const [k, v] of result.headers) out[k] = v;
-    res.writeHead(result.status ?? 200, out);
-    if (result.body.kind === 'complete') res.end(result.body.string);
-    else {
-      for await (const chunk of result.body.asyncIterator) res.write(chunk);
-      res.end();
-    }
+  const url = await listen(server, opts.port ?? 0, opts.host);
+  serving.listening();
+  const running: RunningSubgraph = {
+    name: opts.name,
+    url,
+    graphqlUrl: `${url}/graphql`,
+    drain: (graceMs) =>
+      serving.drain(async () => {
+        // subscriptions first: they would hold the server open past the grace
+        await subscriptions?.cleanup.dispose();
+        subscriptions?.wss.close();
+        await closeServer(server, { graceMs });
+        await apollo.stop();
+      }),
+    dispose: () => running.drain(0),
+    [Symbol.asyncDispose]: () => running.dispose(),
   };
+  return running;
+}
 
-  const handleRpc = async (req: IncomingMessage, res: ServerResponse, method: string) => {
-    const handler = opts.rpc && Object.hasOwn(opts.rpc, method) ? opts.rpc[method] : undefined;
-    if (!handler) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no internal method ${method}` } });
-    const done = requests.start(`rpc:${method}`);
-    res.once('finish', () => done(res.statusCode >= 500));
-    try {
-      const tenant = tenantFrom(opts.secret, req.headers[TENANT_HEADER] as string | undefined, rpcAudience(opts.name));
-      annotate({ [Attr.tenant]: tenant });
-      // the caller signed for this service's RPC audience: it is the contract's other side, so its
-      // JSON is taken as the method's input, as a typed client takes a response
-      const input: unknown = JSON.parse((await readBody(req, maxBodyBytes)) || '{}');
-      sendJson(res, 200, { result: (await handler(tenant, input as never)) ?? null });
-    } catch (err) {
-      if (err instanceof BodyTooLarge) throw err;
-      const given = err instanceof GraphQLError ? err.extensions.code : undefined;
-      const code = typeof given === 'string' ? given : 'INTERNAL_SERVER_ERROR';
-      if (code === 'INTERNAL_SERVER_ERROR') log.error(`rpc ${method} failed`, err);
-      sendJson(res, code === 'UNAUTHENTICATED' ? 401 : code === 'INTERNAL_SERVER_ERROR' ? 500 : 422, {
-        error: {
-          code,
-          message: code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : (err as Error).message,
-          extensions: err instanceof GraphQLError ? err.extensions : {},
-        },
-      });
-    }
-  };
+interface Routes {
+  serving: ServingPhase;
+  log: Logger;
+  maxBodyBytes: number;
+  metrics: () => string;
+  graphql: Route;
+  rpc: (req: IncomingMessage, res: ServerResponse, method: string) => Promise<void>;
+}
 
-  const server = createServer((req, res) => {
+/** Routes one request (probes, metrics, GraphQL, RPC) inside its SERVER span and its request id's log context. */
+function requestListener(o: Routes) {
+  return (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     const run = async () => {
       if (path === '/health') return sendJson(res, 200, { status: 'ok' });
       if (path === '/ready') {
-        if (draining) return sendJson(res, 503, { status: 'draining' });
-        return (opts.ready?.() ?? true)
-          ? sendJson(res, 200, { status: 'ready' })
-          : sendJson(res, 503, { status: 'starting' });
+        const { status, body } = o.serving.readiness();
+        return sendJson(res, status, body);
       }
       if (path === '/metrics') {
         res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
-        return res.end(requests.render() + processInfo() + (opts.metrics?.() ?? ''));
+        return res.end(o.metrics());
       }
-      if (path === '/graphql') return handleGraphql(req, res);
+      if (path === '/graphql') return o.graphql(req, res);
       if (path.startsWith('/internal/rpc/') && req.method === 'POST')
-        return handleRpc(req, res, path.slice('/internal/rpc/'.length));
+        return o.rpc(req, res, path.slice('/internal/rpc/'.length));
       sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}`));
     };
     // a SERVER span per request, child of the caller's (W3C traceparent); probes are not traced
@@ -170,117 +149,41 @@ async function start<C extends TenantContext>(
           graphqlError('LIMIT_EXCEEDED', err.message),
           { connection: 'close' },
           {
-            endAfter: discardBody(req, maxBodyBytes),
+            endAfter: discardBody(req, o.maxBodyBytes),
           },
         );
-      log.error('request failed', err);
+      o.log.error('request failed', err);
       if (!res.headersSent) sendJson(res, 500, graphqlError('INTERNAL_SERVER_ERROR', 'Internal server error'));
     });
-  });
-
-  let wss: WebSocketServer | undefined;
-  let wsCleanup: { dispose(): void | Promise<void> } | undefined;
-  if (opts.subscriptions) {
-    const ws = (wss = new WebSocketServer({ server, path: '/graphql' }));
-    stack.defer(() => ws.close());
-    wsCleanup = useServer<Record<string, unknown>, { tenant?: string }>(
-      {
-        schema: opts.schema,
-        onConnect: (ctx) => {
-          try {
-            ctx.extra.tenant = tenantFrom(
-              opts.secret,
-              ctx.connectionParams?.[TENANT_HEADER] as string | undefined,
-              opts.name,
-            );
-            return true;
-          } catch {
-            return false;
-          }
-        },
-        context: (ctx) => opts.context(ctx.extra.tenant!),
-        onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e)),
-      },
-      wss,
-    );
-    const cleanup = wsCleanup;
-    stack.defer(() => cleanup.dispose());
-  }
-
-  const url = await listen(server, opts.port ?? 0, opts.host);
-  let drained: Promise<void> | undefined;
-  const running: RunningSubgraph = {
-    name: opts.name,
-    url,
-    graphqlUrl: `${url}/graphql`,
-    drain: (graceMs) =>
-      (drained ??= (async () => {
-        draining = true;
-        await wsCleanup?.dispose();
-        wss?.close();
-        await closeServer(server, { graceMs });
-        await apollo.stop();
-      })()),
-    dispose: () => running.drain(0),
-    [Symbol.asyncDispose]: () => running.dispose(),
   };
-  return running;
+}
+
+/** graphql-ws on the server's /graphql, for a tenant asserted in the connection params. */
+function serveSubscriptions<C extends TenantContext>(server: Server, opts: SubgraphOptions<C>, stack: DisposalStack) {
+  const wss = new WebSocketServer({ server, path: '/graphql' });
+  stack.defer(() => wss.close());
+  const cleanup = useServer<Record<string, unknown>, { tenant?: string }>(
+    {
+      schema: opts.schema,
+      onConnect: (ctx) => {
+        try {
+          ctx.extra.tenant = tenantFrom(
+            opts.secret,
+            ctx.connectionParams?.[TENANT_HEADER] as string | undefined,
+            opts.name,
+          );
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      context: (ctx) => opts.context(ctx.extra.tenant!),
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e)),
+    },
+    wss,
+  );
+  stack.defer(() => cleanup.dispose());
+  return { wss, cleanup };
 }
 
 export { fail };
-
-/** The operation name for metrics, without parsing the document: `query Name`, else `anonymous`. */
-function operationNameOf(body: string): string {
-  const named = /"operationName"\s*:\s*"([_A-Za-z][_0-9A-Za-z]{0,63})"/.exec(body);
-  if (named) return named[1];
-  const inQuery = /"query"\s*:\s*"\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]{0,63})/.exec(body);
-  return inQuery?.[1] ?? 'anonymous';
-}
-
-/** Starts the SERVER span of one HTTP request (`POST /graphql`, `POST /internal/rpc/{method}`); it ends with the response. */
-function serverSpan(req: IncomingMessage, res: ServerResponse, path: string) {
-  const route = path.startsWith('/internal/rpc/') ? '/internal/rpc/{method}' : path;
-  const method = req.method ?? 'GET';
-  const local = req.socket.localPort;
-  const started = startSpan(`${method} ${route}`, {
-    kind: SpanKind.SERVER,
-    parent: contextFrom(req.headers),
-    attributes: {
-      'http.request.method': method,
-      'url.path': path,
-      'url.scheme': 'http',
-      'http.route': route,
-      ...(local ? { 'server.port': local } : {}),
-      ...(path !== route ? { 'rpc.method': path.slice('/internal/rpc/'.length) } : {}),
-    },
-  });
-  if (!started) return undefined;
-  const { span, ctx } = started;
-  const end = () => {
-    span.setAttribute('http.response.status_code', res.statusCode);
-    if (res.statusCode >= 500) failSpan(span, new Error(`HTTP ${res.statusCode}`));
-    span.end();
-  };
-  res.once('finish', end);
-  res.once('close', () => {
-    if (!res.writableFinished) {
-      failSpan(span, new Error('connection closed'));
-      span.end();
-    }
-  });
-  return ctx;
-}
-
-/** The GraphQL operation's type and name on the request's span (semantic conventions for GraphQL servers). */
-const operationAttributes = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation(rc: { operationName?: string | null; operation?: { operation: string } | null }) {
-        annotate({
-          'graphql.operation.type': rc.operation?.operation ?? 'query',
-          ...(rc.operationName ? { 'graphql.operation.name': rc.operationName } : {}),
-        });
-      },
-    };
-  },
-};
