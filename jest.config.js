@@ -20,6 +20,7 @@ export default {
       testMatch: [
         '<rootDir>/{lib,schema,client,cli,console,subgraphs,agent,gateway,ops}/**/*.test.ts',
         '<rootDir>/bench/*/test/*.test.ts',
+        '<rootDir>/deploy/local/test/*.test.ts',
       ],
       testPathIgnorePatterns: ['/node_modules/'],
     },

@@ -5,11 +5,18 @@ import { createNvcfServer, createMemoryNvcfStore, httpIcmsClient, type NvcfStore
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { createIcmsServer, createMemoryIcmsStore, type ClusterRecord, type IcmsStore } from '@nvcf/subgraph-icms';
 import { createStatusServer, createMemoryStatusStore, type StatusStore } from '@nvcf/subgraph-nvca-status';
-import { startAgent, createSimulatedCluster, type Agent, type ClusterDriver } from '@nvcf/agent';
-import { startGateway, type RunningGateway, type GatewayLimits, type TrustedMode } from '@nvcf/gateway';
+import { createSimulatedCluster, type Agent, type ClusterDriver } from '@nvcf/agent';
+import {
+  startGateway,
+  type GatewayOptions,
+  type RunningGateway,
+  type GatewayLimits,
+  type TrustedMode,
+} from '@nvcf/gateway';
 import { staticTokens, DEV_TOKENS, type TokenVerifier } from '@nvcf/auth';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { demoClusters } from './seed.js';
+import { AgentFleet } from './agents.js';
 
 export interface Backends {
   bus: Bus;
@@ -102,7 +109,6 @@ export function memoryBackends(): Backends {
   };
 }
 
-/** The whole control plane in one process: three subgraphs, the gateway, one agent per cluster. */
 /** The names each service's durable on the status stream is taken from; replicas of one deployment share them. */
 export const statusConsumers = (deploymentSuffix = '') => ({
   icms: `icms${deploymentSuffix}`,
@@ -110,6 +116,7 @@ export const statusConsumers = (deploymentSuffix = '') => ({
   nvcf: `nvcf${deploymentSuffix}`,
 });
 
+/** The whole control plane in one process: three subgraphs, the gateway, one agent per cluster. */
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const stack = new DisposalStack();
   try {
@@ -123,120 +130,129 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     );
     const clusters = opts.clusters ?? demoClusters();
     const host = opts.host ?? '127.0.0.1';
+    const { icms, status, nvcf, registry } = await startSubgraphs(opts, { backends, secret, host, clusters }, stack);
 
-    const icms = stack.use(
-      await createIcmsServer({
-        store: backends.icmsStore,
-        bus,
-        secret,
-        clusters,
-        host,
-        consumerName: statusConsumers(opts.deploymentSuffix).icms,
-        consumerStart: opts.statusConsumerStart,
-      }),
-    );
-    const status = stack.use(
-      await createStatusServer({
-        store: backends.statusStore,
-        bus,
-        secret,
-        cursorSecret: secret,
-        host,
-        consumerName: statusConsumers(opts.deploymentSuffix).status,
-        consumerStart: opts.statusConsumerStart,
-      }),
-    );
-    const registry = loadRegistry(opts.registryPath ?? defaultRegistryPath());
-    const nvcf = stack.use(
-      await createNvcfServer({
-        store: backends.nvcfStore,
-        bus,
-        secret,
-        host,
-        registry,
-        consumerName: statusConsumers(opts.deploymentSuffix).nvcf,
-        consumerStart: opts.statusConsumerStart,
-        icms: httpIcmsClient(() => icms.url, secret),
-        revisionDeadlineMs: opts.revisionDeadlineMs,
-        deadlineSweepMs: opts.deadlineSweepMs,
-      }),
-    );
-
-    const drivers = new Map<string, ClusterDriver>();
-    const agents = new Map<string, Agent>();
-    const makeDriver =
-      opts.driver ?? ((clusterId: string) => createSimulatedCluster({ clusterId, registry, ...opts.sim }));
-    const launchAgent = async (clusterId: string) => {
-      let driver = drivers.get(clusterId);
-      if (!driver) drivers.set(clusterId, (driver = makeDriver(clusterId)));
-      const agent = await startAgent({
-        bus,
-        driver,
-        backoff: opts.agentBackoff,
-        ackWaitMs: opts.agentAckWaitMs,
-        operatorCheckMs: opts.agentOperatorCheckMs,
-      });
-      agents.set(clusterId, agent);
-      return agent;
-    };
-    if (opts.agents !== 'external') for (const c of clusters) await launchAgent(c.id);
-    stack.defer(async () => {
-      for (const a of agents.values()) await a.stop();
-      for (const d of drivers.values()) await d.dispose();
+    const fleet = new AgentFleet({
+      bus,
+      makeDriver: opts.driver ?? ((clusterId) => createSimulatedCluster({ clusterId, registry, ...opts.sim })),
+      agent: { backoff: opts.agentBackoff, ackWaitMs: opts.agentAckWaitMs, operatorCheckMs: opts.agentOperatorCheckMs },
     });
+    if (opts.agents !== 'external') for (const c of clusters) await fleet.start(c.id);
+    stack.use(fleet);
 
     const subgraphs = { nvcf: nvcf.graphqlUrl, icms: icms.graphqlUrl, 'nvca-status': status.graphqlUrl };
-    const gateway = await startGateway({
-      subgraphs,
-      verify: opts.verify ?? staticTokens(DEV_TOKENS),
-      secret,
-      cursorSecret: secret,
-      bus,
-      port: opts.port ?? 0,
-      host,
-      graphiql: opts.graphiql,
-      console: opts.console,
-      webDir: opts.webDir,
-      pageAuth: opts.pageAuth ?? (opts.verify ? { mode: 'jwt' } : { mode: 'dev', devTokens: { ...DEV_TOKENS } }),
-      statusLimits: opts.statusLimits,
-      limits: opts.gatewayLimits,
-      metricsPort: opts.metricsPort,
-      introspection: opts.introspection,
-      trustedDocuments: opts.trustedDocuments,
-      trustedDocumentsFile: opts.trustedDocumentsFile,
-      trustedManifest: opts.trustedManifest,
-    });
-    stack.use(gateway);
+    const gateway = stack.use(await startGateway(gatewayOptions(opts, { subgraphs, secret, bus, host })));
     // the gateway goes first on dispose (stack order), the bus last
-    const moved = stack.move();
-    // the backends close even when a service fails to stop: a leaked connection would keep reconnecting forever
-    const dispose = async () => {
-      try {
-        await moved.disposeAsync();
-      } finally {
-        await backends.dispose();
-      }
-    };
+    const services = stack.move();
+    const dispose = () => closeSystem(services, backends);
     return {
       gateway,
       clusters,
       url: gateway.graphqlUrl,
       backends,
-      agents,
-      drivers,
+      agents: fleet.agents,
+      drivers: fleet.drivers,
       subgraphs,
       secret,
       services: { nvcf: nvcf.url, icms: icms.url, 'nvca-status': status.url },
-      stopAgent: async (id) => {
-        await agents.get(id)?.stop();
-        agents.delete(id);
-      },
-      startAgent: launchAgent,
+      stopAgent: (id) => fleet.stop(id),
+      startAgent: (id) => fleet.start(id),
       dispose,
       [Symbol.asyncDispose]: dispose,
     };
   } catch (err) {
     await stack.disposeAsync();
     throw err;
+  }
+}
+
+interface Wiring {
+  backends: Backends;
+  secret: string;
+  host: string;
+  clusters: ClusterRecord[];
+}
+
+/** ICMS, status and NVCF (with the operator registry it checks workloads against), each on the stack the moment it listens. */
+async function startSubgraphs(opts: SystemOptions, w: Wiring, stack: DisposalStack) {
+  const { backends, secret, host } = w;
+  const { bus } = backends;
+  const consumers = statusConsumers(opts.deploymentSuffix);
+  const icms = stack.use(
+    await createIcmsServer({
+      store: backends.icmsStore,
+      bus,
+      secret,
+      clusters: w.clusters,
+      host,
+      consumerName: consumers.icms,
+      consumerStart: opts.statusConsumerStart,
+    }),
+  );
+  const status = stack.use(
+    await createStatusServer({
+      store: backends.statusStore,
+      bus,
+      secret,
+      cursorSecret: secret,
+      host,
+      consumerName: consumers.status,
+      consumerStart: opts.statusConsumerStart,
+    }),
+  );
+  const registry = loadRegistry(opts.registryPath ?? defaultRegistryPath());
+  const nvcf = stack.use(
+    await createNvcfServer({
+      store: backends.nvcfStore,
+      bus,
+      secret,
+      host,
+      registry,
+      consumerName: consumers.nvcf,
+      consumerStart: opts.statusConsumerStart,
+      icms: httpIcmsClient(() => icms.url, secret),
+      revisionDeadlineMs: opts.revisionDeadlineMs,
+      deadlineSweepMs: opts.deadlineSweepMs,
+    }),
+  );
+  return { icms, status, nvcf, registry };
+}
+
+/** The gateway in front of the subgraphs; the IDE and the console sign in with the dev tokens unless `verify` is given. */
+export function gatewayOptions(
+  opts: SystemOptions,
+  w: Pick<GatewayOptions, 'subgraphs' | 'secret' | 'bus' | 'host'>,
+): GatewayOptions {
+  return {
+    subgraphs: w.subgraphs,
+    verify: opts.verify ?? staticTokens(DEV_TOKENS),
+    secret: w.secret,
+    cursorSecret: w.secret,
+    bus: w.bus,
+    port: opts.port ?? 0,
+    host: w.host,
+    graphiql: opts.graphiql,
+    console: opts.console,
+    webDir: opts.webDir,
+    pageAuth: opts.pageAuth ?? (opts.verify ? { mode: 'jwt' } : { mode: 'dev', devTokens: { ...DEV_TOKENS } }),
+    statusLimits: opts.statusLimits,
+    limits: opts.gatewayLimits,
+    metricsPort: opts.metricsPort,
+    introspection: opts.introspection,
+    trustedDocuments: opts.trustedDocuments,
+    trustedDocumentsFile: opts.trustedDocumentsFile,
+    trustedManifest: opts.trustedManifest,
+  };
+}
+
+/**
+ * Disposes the services (gateway first, the agents, the subgraphs), then the backends, even when
+ * a service fails to stop: a leaked connection would keep reconnecting forever.
+ */
+export async function closeSystem(services: DisposalStack, backends: Pick<Backends, 'dispose'>): Promise<void> {
+  try {
+    await services.disposeAsync();
+  } finally {
+    await backends.dispose();
   }
 }
