@@ -195,7 +195,7 @@ export class WebAssets {
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     if (!gzipOk) return write(entry.body);
-    // compressed once per file and kept: monaco is ~3 MB of JavaScript, under 1 MB gzipped
+    // compressed once per file and kept: monaco's JavaScript is large, level 9 too slow to repeat per request
     entry.gzipped ??= gzipAsync(entry.body, { level: 9 });
     entry.gzipped.then(
       (z) => write(z, 'gzip'),

@@ -2,7 +2,7 @@ import { withDirLock } from '@nvcf/lifecycle';
 /**
  * The web build on demand: `npm run build` and `npm start` call it, and it runs Vite only when
  * the inputs changed since the build in dist/web (a content hash, kept next to the build), so a
- * warm start costs a few milliseconds of hashing. Development only: the production image holds
+ * warm start costs only the hashing. Development only: the production image holds
  * the build and never imports this (Vite is a devDependency).
  */
 import { spawn } from 'node:child_process';

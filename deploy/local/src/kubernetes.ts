@@ -21,7 +21,7 @@ export async function kubernetesDrivers(
   kubeconfigPath: string,
   registry: OperatorRegistry,
 ): Promise<(clusterId: string) => ClusterDriver> {
-  // loaded only when asked for: the client takes about a second to import
+  // loaded only when asked for: the client is slow to import
   const { createKubeClient, createKubernetesDriver, loadKubeConfig } = await import('@nvcf/agent/kubernetes');
   const client = createKubeClient(loadKubeConfig(kubeconfigPath));
   return (clusterId) => createKubernetesDriver({ clusterId, client, registry });

@@ -73,8 +73,8 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
         await store.putInstances(created);
         if (s.count > 0) await store.markAccepted(s.ref.gpuSpecificationId);
         // in parallel, a window at a time: one at a time, each publish waits for its replicated
-        // acknowledgement (R3: a round trip through the stream's leader and a follower), and a
-        // 1000-instance launch on a NATS cluster outlasted the gateway's 30 s request limit
+        // acknowledgement (R3: a round trip through the stream's leader and a follower), so a
+        // launch would take a round trip per instance and a large one outlast the gateway's request limit
         await inWindows(created, PUBLISH_WINDOW, async (inst) => {
           const msg: CreateInstanceMessage = {
             type: 'create',
@@ -112,8 +112,8 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       await store.putUpdateAction(action);
       const byCluster = new Map<string, string[]>();
       for (const t of targets) byCluster.set(t.clusterId, [...(byCluster.get(t.clusterId) ?? []), t.id]);
-      // one message per cluster, in flight together: a spec spread over 50 clusters awaited 50
-      // replicated acknowledgements one after another (1.2 s per update on the fleet benchmark)
+      // one message per cluster, in flight together: awaited one after another, the replicated
+      // acknowledgements of a spec spread over many clusters would add up
       await inWindows([...byCluster], PUBLISH_WINDOW, async ([clusterId, ids]) => {
         const msg: UpdateInstancesMessage = {
           type: 'update',

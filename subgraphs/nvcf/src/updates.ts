@@ -132,7 +132,7 @@ async function submitRevision(
   if (next.status === 'PENDING') return;
   // Agents may have reported the new revision before ROLLING_OUT was stored, when the readers'
   // evaluations still skipped it: one evaluation now sees them. Nothing to wait for is decided before
-  // the answer; otherwise the caller does not wait for it (a loaded store takes hundreds of ms), and
+  // the answer; otherwise the caller does not wait for it (it reads the store, slow when loaded), and
   // an evaluation lost here is made up by a later deadline sweep.
   if (next.status === 'ROLLING_OUT' && next.targets?.length === 0) await nvcf.rollouts.evaluate(spec.id);
   else void nvcf.rollouts.evaluate(spec.id).catch((err) => log.error(`evaluating ${spec.id} failed`, err));
