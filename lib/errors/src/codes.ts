@@ -30,6 +30,8 @@ export const Codes = {
     "The request did not finish within the gateway's per-request timeout; a mutation may still complete: read the object again before retrying.",
   DOWNSTREAM_SERVICE_ERROR:
     "A service behind the gateway failed while resolving a field (`path` says which); the failure is in that service's log. Retry later.",
+  SCHEMA_CHANGED:
+    "The gateway loaded a new supergraph in which this subscription's selection no longer validates (a field or argument it uses was removed or changed); the subscription ends with this one error. Subscribe again with a selection the current schema accepts, with `after` = the last cursor received to miss nothing.",
   UNAVAILABLE: 'A dependency (ICMS, the bus, the store) did not answer; retry later.',
   INTERNAL_SERVER_ERROR: 'An unexpected failure; details are in the service log, never in the response.',
   BACKUP_INCOMPATIBLE:
