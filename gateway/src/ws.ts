@@ -8,8 +8,7 @@ import type { Principal } from '@nvcf/auth';
 import { fail } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
 import { statusOperation, type StatusOperation } from './status/operation.js';
-import { publicSchema } from './status/execute.js';
-import type { StatusService } from './status/service.js';
+import type { Admission, StatusService } from './status/service.js';
 import { sendFramesDirectly } from './status/frames.js';
 import { refusalErrors } from './guard/guard.js';
 import type { FrontDoor } from './front.js';
@@ -28,6 +27,8 @@ interface StatusCall {
   extra: WsExtra;
   query: string;
   id: string;
+  /** the variables as sent and the schema the guard admitted the operation on (a reload checks them) */
+  admission: Admission;
 }
 
 /**
@@ -86,6 +87,8 @@ export function attachWebSocket(
         }
         // counted here, before any await: subscribes that arrive together must not all pass the check
         ctx.extra.statusSubscriptions = (ctx.extra.statusSubscriptions ?? 0) + 1;
+        // the guard checked it against this schema in this same turn (a reload switches both at once)
+        const admittedOn = status.schema.schema;
         const call: StatusCall = {
           op,
           variables: admitted.coerced,
@@ -93,9 +96,10 @@ export function attachWebSocket(
           extra: ctx.extra,
           query: admitted.query,
           id,
+          admission: { variables: admitted.variables, schema: admittedOn },
         };
         return {
-          schema: publicSchema(),
+          schema: admittedOn,
           document: op.document,
           operationName: admitted.operationName,
           variableValues: admitted.variables,
@@ -119,10 +123,12 @@ export function attachWebSocket(
           call.extra.statusSubscriptions!--;
         }
       };
-      const run = await status.run(call.op, call.variables, call.tenant, null, call.query).catch((err: unknown) => {
-        release();
-        throw err;
-      });
+      const run = await status
+        .run(call.op, call.variables, call.tenant, null, call.query, call.admission)
+        .catch((err: unknown) => {
+          release();
+          throw err;
+        });
       if (!('events' in run)) {
         release();
         return run;

@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { parse, buildASTSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import {
+  parse,
+  buildASTSchema,
+  lexicographicSortSchema,
+  printSchema,
+  type DocumentNode,
+  type GraphQLSchema,
+} from 'graphql';
 import { composeServices, transformSupergraphToPublicSchema } from '@theguild/federation-composition';
 
 export const subgraphNames = ['nvcf', 'icms', 'nvca-status'] as const;
@@ -29,9 +36,13 @@ export function composeSupergraph(sdl: (name: SubgraphName) => string = subgraph
     throw new CompositionError(`composition failed:\n${result.errors.map((e) => `- ${e.message}`).join('\n')}`);
   }
   const supergraph = result.supergraphSdl!;
-  const publicAst = transformSupergraphToPublicSchema(parse(supergraph));
-  const publicSchema = printSchema(lexicographicSortSchema(buildASTSchema(publicAst)));
+  const publicSchema = printSchema(lexicographicSortSchema(publicSchemaOf(parse(supergraph))));
   return { supergraph, publicSchema: `${publicSchema}\n` };
+}
+
+/** What clients see of a supergraph: federation's types and directives, and @inaccessible fields, left out. */
+export function publicSchemaOf(supergraph: DocumentNode): GraphQLSchema {
+  return buildASTSchema(transformSupergraphToPublicSchema(supergraph));
 }
 
 export const readSupergraph = (): string => readFileSync(here('supergraph.graphql'), 'utf8');

@@ -4,6 +4,7 @@ export {
   composeSupergraph,
   readSupergraph,
   readPublicSchema,
+  publicSchemaOf,
   withSubgraphUrls,
   placeholderUrl,
   CompositionError,

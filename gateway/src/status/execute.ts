@@ -13,6 +13,7 @@ import { toInstancePayload, toStatusPayload } from '@nvcf/status-stream';
 import type { StatusStream, FeedEvent, Feed, FeedSink, StatusFilter } from '@nvcf/status-stream';
 import { fieldsOf, type StatusOperation } from './operation.js';
 import type { InstanceFetcher } from './instances.js';
+import type { StatusSchema } from './schema.js';
 
 let schema: GraphQLSchema | undefined;
 /** The public schema, to execute status subscriptions locally. */
@@ -113,6 +114,15 @@ export interface RunOptions {
   cache?: ResultCache;
   /** the request's text, to recognise identical subscriptions */
   query?: string;
+  /**
+   * The schema to execute against, which a supergraph reload replaces, and the subscriptions it
+   * checks then; without it the committed public schema, never replaced.
+   */
+  schema?: StatusSchema;
+  /** the schema the guard admitted the operation on (default: the current one) */
+  admittedOn?: GraphQLSchema;
+  /** the variables as sent, checked again on a schema change (default: `variables`) */
+  sent?: Record<string, unknown>;
 }
 
 const asError = (err: unknown) => (err instanceof Error ? err : new Error('status result failed', { cause: err }));
@@ -121,10 +131,11 @@ const masked = (r: ExecutionResult): ExecutionResult =>
 
 /** Opens the feed for an admitted operation, or returns the errors a client should see. */
 export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | ExecutionResult> {
-  const s = publicSchema();
+  // read before the feed opens: a reload while it opens is caught by `track` below
+  const admittedOn = o.admittedOn ?? o.schema?.schema ?? publicSchema();
   const root = fieldsOf(o.op.operation.selectionSet, o.op.fragments)[0];
   const args = getArgumentValues(
-    s.getSubscriptionType()!.getFields().instanceStatusChanged,
+    admittedOn.getSubscriptionType()!.getFields().instanceStatusChanged,
     root,
     o.variables,
   ) as StatusArgs;
@@ -138,13 +149,42 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
       ],
     };
   }
+  // set once a reload made the selection invalid: from then on nothing but that one error
+  let changed: GraphQLError | null = null;
+  let reported = false;
+  let endPush: ((err: Error) => void) | null = null;
+  let untrack = () => {};
+  if (o.schema) {
+    const tracked = o.schema.track(
+      {
+        document: o.op.document,
+        operation: o.op.operation,
+        variables: o.sent ?? o.variables,
+        end: (err) => {
+          changed = err;
+          if (endPush) {
+            endPush(err);
+            void feed.return!();
+          } else feed.end(err); // a pull waiting now rejects with it; a later one sees `changed` first
+        },
+      },
+      admittedOn,
+    );
+    if (typeof tracked !== 'function') {
+      await feed.return!();
+      return { errors: [tracked] };
+    }
+    untrack = tracked;
+  }
+  const current = o.schema;
+  const schemaNow = current ? () => current.schema : () => admittedOn;
   // the hot path runs per event and subscriber: everything that depends only on the subscription is done here, once
   const remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, o.variables) : null;
   const resultWith = (fe: FeedEvent, instance: unknown): Maybe<ExecutionResult> => {
     const payload = toStatusPayload(fe, instance);
     // synchronous for the event's own fields (every resolver is): no promise per event and operation
     const result = execute({
-      schema: s,
+      schema: schemaNow(),
       document: o.op.document,
       operationName: o.op.operation.name?.value,
       rootValue: { instanceStatusChanged: payload },
@@ -173,40 +213,73 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
       ? // snapshot and transition results of one event differ in `kind`
         o.cache.get(fe.seq, opKey * 2 + (fe.kind === 'SNAPSHOT' ? 1 : 0), () => toResult(fe))
       : toResult(fe);
+  const done = { done: true as const, value: undefined };
+  // the SCHEMA_CHANGED error goes out once; the pull after it is the end
+  const endChanged = (err: GraphQLError) => {
+    if (reported) return done;
+    reported = true;
+    throw err;
+  };
   const events: StatusRun['events'] = {
     async next() {
-      const r = await feed.next();
-      if (r.done) return r;
-      return { done: false, value: { result: await resultOf(r.value), cursor: r.value.cursor } };
+      if (changed) return endChanged(changed);
+      let r: IteratorResult<FeedEvent>;
+      try {
+        r = await feed.next();
+      } catch (err) {
+        untrack();
+        if (changed) return endChanged(changed);
+        throw err;
+      }
+      if (changed) return endChanged(changed);
+      if (r.done) {
+        untrack();
+        return done;
+      }
+      const result = await resultOf(r.value);
+      if (changed) return endChanged(changed);
+      return { done: false, value: { result, cursor: r.value.cursor } };
     },
     async return() {
+      untrack();
       await feed.return!();
-      return { done: true, value: undefined };
+      return done;
     },
     [Symbol.asyncIterator]() {
       return events;
     },
   };
   const push = (out: ResultSink) => {
+    let open = true;
+    const end = (err?: Error) => {
+      if (!open) return;
+      open = false;
+      untrack();
+      out.end(err);
+    };
+    endPush = end;
     const sink: FeedSink = {
       push: (fe) => {
+        if (!open) return false;
         // runs inside the stream's read of the bus: whatever fails here ends this subscription only
         try {
           const r = resultOf(fe);
           if (!isPromise(r)) return out.push(r, fe.cursor);
           // still being computed (instance fields from the supergraph): later events queue behind it, in order
           r.then((v) => {
-            if (out.push(v, fe.cursor)) feed.attach(sink);
-          }).catch((err: unknown) => out.end(asError(err)));
+            if (open && out.push(v, fe.cursor)) feed.attach(sink);
+          }).catch((err: unknown) => end(asError(err)));
         } catch (err) {
-          out.end(asError(err));
+          end(asError(err));
         }
         return false;
       },
-      end: (err) => out.end(err),
+      end,
     };
     feed.attach(sink);
-    return () => feed.attach(sink);
+    return () => {
+      if (open) feed.attach(sink);
+    };
   };
   return { events, push };
 }

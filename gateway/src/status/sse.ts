@@ -59,11 +59,15 @@ export async function serveSse(res: ServerResponse, run: StatusRun | ExecutionRe
   } catch (err) {
     const e = err as { message?: string; extensions?: Record<string, unknown> };
     // UNAVAILABLE: this replica is going away; ending without `complete` makes the client resume elsewhere
-    if (!closed && e.extensions?.code && e.extensions.code !== 'UNAVAILABLE')
+    if (!closed && e.extensions?.code && e.extensions.code !== 'UNAVAILABLE') {
       await write(
         res,
         `event: next\ndata: ${JSON.stringify({ errors: [{ message: e.message, extensions: e.extensions }] })}\n\n`,
       );
+      // SSE has no error event: `complete` says the operation is over for good (graphql-sse clients
+      // do not retry it), so the same selection is not sent again to a schema that refuses it
+      if (e.extensions.code === 'SCHEMA_CHANGED' && !closed) await write(res, 'event: complete\ndata:\n\n');
+    }
   } finally {
     clearInterval(keepalive);
     res.off('close', stop);
