@@ -140,6 +140,8 @@ export function readGatewayConfig(env: Env) {
       'nvca-status': `${url(env, 'NVCA_STATUS_URL', hint)}/graphql`,
     },
     supergraph: readSupergraphFile(env),
+    // read again on SIGHUP and whenever it changes (a ConfigMap update): docs/deploy.md
+    supergraphFile: env.SUPERGRAPH_FILE || undefined,
     secret: readInternalSecret(env),
     cursorSecret: readCursorSecret(env),
     ...readGatewayPolicy(env),

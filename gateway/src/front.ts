@@ -48,13 +48,20 @@ export interface FrontDoorOptions {
 export class FrontDoor {
   readonly operations: TenantRate;
   readonly subscriptions: TenantRate;
+  private guard: OperationGuard;
   constructor(readonly opts: FrontDoorOptions) {
+    this.guard = opts.guard;
     this.operations = new TenantRate(opts.limits.operationsPerSecond, opts.limits.operationsBurst, 'operations');
     this.subscriptions = new TenantRate(
       opts.limits.subscriptionsPerSecond,
       opts.limits.subscriptionsBurst,
       'subscription opens',
     );
+  }
+
+  /** Checks operations against another schema from now on (a supergraph reload). */
+  useGuard(guard: OperationGuard) {
+    this.guard = guard;
   }
 
   authenticate(authorization: unknown) {
@@ -68,7 +75,7 @@ export class FrontDoor {
   admit(principal: Principal, params: GraphQLParams): GuardedOperation {
     this.operations.take(principal.tenant);
     const trusted = this.opts.trusted.resolve(params);
-    const op = this.opts.guard.check(trusted.params, principal);
+    const op = this.guard.check(trusted.params, principal);
     if (op.operation.operation === OperationTypeNode.SUBSCRIPTION) this.subscriptions.take(principal.tenant);
     if (op.deprecated.length)
       this.opts.deprecated(op.deprecated, op.operationName ?? op.operation.name?.value ?? 'anonymous');

@@ -1,5 +1,7 @@
 export { startGateway } from './server.js';
 export type { GatewayOptions, RunningGateway } from './server.js';
+export { reloadOnSignal } from './supergraph/watch.js';
+export type { ReloadResult } from './supergraph/reloader.js';
 export { defaultLimits, limitSpecs, limitEnv, renderGatewayLimitsDocs } from './limits.js';
 export type { GatewayLimits } from './limits.js';
 export { readGatewayConfig, readGatewayPolicy } from './config.js';

@@ -2,6 +2,7 @@ import { setLogLevel } from '@nvcf/logging';
 import { connectBus, runMain, startupDeadline } from '@nvcf/service';
 import { readGatewayConfig } from './config.js';
 import { startGateway } from './server.js';
+import { reloadOnSignal } from './supergraph/watch.js';
 
 runMain(
   'gateway',
@@ -14,6 +15,7 @@ runMain(
       const gateway = await startGateway({
         subgraphs: c.subgraphs,
         supergraph: c.supergraph,
+        supergraphFile: c.supergraphFile,
         verify: c.verify,
         secret: c.secret,
         cursorSecret: c.cursorSecret,
@@ -36,9 +38,12 @@ runMain(
       for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         for (const l of process.listeners(signal)) if (l.name === 'terminateHandler') process.off(signal, l);
       }
+      // SIGHUP reads SUPERGRAPH_FILE again (the file is watched too; the signal is for what a watch misses)
+      const unbind = reloadOnSignal(() => gateway.reload());
       return {
         describe: `${gateway.graphqlUrl} (auth ${c.authMode}), metrics ${gateway.metricsUrl}/metrics`,
         drain: async () => {
+          unbind();
           try {
             await gateway.drain(c.drainGraceMs);
           } finally {

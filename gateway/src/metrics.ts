@@ -51,3 +51,50 @@ export class DeprecationMetrics {
     return `${lines.join('\n')}\n`;
   }
 }
+
+/**
+ * Supergraph reloads: how many were applied or refused, which supergraph is served and since
+ * when, and how many status subscriptions a reload ended because their selection broke.
+ */
+export class SupergraphMetrics {
+  private readonly reloads = { ok: 0, invalid: 0 };
+  private ended = 0;
+  constructor(
+    private hash: string,
+    private loadedAt = Date.now(),
+  ) {}
+
+  loaded(hash: string, endedSubscriptions: number) {
+    this.reloads.ok++;
+    this.hash = hash;
+    this.loadedAt = Date.now();
+    this.ended += endedSubscriptions;
+  }
+
+  refused() {
+    this.reloads.invalid++;
+  }
+
+  render(): string {
+    const reloads = 'nvcf_gateway_supergraph_reloads_total';
+    const info = 'nvcf_gateway_supergraph_info';
+    const at = 'nvcf_gateway_supergraph_loaded_timestamp_seconds';
+    const ended = 'nvcf_gateway_subscriptions_schema_changed_total';
+    return [
+      `# HELP ${reloads} Supergraph reloads (file change or SIGHUP) by result: ok (served from then on) or invalid (refused; the previous one serves on).`,
+      `# TYPE ${reloads} counter`,
+      `${reloads}{result="ok"} ${this.reloads.ok}`,
+      `${reloads}{result="invalid"} ${this.reloads.invalid}`,
+      `# HELP ${info} The supergraph served: sha256 of the file as read.`,
+      `# TYPE ${info} gauge`,
+      `${info}{sha256="${this.hash}"} 1`,
+      `# HELP ${at} When the supergraph served was loaded (start or reload).`,
+      `# TYPE ${at} gauge`,
+      `${at} ${Math.floor(this.loadedAt / 1000)}`,
+      `# HELP ${ended} Status subscriptions ended with SCHEMA_CHANGED: a reload removed or changed what they select.`,
+      `# TYPE ${ended} counter`,
+      `${ended} ${this.ended}`,
+      '',
+    ].join('\n');
+  }
+}

@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import { createGatewayRuntime, type GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import httpTransport from '@graphql-mesh/transport-http';
@@ -9,7 +10,13 @@ import { observabilityPlugins } from './observability.js';
 const log = createLogger('gateway');
 
 export interface RuntimeOptions {
+  /** the supergraph SDL (subgraph URLs filled in); `replaceSupergraph` serves another one later */
   supergraph: string;
+  /**
+   * How long operations that started on a supergraph may run on it after a newer one replaced it
+   * (their plan and subgraph connections stay until they finish, or this long); default 30 s.
+   */
+  reloadDrainMs?: number;
   /** signs the tenant for subgraphs */
   secret: string;
   /** subgraphs whose subscriptions go over graphql-ws */
@@ -96,8 +103,21 @@ function subgraphTimeout(ms: number): GatewayPlugin {
   } as GatewayPlugin;
 }
 
+/** The runtime refused a supergraph (the query planner could not be built from it); the old one serves on. */
+export class SupergraphRejected extends Error {
+  override name = 'SupergraphRejected';
+}
+
 export function createRuntime(opts: RuntimeOptions) {
   const sign = tenantSigner(opts.secret);
+  let supergraph = opts.supergraph;
+  // the runtime logs and swallows a planner failure (its old graph serves on): kept here to report it
+  let planFailure: unknown;
+  const planner = (o: Parameters<typeof unifiedGraphHandler>[0]) =>
+    unifiedGraphHandler(o).catch((err: unknown) => {
+      planFailure = err;
+      throw err;
+    });
   const subscriptionsOverWs = Object.fromEntries(
     opts.wsSubgraphs.map((name) => [
       name,
@@ -113,9 +133,12 @@ export function createRuntime(opts: RuntimeOptions) {
   );
   const http = tenantHttp(sign);
   const wsAudience = opts.wsSubgraphs[0] ?? 'nvca-status';
-  return createGatewayRuntime({
-    supergraph: opts.supergraph,
-    unifiedGraphHandler,
+  const runtime = createGatewayRuntime({
+    // a function: the runtime loads it again on invalidateUnifiedGraph (no polling interval: only then)
+    supergraph: () => supergraph,
+    unifiedGraphHandler: planner,
+    // an operation keeps the generation (plan, executor, subgraph connections) it started on
+    gracefulSchemaReload: { drainTimeout: opts.reloadDrainMs ?? 30_000 },
     // every other kind as the runtime resolves it by default
     transports: (kind: string) => (kind === 'http' ? http : import(`@graphql-mesh/transport-${kind}`)),
     transportEntries: {
@@ -139,5 +162,34 @@ export function createRuntime(opts: RuntimeOptions) {
       ...observabilityPlugins(ctx),
     ],
   });
+
+  /**
+   * Serves `sdl` from the next operation on, once the runtime has built its query planner and
+   * executor from it; operations already running finish on the previous one. Resolves with the
+   * new schema, or rejects with SupergraphRejected and the previous supergraph still served.
+   */
+  async function replaceSupergraph(sdl: string): Promise<GraphQLSchema> {
+    const before = await runtime.getSchema();
+    const previous = supergraph;
+    supergraph = sdl;
+    planFailure = undefined;
+    let failure: unknown;
+    try {
+      // typed void, but it is the manager's load, which settles once the new generation is current
+      await (runtime.invalidateUnifiedGraph() as unknown);
+    } catch (err) {
+      failure = err;
+    }
+    const after = await runtime.getSchema();
+    if (after !== before && failure === undefined) return after;
+    // the runtime kept its current graph: so does the function it loads from
+    supergraph = previous;
+    const why = failure ?? planFailure;
+    throw new SupergraphRejected(
+      `the query planner refused it: ${why instanceof Error ? why.message : 'the runtime kept the previous supergraph'}`,
+      { cause: why },
+    );
+  }
+  return Object.assign(runtime, { replaceSupergraph });
 }
 export type Runtime = ReturnType<typeof createRuntime>;

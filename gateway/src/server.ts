@@ -1,10 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { withSubgraphUrls, readSupergraph, type SubgraphName } from '@nvcf/schema';
+import { readSupergraph, type SubgraphName } from '@nvcf/schema';
 import type { Principal, TokenVerifier } from '@nvcf/auth';
 import type { Bus } from '@nvcf/bus';
 import type { StreamLimits } from '@nvcf/status-stream';
 import { listen, closeServer, sendJson, graphqlError } from '@nvcf/http';
 import { DisposalStack } from '@nvcf/lifecycle';
+import { createLogger } from '@nvcf/logging';
 import { RequestMetrics, processMetrics } from '@nvcf/service';
 import { createRuntime } from './runtime.js';
 import { attachWebSocket } from './ws.js';
@@ -19,8 +21,13 @@ import {
   type TrustedMode,
 } from './guard/trusted.js';
 import { defaultLimits, type GatewayLimits } from './limits.js';
-import { DeprecationMetrics, RefusalMetrics } from './metrics.js';
+import { DeprecationMetrics, RefusalMetrics, SupergraphMetrics } from './metrics.js';
+import { prepareSupergraph } from './supergraph/prepare.js';
+import { SupergraphReloader, type ReloadResult } from './supergraph/reloader.js';
+import { watchFile } from './supergraph/watch.js';
 import { WebPages } from './web.js';
+
+const log = createLogger('gateway');
 
 export interface GatewayOptions {
   subgraphs: Record<SubgraphName, string>;
@@ -56,8 +63,17 @@ export interface GatewayOptions {
    * others get FORBIDDEN and no "Did you mean" hints in validation errors.
    */
   introspection?: 'authenticated' | 'claim';
-  /** supergraph SDL; defaults to the committed one */
+  /** supergraph SDL; defaults to the committed one (or `supergraphFile`'s) */
   supergraph?: string;
+  /**
+   * The supergraph's file (SUPERGRAPH_FILE): read at start unless `supergraph` is given, read again
+   * by `reload()`, and watched (a ConfigMap update reaches the gateway without a restart).
+   */
+  supergraphFile?: string;
+  /** watch `supergraphFile` (default true); `reload()` (SIGHUP) works either way */
+  watchSupergraph?: boolean;
+  /** quiet time after a change in the file's directory before it is read (default 250 ms) */
+  supergraphDebounceMs?: number;
   statusLimits?: Partial<StreamLimits>;
   /** request size, cost, time and rate limits (docs/limits.md) */
   limits?: Partial<GatewayLimits>;
@@ -82,6 +98,15 @@ export interface RunningGateway extends AsyncDisposable {
   metricsUrl: string;
   status: StatusService;
   /**
+   * Loads `supergraph`, or `supergraphFile` again: served from the next operation on if it is
+   * valid, refused otherwise (the old one serves on, readiness unchanged). Operations in flight
+   * finish on the plan they started with; open status subscriptions stay open unless their
+   * selection no longer validates, which ends them with SCHEMA_CHANGED.
+   */
+  reload(supergraph?: string): Promise<ReloadResult>;
+  /** sha256 of the supergraph served, as read */
+  supergraphSha256(): string;
+  /**
    * Not ready from now on (503, new requests refused with UNAVAILABLE), WebSockets closed with
    * 1001 and SSE streams ended without `complete` (clients resume elsewhere from their cursor),
    * queries and mutations in flight finish for up to `graceMs`, then everything is closed.
@@ -94,11 +119,17 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const stack = new DisposalStack();
   try {
     const limits: GatewayLimits = { ...defaultLimits, ...opts.limits };
+    const initial = prepareSupergraph(
+      opts.supergraph ?? (opts.supergraphFile ? readFileSync(opts.supergraphFile, 'utf8') : readSupergraph()),
+      opts.subgraphs,
+    );
     const runtime = createRuntime({
-      supergraph: withSubgraphUrls(opts.supergraph ?? readSupergraph(), opts.subgraphs),
+      supergraph: initial.sdl,
       secret: opts.secret,
       wsSubgraphs: ['nvca-status'],
       subgraphTimeoutMs: limits.requestTimeoutMs,
+      // no operation outlives the request timeout: past it the old plan has nobody left to serve
+      reloadDrainMs: limits.requestTimeoutMs + 1000,
     });
     stack.defer(async () => {
       await runtime.dispose();
@@ -109,6 +140,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       bus: opts.bus,
       cursorSecret: opts.cursorSecret,
       limits: opts.statusLimits,
+      schema: initial.publicSchema,
       // in-process, with the tenant as server context: never reachable by a client
       execute: async (tenant, query, variables) => {
         const res = await runtime.fetch(
@@ -162,11 +194,39 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       ide: web && opts.graphiql ? (req, res) => web.serveIde(req, res) : null,
     });
 
+    const supergraphMetrics = new SupergraphMetrics(initial.hash);
+    const reloader = new SupergraphReloader({
+      subgraphs: opts.subgraphs,
+      file: opts.supergraphFile,
+      initial,
+      replace: (sdl) => runtime.replaceSupergraph(sdl),
+      // one turn: no operation is admitted by one schema and checked against the other
+      switchTo: (next, publicSchema) => {
+        front.useGuard(new OperationGuard(next, limits));
+        return status.schema.replace(publicSchema);
+      },
+      metrics: supergraphMetrics,
+    });
+    const reloadFile = () =>
+      reloader.reload().catch((err: unknown) => {
+        log.error('supergraph reload failed', err);
+      });
+    if (opts.supergraphFile && opts.watchSupergraph !== false) {
+      const watcher = watchFile(opts.supergraphFile, () => void reloadFile(), opts.supergraphDebounceMs);
+      stack.defer(() => watcher.close());
+    }
+    stack.defer(() => reloader.idle());
+
     const metricsServer = createServer((req: IncomingMessage, res: ServerResponse) => {
       if ((req.url ?? '/').split('?')[0] !== '/metrics') return sendJson(res, 404, { error: 'GET /metrics' });
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
       res.end(
-        requests.render() + refusals.render() + deprecations.render() + status.stream.metrics.render() + processInfo(),
+        requests.render() +
+          refusals.render() +
+          deprecations.render() +
+          supergraphMetrics.render() +
+          status.stream.metrics.render() +
+          processInfo(),
       );
     });
     stack.defer(() => closeServer(metricsServer));
@@ -215,6 +275,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       wsUrl: `${url.replace('http', 'ws')}/graphql`,
       metricsUrl,
       status,
+      reload: (supergraph) => reloader.reload(supergraph),
+      supergraphSha256: () => reloader.sha256,
       drain,
       dispose,
       [Symbol.asyncDispose]: dispose,

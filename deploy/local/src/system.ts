@@ -63,6 +63,10 @@ export interface SystemOptions {
   trustedDocumentsFile?: string;
   /** the manifest already read (the gateway's config reader read and checked it) */
   trustedManifest?: ReadonlyMap<string, string>;
+  /** the gateway's supergraph file: read at start, watched and read again on `gateway.reload()` */
+  supergraphFile?: string;
+  /** quiet time after a change in that file's directory before it is read */
+  supergraphDebounceMs?: number;
   /** how much of the status stream is kept (resume cursors older than that expire) */
   statusRetention?: { maxMsgs?: number; maxAgeMs?: number };
   /** Separate deployments sharing one NATS keep their services' durable consumers apart with it. */
@@ -242,6 +246,8 @@ export function gatewayOptions(
     trustedDocuments: opts.trustedDocuments,
     trustedDocumentsFile: opts.trustedDocumentsFile,
     trustedManifest: opts.trustedManifest,
+    supergraphFile: opts.supergraphFile,
+    supergraphDebounceMs: opts.supergraphDebounceMs,
   };
 }
 
