@@ -183,6 +183,20 @@ describe('what the charts carry', () => {
     const vol = pod.volumes.find((v: { configMap?: { name: string } }) => v.configMap?.name === cm.metadata.name);
     const mount = pod.containers[0].volumeMounts.find((m: { name: string }) => m.name === vol.name);
     expect(envOf(pod.containers[0]).SUPERGRAPH_FILE).toBe(`${mount.mountPath}/supergraph.graphql`);
+    // a directory mount: the kubelet never updates a subPath mount, and the gateway reloads live
+    expect(mount.subPath).toBeUndefined();
+    const gateway = named(cp, 'Deployment', '-gateway').spec.template.metadata.annotations ?? {};
+    expect(gateway['checksum/supergraph']).toBeUndefined();
+  });
+
+  it('gateway.supergraph: a ConfigMap managed elsewhere is mounted instead; restartOnChange rolls the gateways', async () => {
+    const own = await render('controlPlane', { set: { 'gateway.supergraph.existingConfigMap': 'my-supergraph' } });
+    expect(own.filter((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-supergraph'))).toEqual([]);
+    const pod = named(own, 'Deployment', '-gateway').spec.template.spec;
+    expect(pod.volumes.find((v: { name: string }) => v.name === 'supergraph').configMap).toEqual({ name: 'my-supergraph' });
+    const rolling = await render('controlPlane', { set: { 'gateway.supergraph.restartOnChange': true } });
+    const annotations = named(rolling, 'Deployment', '-gateway').spec.template.metadata.annotations;
+    expect(annotations['checksum/supergraph']).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('the agent chart\'s CRD is deploy/crds\' MiniService, and only it (operators install their own CRDs)', async () => {
