@@ -60,6 +60,8 @@ function hintFor(e: NvcfError): string | undefined {
       return 'the cursor is older than the stream retains: watch without --after (add --snapshot for the current state)';
     case 'CURSOR_INVALID':
       return 'pass a cursor this tenant received from `nvcf watch -o json`';
+    case 'SCHEMA_CHANGED':
+      return 'the gateway now serves a schema this CLI does not match: use the CLI of its release, then watch again with --after the last cursor';
     case 'PERSISTED_QUERY_REQUIRED':
       return 'the gateway runs only the documents of its released clients: use the CLI of the same release';
     default:
