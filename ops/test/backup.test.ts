@@ -2,9 +2,9 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runOpsCommand } from '@nvcf/test';
-import { backupHelmValues } from './helm.js';
-import { BackupRefused, describeFile, FORMAT, KIND, readManifest, verifyFiles, writeManifest } from './manifest.js';
-import type { Manifest } from './manifest.js';
+import { backupHelmValues } from '../src/backup/helm.js';
+import { BackupRefused, describeFile, FORMAT, KIND, readManifest, verifyFiles, writeManifest } from '../src/backup/manifest.js';
+import type { Manifest } from '../src/backup/manifest.js';
 
 describe('backup sets: the manifest, its files, the Helm values', () => {
   let dir: string;

@@ -1,5 +1,5 @@
 import { buildSchema, parse, getOperationAST, type GraphQLError } from 'graphql';
-import { StatusSchema, type TrackedSubscription } from './schema.js';
+import { StatusSchema, type TrackedSubscription } from '../../src/status/schema.js';
 
 const sdl = (eventFields: string) => `
   type Query { ok: Boolean }
