@@ -14,8 +14,16 @@ import { allStreams } from '@nvcf/contracts';
 import { startSystem, demoClusters, type SystemOptions, type System } from '@nvcf/local';
 import { realBackends } from '@nvcf/local/real';
 import { waitUntil } from '@nvcf/testing';
-import { deleteDurables } from '@nvcf/test';
-import { clusterDir, readClusterState, ringUp, startNode, stopNode, type NodeSpec } from '../services/cluster.js';
+import { deleteDurables } from '@nvcf/test/durables';
+import {
+  clusterDir,
+  nodePid,
+  readClusterState,
+  ringUp,
+  startNode,
+  stopNode,
+  type NodeSpec,
+} from '../services/cluster.js';
 import { servicePaths } from '../services/state.js';
 
 export interface ClusterEnv {
@@ -132,6 +140,8 @@ export interface Nodes {
   cassandra: NodeSpec[];
   start(node: NodeSpec): Promise<void>;
   stop(node: NodeSpec, how: 'kill' | 'stop'): Promise<void>;
+  /** SIGSTOP: the node hangs with its sockets open (a long GC pause, a frozen VM); SIGCONT wakes it */
+  signal(node: NodeSpec, signal: 'SIGSTOP' | 'SIGCONT'): void;
   /** every NATS server answers /healthz (JetStream current with its meta leader) */
   natsHealthy(): Promise<void>;
   ringUp(): Promise<void>;
@@ -155,6 +165,10 @@ export function clusterNodes(): Nodes {
       await startNode(p, n);
     },
     stop: (n, how) => stopNode(p, n, how),
+    signal: (n, signal) => {
+      const pid = nodePid(p, n);
+      if (pid !== undefined) process.kill(pid, signal);
+    },
     natsHealthy: async () => {
       await waitUntil(
         async () => {

@@ -46,6 +46,8 @@ export interface Topology extends AsyncDisposable {
     exit: { code: number | null; signal: NodeJS.Signals | null; ms: number };
   }>;
   kill(name: string): Promise<void>;
+  /** Starts again a process that was killed, as a Deployment's controller does, and puts it back behind its Service. */
+  revive(name: string): Promise<ServiceProcess>;
   dispose(): Promise<void>;
 }
 
@@ -168,6 +170,14 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
       if (p.kind === 'gateway') gateways.splice(gateways.indexOf(p), 1);
       balancerOf(name)?.setBackends(backendsOf(p.kind));
     };
+    const revive = async (name: string) => {
+      if (live.has(name)) throw new Error(`${name} is running`);
+      if (!envOf.has(name)) throw new Error(`no process named ${name}`);
+      const p = await start(name);
+      if (p.kind === 'gateway') gateways.push(p);
+      balancerOf(name)?.setBackends(backendsOf(p.kind));
+      return p;
+    };
     const moved = stack.move();
     let disposed: Promise<void> | undefined;
     const dispose = () => (disposed ??= moved.disposeAsync());
@@ -178,6 +188,7 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
       clusters: clusters.map((c) => c.id),
       replace,
       kill,
+      revive,
       dispose,
       [Symbol.asyncDispose]: dispose,
     };
