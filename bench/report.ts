@@ -3,6 +3,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import type { QueryResult } from './queries/run.js';
 import type { SubscriptionRun } from './results.js';
 import { renderFleetSection, type FleetRun } from './fleet/report.js';
+import { withChaosSection } from './chaos/report.js';
 
 const n = (x: number | null | undefined, digits = 0) =>
   x == null || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits }).replace(/,/g, ' ');
@@ -211,5 +212,5 @@ export function renderResults(out: Record<string, any>): string {
   ].join('\n');
   // the fleet is measured on its own (npm run bench:fleet): its section goes wherever latest.json has it
   const fleet = out.fleet as FleetRun | undefined;
-  return fleet ? renderFleetSection(md, fleet) : md;
+  return withChaosSection(fleet ? renderFleetSection(md, fleet) : md);
 }

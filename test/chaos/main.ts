@@ -1,0 +1,43 @@
+/**
+ * npm run test:chaos -- [--minutes N] [--seed S]: a chaos run on the 3-node NATS cluster and
+ * Cassandra ring (started unless running, stopped after if this started it). Writes
+ * bench/results/chaos.json and the chaos section of bench/RESULTS.md; exits 1 on any violation.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { renderChaosSection } from '../../bench/chaos/report.js';
+import { runClusterScript } from '../cluster/global-setup.js';
+import { runChaos } from './run.js';
+
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: '30' }, seed: { type: 'string' } },
+});
+const minutes = Number(values.minutes);
+if (!(minutes > 0)) {
+  console.error(`--minutes must be a positive number (got ${values.minutes})`);
+  process.exit(2);
+}
+const root = path.resolve(import.meta.dirname, '../..');
+Object.assign(
+  process.env,
+  JSON.parse(await runClusterScript(root, ['up', String(process.pid)])) as Record<string, string>,
+);
+try {
+  const result = await runChaos({ minutes, seed: values.seed === undefined ? undefined : Number(values.seed) });
+  writeFileSync(path.join(root, 'bench/results/chaos.json'), JSON.stringify(result, null, 2) + '\n');
+  const md = path.join(root, 'bench/RESULTS.md');
+  writeFileSync(md, renderChaosSection(readFileSync(md, 'utf8'), result));
+  console.log(
+    JSON.stringify(
+      { faults: result.faults.by_kind, events_checked: result.events_checked, violations: result.violations },
+      null,
+      2,
+    ),
+  );
+  console.log('test:chaos: wrote bench/results/chaos.json and the chaos section of bench/RESULTS.md');
+  process.exitCode = result.violations.length ? 1 : 0;
+} finally {
+  await runClusterScript(root, ['down', String(process.pid)]);
+}
+process.exit(process.exitCode ?? 0);
