@@ -5,7 +5,7 @@ import type { Principal, TokenVerifier } from '@nvcf/auth';
 import type { Bus } from '@nvcf/bus';
 import type { StreamLimits } from '@nvcf/status-stream';
 import { listen, closeServer, sendJson, graphqlError } from '@nvcf/http';
-import { DisposalStack } from '@nvcf/lifecycle';
+import { DisposalStack, ServingPhase, isClosing } from '@nvcf/lifecycle';
 import { createLogger } from '@nvcf/logging';
 import { RequestMetrics, processMetrics } from '@nvcf/service';
 import { createRuntime } from './runtime.js';
@@ -156,8 +156,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
         return (await res.json()) as Awaited<ReturnType<Execute>>;
       },
     });
-    let draining = false;
-    let grace = 0;
+    const serving = new ServingPhase();
+    /** how long requests in flight may finish once a drain closes the server: the drain's grace */
+    const closing = { graceMs: 0 };
     const requests = new RequestMetrics('nvcf_gateway');
     const processInfo = processMetrics('nvcf_gateway');
     const refusals = new RefusalMetrics();
@@ -233,9 +234,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       if (path === '/health') return sendJson(res, 200, { status: 'ok' });
-      if (path === '/ready')
-        return draining ? sendJson(res, 503, { status: 'draining' }) : sendJson(res, 200, { status: 'ready' });
-      if (draining)
+      if (path === '/ready') {
+        const r = serving.readiness();
+        return sendJson(res, r.status, r.body);
+      }
+      if (isClosing(serving.phase))
         return sendJson(res, 503, graphqlError('UNAVAILABLE', 'gateway is shutting down; retry on another replica'), {
           connection: 'close',
         });
@@ -243,7 +246,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       if (web?.handle(req, res, path)) return;
       sendJson(res, 404, graphqlError('NOT_FOUND', `no route ${path}; the API is at /graphql`));
     });
-    stack.defer(() => closeServer(server, { graceMs: grace }));
+    stack.defer(() => closeServer(server, { graceMs: closing.graceMs }));
     const ws = attachWebSocket(server, runtime, front, status, {
       maxPerConnection: opts.maxSubscriptionsPerConnection ?? 100,
       maxPayload: limits.maxBodyBytes,
@@ -258,16 +261,16 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     const url = await listen(server, opts.port ?? 0, opts.host);
     const metricsUrl = await listen(metricsServer, opts.metricsPort ?? 0, opts.metricsHost ?? '127.0.0.1');
 
+    serving.listening();
+
     const moved = stack.move();
-    let drained: Promise<void> | undefined;
     const drain = (graceMs: number) =>
-      (drained ??= (async () => {
-        draining = true;
-        grace = graceMs;
+      serving.drain(async () => {
+        closing.graceMs = graceMs;
         // 1001 Going Away: clients reconnect (to another replica) and resume from their cursor
         for (const client of ws.wss.clients) client.close(1001, 'gateway shutting down');
         await moved.disposeAsync();
-      })());
+      });
     const dispose = () => drain(0);
     return {
       url,

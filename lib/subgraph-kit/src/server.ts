@@ -14,7 +14,7 @@ import { createLogger, withLogContext, type Logger } from '@nvcf/logging';
 import { context } from '@nvcf/telemetry';
 import { graphqlRoute, rpcRoute, type Route, type RpcHandlerMap } from './routes.js';
 import { operationAttributes, serverSpan } from './spans.js';
-import { ServingPhase } from './serving.js';
+import { ServingPhase } from '@nvcf/lifecycle';
 
 /** The serving side of an RPC contract (method → input and output, e.g. IcmsRpc): one typed handler per method. */
 export type RpcHandlers<R extends { [M in keyof R]: { input: unknown; output: unknown } }> = {

@@ -1,4 +1,4 @@
-import { PhaseState, isClosing, type Phase } from '@nvcf/lifecycle';
+import { PhaseState, isClosing, type Phase } from './phase.js';
 
 export interface Readiness {
   status: 200 | 503;
@@ -6,7 +6,7 @@ export interface Readiness {
 }
 
 /**
- * A subgraph's phase, read by GET /ready and moved by its drain: ready once listening (and the
+ * A server's phase (a subgraph, the gateway), read by GET /ready and moved by its drain: ready once listening (and the
  * service's own `ready` agrees), 503 from the first moment of a drain.
  */
 export class ServingPhase {
