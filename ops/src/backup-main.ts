@@ -9,8 +9,7 @@
  * HELM_BIN names helm (default: on the PATH). docs/deploy.md#backups.
  * Exit codes: 0 done, 1 failed, 2 usage.
  */
-import { parseArgs } from 'node:util';
-import { UsageError } from './cli.js';
+import { UsageError, parseCommand } from './cli.js';
 import { takeBackup } from './backup/backup.js';
 import { readBackends, releaseOf, reportFailure } from './backup/env.js';
 
@@ -18,17 +17,11 @@ const USAGE = 'usage: backup <dir> [--helm-release R [--helm-namespace N]]';
 const log = (line: string) => console.error(`backup: ${line}`);
 
 async function main(argv: string[], processEnv: NodeJS.ProcessEnv): Promise<number> {
-  const { values, positionals } = (() => {
-    try {
-      return parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: { 'helm-release': { type: 'string' }, 'helm-namespace': { type: 'string' } },
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  })();
+  const { values, positionals } = parseCommand({
+    args: argv,
+    allowPositionals: true,
+    options: { 'helm-release': { type: 'string' }, 'helm-namespace': { type: 'string' } },
+  });
   if (positionals.length !== 1) throw new UsageError('name one folder to write the backup set into');
   if (values['helm-namespace'] && !values['helm-release'])
     throw new UsageError('--helm-namespace needs --helm-release');

@@ -1,7 +1,17 @@
-/** What the two command-line tools share: durations, usage errors, text tables. */
+/** What the ops command-line tools share: arguments, durations, usage errors, text tables. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** node:util's parseArgs, its refusals (an unknown flag, a missing value) as a UsageError: exit 2 with the usage */
+export function parseCommand<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (err) {
+    throw new UsageError((err as Error).message, { cause: err });
+  }
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

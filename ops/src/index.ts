@@ -4,7 +4,7 @@ export { eventTracker } from './probe-events.js';
 export type { StatusEvent, EventVerdict, EventTracker } from './probe-events.js';
 export { runPreflight, formatPreflight, DEFAULT_MIGRATIONS_DIR } from './preflight.js';
 export type { PreflightOptions, PreflightResult, PreflightCheck, CheckStatus } from './preflight.js';
-export { parseDuration, renderTable, UsageError } from './cli.js';
+export { parseCommand, parseDuration, renderTable, UsageError } from './cli.js';
 export { ensureReleaseStreams } from './streams.js';
 export type { EnsureStreamsOptions } from './streams.js';
 export { takeBackup, restoreBackup } from './backup/backup.js';

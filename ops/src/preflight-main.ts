@@ -7,29 +7,22 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { readEnvFile } from '@nvcf/config';
-import { formatPreflight, runPreflight, UsageError } from './index.js';
+import { formatPreflight, runPreflight, UsageError, parseCommand } from './index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const USAGE = 'usage: npm run preflight -- [--json] [--keyspace-suffix S] [--stream-replicas N] [--dir D]';
 
 async function main(argv: string[], processEnv: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = (() => {
-    try {
-      return parseArgs({
-        args: argv,
-        options: {
-          json: { type: 'boolean', default: false },
-          'keyspace-suffix': { type: 'string' },
-          'stream-replicas': { type: 'string' },
-          dir: { type: 'string' },
-        },
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  })();
+  const { values } = parseCommand({
+    args: argv,
+    options: {
+      json: { type: 'boolean', default: false },
+      'keyspace-suffix': { type: 'string' },
+      'stream-replicas': { type: 'string' },
+      dir: { type: 'string' },
+    },
+  });
   const env = { ...readEnvFile(path.join(ROOT, '.services', 'env')), ...processEnv };
   const hint = 'set it, or run `npm run services:up` (writes .services/env)';
   if (!env.NATS_URL) throw new UsageError(`NATS_URL is not set: ${hint}`);

@@ -6,32 +6,33 @@
  * reconnects go to stderr as they happen; the summary to stdout. Ctrl-C or SIGTERM ends the
  * run early with the summary. Exit codes: 0 clean, 1 a failed request, gap or duplicate, 2 usage.
  */
-import { parseArgs } from 'node:util';
-import { formatProbeFailure, formatProbeSummary, parseDuration, probePassed, startProbe, UsageError } from './index.js';
+import {
+  formatProbeFailure,
+  formatProbeSummary,
+  parseCommand,
+  parseDuration,
+  probePassed,
+  startProbe,
+  UsageError,
+} from './index.js';
 
 const USAGE =
   'usage: npm run probe -- --url URL --token T [--duration 60s] [--interval 50ms] [--timeout 2s] [--function ID] [--ws-url URL] [--json]';
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = (() => {
-    try {
-      return parseArgs({
-        args: argv,
-        options: {
-          url: { type: 'string' },
-          'ws-url': { type: 'string' },
-          token: { type: 'string' },
-          function: { type: 'string' },
-          duration: { type: 'string', default: '60s' },
-          interval: { type: 'string', default: '50ms' },
-          timeout: { type: 'string', default: '2s' },
-          json: { type: 'boolean', default: false },
-        },
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  })();
+  const { values } = parseCommand({
+    args: argv,
+    options: {
+      url: { type: 'string' },
+      'ws-url': { type: 'string' },
+      token: { type: 'string' },
+      function: { type: 'string' },
+      duration: { type: 'string', default: '60s' },
+      interval: { type: 'string', default: '50ms' },
+      timeout: { type: 'string', default: '2s' },
+      json: { type: 'boolean', default: false },
+    },
+  });
   const token = values.token ?? env.PROBE_TOKEN;
   if (!values.url) throw new UsageError('--url is required');
   if (!token) throw new UsageError('--token (or PROBE_TOKEN) is required');

@@ -10,8 +10,7 @@
  * Then: `migrate up` and `streams ensure`. docs/deploy.md#backups.
  * Exit codes: 0 done, 1 failed, 2 usage, 3 refused (nothing changed).
  */
-import { parseArgs } from 'node:util';
-import { UsageError } from './cli.js';
+import { UsageError, parseCommand } from './cli.js';
 import { restoreBackup } from './backup/backup.js';
 import { readBackends, reportFailure } from './backup/env.js';
 
@@ -19,17 +18,11 @@ const USAGE = 'usage: restore <dir> [--replace] [--stream-replicas N]';
 const log = (line: string) => console.error(`restore: ${line}`);
 
 async function main(argv: string[], processEnv: NodeJS.ProcessEnv): Promise<number> {
-  const { values, positionals } = (() => {
-    try {
-      return parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: { replace: { type: 'boolean', default: false }, 'stream-replicas': { type: 'string' } },
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  })();
+  const { values, positionals } = parseCommand({
+    args: argv,
+    allowPositionals: true,
+    options: { replace: { type: 'boolean', default: false }, 'stream-replicas': { type: 'string' } },
+  });
   if (positionals.length !== 1) throw new UsageError('name the folder of one backup set');
   const replicas = values['stream-replicas'];
   if (replicas !== undefined && !/^[1-5]$/.test(replicas))

@@ -11,9 +11,8 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { readEnvFile } from '@nvcf/config';
-import { UsageError } from './cli.js';
+import { UsageError, parseCommand } from './cli.js';
 import { deadLettersCommand } from './dead-letters.js';
 import { ensureReleaseStreams } from './streams.js';
 
@@ -27,25 +26,19 @@ const USAGE = [
 ].join('\n');
 
 async function main(argv: string[], processEnv: NodeJS.ProcessEnv): Promise<number> {
-  const { values, positionals } = (() => {
-    try {
-      return parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          'stream-replicas': { type: 'string' },
-          stream: { type: 'string' },
-          durable: { type: 'string' },
-          limit: { type: 'string' },
-          'data-file': { type: 'string' },
-          output: { type: 'string', short: 'o' },
-          yes: { type: 'boolean' },
-        },
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  })();
+  const { values, positionals } = parseCommand({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'stream-replicas': { type: 'string' },
+      stream: { type: 'string' },
+      durable: { type: 'string' },
+      limit: { type: 'string' },
+      'data-file': { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      yes: { type: 'boolean' },
+    },
+  });
   const env = { ...readEnvFile(path.join(ROOT, '.services', 'env')), ...processEnv };
   const [command, ...rest] = positionals;
   if (command !== 'ensure' && command !== 'dead-letters')
