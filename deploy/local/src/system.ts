@@ -141,8 +141,9 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       makeDriver: opts.driver ?? ((clusterId) => createSimulatedCluster({ clusterId, registry, ...opts.sim })),
       agent: { backoff: opts.agentBackoff, ackWaitMs: opts.agentAckWaitMs, operatorCheckMs: opts.agentOperatorCheckMs },
     });
-    if (opts.agents !== 'external') for (const c of clusters) await fleet.start(c.id);
+    // on the stack before the first agent starts: one failing to start stops those already running
     stack.use(fleet);
+    if (opts.agents !== 'external') for (const c of clusters) await fleet.start(c.id);
 
     const subgraphs = { nvcf: nvcf.graphqlUrl, icms: icms.graphqlUrl, 'nvca-status': status.graphqlUrl };
     const gateway = stack.use(await startGateway(gatewayOptions(opts, { subgraphs, secret, bus, host })));

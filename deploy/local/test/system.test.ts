@@ -1,8 +1,11 @@
-/** The one-process system's wiring: its gateway's sign-in defaults and the order it closes in. */
+/** The one-process system's wiring: its gateway's sign-in defaults, the order it closes in, a start that fails half-way. */
 import { DisposalStack } from '@nvcf/lifecycle';
 import { createMemoryBus } from '@nvcf/bus';
 import { DEV_TOKENS, staticTokens } from '@nvcf/auth';
-import { closeSystem, gatewayOptions } from '../src/system.js';
+import { createSimulatedCluster, type ClusterDriver } from '@nvcf/agent';
+import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
+import { closeSystem, gatewayOptions, startSystem } from '../src/system.js';
+import { demoClusters } from '../src/seed.js';
 
 describe('gatewayOptions', () => {
   const bus = createMemoryBus();
@@ -49,5 +52,25 @@ describe('closeSystem', () => {
       }),
     ).rejects.toThrow('gateway stuck');
     expect(closed).toBe(true);
+  });
+});
+
+describe('startSystem', () => {
+  it('stops the agents it started when a later one fails to start, and closes everything else', async () => {
+    const registry = loadRegistry(defaultRegistryPath());
+    const [first, second] = demoClusters('-partial');
+    const disposed: string[] = [];
+    await expect(
+      startSystem({
+        clusters: [first, second],
+        driver: (clusterId): ClusterDriver => {
+          if (clusterId === second.id) throw new Error(`no driver for ${clusterId}`);
+          const driver = createSimulatedCluster({ clusterId, registry });
+          return Object.assign(driver, { dispose: async () => void disposed.push(clusterId) });
+        },
+      }),
+    ).rejects.toThrow(`no driver for ${second.id}`);
+    // the first cluster's agent was stopped and its driver disposed, not left consuming work
+    expect(disposed).toEqual([first.id]);
   });
 });
