@@ -4,9 +4,8 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { createNatsBus } from '@nvcf/bus';
-import { createMigrator, parseReplication } from '@nvcf/cassandra';
 import { DisposalStack } from '@nvcf/lifecycle';
-import { MIGRATIONS_DIR, startTopology } from '@nvcf/local/topology';
+import { startTopology } from '@nvcf/local/topology';
 // the test package's modules themselves: its entry also loads the jest-only helpers, and this runs outside jest too
 import { buildDist } from '../src/build.js';
 import { httpClient } from '../src/client.js';
@@ -14,7 +13,7 @@ import { deleteDurables } from '../src/durables.js';
 import { deployHelm, helmFunction, l40s } from '../src/fixtures.js';
 import { waitRevision } from '../src/rollout.js';
 import { statusLog } from '../src/status-log.js';
-import { clusterEnv, clusterNodes, dropKeyspaces } from '../cluster/system.js';
+import { clusterEnv, clusterNodes, dropKeyspaces, migrateKeyspaces, topologyEnvOn } from '../cluster/system.js';
 import { check } from './checker.js';
 import { Faults, type FaultRecord } from './faults.js';
 import { seeded, sleep } from './random.js';
@@ -63,6 +62,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const random = seeded(seed);
   const log = o.log ?? ((l: string) => console.log(`[chaos] ${l}`));
   const started = Date.now();
+  // what runs is what was built at the start: a commit made while the run goes on is not it
+  const commit = execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=7'], { encoding: 'utf8' }).trim();
   const env = clusterEnv();
   const nodes = clusterNodes();
   const suffix = `_chaos${randomBytes(3).toString('hex')}`;
@@ -70,16 +71,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   try {
     log(`seed ${seed}, ${o.minutes} min, deployment ${suffix}`);
     await buildDist();
-    {
-      await using migrator = await createMigrator({
-        contactPoints: env.contactPoints,
-        localDataCenter: env.localDataCenter,
-        dir: MIGRATIONS_DIR,
-        keyspaceSuffix: suffix,
-        replication: parseReplication(env.replication),
-      });
-      await migrator.up();
-    }
+    await migrateKeyspaces(env, suffix);
     stack.defer(() => dropKeyspaces(env, suffix).catch(() => {}));
     stack.defer(() => deleteDurables(env.natsUrl, suffix.slice(1)).catch(() => {}));
     const stateDir = mkdtempSync(path.join(os.tmpdir(), 'nvcf-chaos-'));
@@ -90,15 +82,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       clusterSuffix: suffix.replace('_', '-'),
       deploymentSuffix: suffix,
       env: {
-        NATS_URL: env.natsUrl,
-        NATS_STREAM_REPLICAS: String(env.streamReplicas),
-        CASSANDRA_CONTACT_POINTS: env.contactPoints.join(','),
-        CASSANDRA_LOCAL_DC: env.localDataCenter,
-        CASSANDRA_KEYSPACE_SUFFIX: suffix,
-        NVCF_INTERNAL_SECRET: randomBytes(24).toString('hex'),
-        NVCF_CURSOR_SECRET: SECRET,
-        STATUS_CONSUMER_START: 'new',
-        LOG_LEVEL: 'warn',
+        ...topologyEnvOn(env, suffix, SECRET),
+        // quick rollouts, yet long enough for a rollback to land in the middle of one
         SIM_START_DELAY_MS: '200',
         SIM_UPDATE_DELAY_MS: '1000',
       },
@@ -173,7 +158,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     for (const r of faults.records) byKind[`${r.group} ${r.kind}`] = (byKind[`${r.group} ${r.kind}`] ?? 0) + 1;
     return {
       run: {
-        commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
+        commit,
         command: `npm run test:chaos -- --minutes ${o.minutes} --seed ${seed}`,
         started_at: new Date(started).toISOString(),
         duration_s: Math.round((Date.now() - started) / 1000),

@@ -9,10 +9,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parse } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { createMigrator, parseReplication } from '@nvcf/cassandra';
-import { MIGRATIONS_DIR, startTopology, type Topology } from '@nvcf/local/topology';
+import { startTopology, type Topology } from '@nvcf/local/topology';
 import { deleteDurables, httpClient, ok } from '@nvcf/test';
-import { clusterEnv, clusterNodes, dropKeyspaces, type Nodes } from './system.js';
+import { clusterEnv, clusterNodes, dropKeyspaces, migrateKeyspaces, topologyEnvOn, type Nodes } from './system.js';
 
 const ClustersDocument = parse('query Clusters { clusters { id } }') as TypedDocumentNode<
   { clusters: { id: string }[] },
@@ -37,16 +36,7 @@ describe('cluster: starting during a failure', () => {
     const env = clusterEnv();
     const nodes = clusterNodes();
     const suffix = `_start${randomBytes(3).toString('hex')}`;
-    {
-      await using migrator = await createMigrator({
-        contactPoints: env.contactPoints,
-        localDataCenter: env.localDataCenter,
-        dir: MIGRATIONS_DIR,
-        keyspaceSuffix: suffix,
-        replication: parseReplication(env.replication),
-      });
-      await migrator.up();
-    }
+    await migrateKeyspaces(env, suffix);
     const stateDir = mkdtempSync(path.join(os.tmpdir(), 'nvcf-start-'));
     const nats = await metaLeader(nodes, env.monitorUrls);
     const cassandra = nodes.cassandra[2];
@@ -59,17 +49,7 @@ describe('cluster: starting during a failure', () => {
         stateDir,
         clusterSuffix: suffix.replace('_', '-'),
         deploymentSuffix: suffix,
-        env: {
-          NATS_URL: env.natsUrl,
-          NATS_STREAM_REPLICAS: String(env.streamReplicas),
-          CASSANDRA_CONTACT_POINTS: env.contactPoints.join(','),
-          CASSANDRA_LOCAL_DC: env.localDataCenter,
-          CASSANDRA_KEYSPACE_SUFFIX: suffix,
-          NVCF_INTERNAL_SECRET: randomBytes(24).toString('hex'),
-          NVCF_CURSOR_SECRET: randomBytes(24).toString('hex'),
-          STATUS_CONSUMER_START: 'new',
-          LOG_LEVEL: 'warn',
-        },
+        env: topologyEnvOn(env, suffix, randomBytes(24).toString('hex')),
         gatewayEnv: { AUTH_MODE: 'dev', AUTH_TOKENS: 'dev-token-a=nca-a' },
       });
       // every process answered /ready (startTopology waits for each): none exited on the way

@@ -9,9 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import cassandra from 'cassandra-driver';
-import { parseReplication } from '@nvcf/cassandra';
+import { createMigrator, parseReplication } from '@nvcf/cassandra';
 import { allStreams } from '@nvcf/contracts';
 import { startSystem, demoClusters, type SystemOptions, type System } from '@nvcf/local';
+import { MIGRATIONS_DIR } from '@nvcf/local/topology';
 import { realBackends } from '@nvcf/local/real';
 import { waitUntil } from '@nvcf/testing';
 import { deleteDurables } from '@nvcf/test/durables';
@@ -92,6 +93,33 @@ export async function startClusterSystem(overrides: SystemOptions = {}): Promise
     await backends.dispose();
     throw err;
   }
+}
+
+/** The keyspaces of a deployment with `suffix` on the ring, migrated (replication factor 3), as `migrate up` does before a topology starts. */
+export async function migrateKeyspaces(env: ClusterEnv, suffix: string) {
+  await using migrator = await createMigrator({
+    contactPoints: env.contactPoints,
+    localDataCenter: env.localDataCenter,
+    dir: MIGRATIONS_DIR,
+    keyspaceSuffix: suffix,
+    replication: parseReplication(env.replication),
+  });
+  await migrator.up();
+}
+
+/** What every process of a topology on the cluster reads: the cluster, keyspaces and durables of its own (`suffix`). */
+export function topologyEnvOn(env: ClusterEnv, suffix: string, cursorSecret: string): Record<string, string> {
+  return {
+    NATS_URL: env.natsUrl,
+    NATS_STREAM_REPLICAS: String(env.streamReplicas),
+    CASSANDRA_CONTACT_POINTS: env.contactPoints.join(','),
+    CASSANDRA_LOCAL_DC: env.localDataCenter,
+    CASSANDRA_KEYSPACE_SUFFIX: suffix,
+    NVCF_INTERNAL_SECRET: randomBytes(24).toString('hex'),
+    NVCF_CURSOR_SECRET: cursorSecret,
+    STATUS_CONSUMER_START: 'new',
+    LOG_LEVEL: 'warn',
+  };
 }
 
 export async function dropKeyspaces(env: ClusterEnv, suffix: string) {
