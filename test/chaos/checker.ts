@@ -111,7 +111,7 @@ export async function check(o: {
     const outOfOrder = s.seqs.filter((q, i) => i > 0 && q <= s.seqs[i - 1]).length;
     if (missing || duplicates || outOfOrder || s.lagged)
       violations.push(
-        `subscriber ${s.id} (${s.transport}, ${s.specId}): ${missing} missing, ${duplicates} duplicates, ${outOfOrder} out of order, ${s.lagged} conflated`,
+        `subscriber ${s.id} (${s.transport}, ${s.specId}): ${missing} missing, ${duplicates} duplicates, ${outOfOrder} out of order, ${s.lagged} conflated${rewindOf(s)}`,
       );
   }
 
@@ -122,4 +122,17 @@ export async function check(o: {
   for (const d of letters) violations.push(`dead letter from ${d.durable}: ${d.error}`);
 
   return { events_in_stream: o.truth.length, events_checked: checked + o.truth.length, violations };
+}
+
+/** where a subscriber's sequence first went backwards, and on which connections: what to look at first */
+function rewindOf(s: SubscriberView): string {
+  const i = s.seqs.findIndex((q, k) => k > 0 && q <= s.seqs[k - 1]);
+  if (i < 0) return '';
+  const at = (k: number) => {
+    const c = s.connects[s.via[k]];
+    return `connection ${s.via[k]} (${c.gateway}, after ${c.after ?? 'none'}, ${c.at})`;
+  };
+  return `; first rewind: ${s.seqs[i - 1]} on ${at(i - 1)}, then ${s.seqs[i]} on ${at(i)}; around it: ${s.seqs
+    .slice(Math.max(0, i - 6), i + 6)
+    .join(' ')}`;
 }

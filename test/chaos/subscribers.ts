@@ -25,6 +25,10 @@ export interface SubscriberView {
   specId: string;
   /** stream sequence of every event received, in order of arrival */
   seqs: number[];
+  /** the connection each of `seqs` arrived on (an index into `connects`) */
+  via: number[];
+  /** every subscription it opened: where, resuming after which sequence, when */
+  connects: { gateway: string; after: number | null; at: string }[];
   lagged: number;
   errors: string[];
   resumes: number;
@@ -36,6 +40,8 @@ export interface SubscriberView {
  */
 export class ResumingSubscriber implements SubscriberView {
   seqs: number[] = [];
+  via: number[] = [];
+  connects: SubscriberView['connects'] = [];
   lagged = 0;
   errors: string[] = [];
   resumes = 0;
@@ -43,6 +49,7 @@ export class ResumingSubscriber implements SubscriberView {
   private current: (() => void) | undefined;
   private stopped = false;
   private generation = 0;
+  private reconnect: NodeJS.Timeout | undefined;
 
   constructor(
     readonly id: number,
@@ -72,6 +79,7 @@ export class ResumingSubscriber implements SubscriberView {
 
   /** ends the current subscription; its late callbacks are ignored */
   private drop() {
+    clearTimeout(this.reconnect); // a resume by choice during a pending reconnect is the reconnect
     this.generation++;
     this.current?.();
     this.current = undefined;
@@ -86,6 +94,8 @@ export class ResumingSubscriber implements SubscriberView {
     }
     const base = this.random.pick(urls);
     const variables = { s: this.specId, ...(this.last ? { after: this.last } : {}) };
+    const connection =
+      this.connects.push({ gateway: base, after: this.seqs.at(-1) ?? null, at: new Date().toISOString() }) - 1;
     const sink = {
       next: (v: { data?: unknown; errors?: readonly { message: string }[] }) => {
         if (generation !== this.generation) return;
@@ -96,6 +106,7 @@ export class ResumingSubscriber implements SubscriberView {
         const e = (v.data as Event).instanceStatusChanged;
         this.last = e.cursor;
         this.seqs.push(decodeCursor(this.secret, 'nca-a', e.cursor));
+        this.via.push(connection);
         if (e.lag) this.lagged++;
       },
       error: () => this.retry(generation),
