@@ -1,36 +1,11 @@
 // The chaos section of bench/RESULTS.md (between markers, so a rerun replaces only it), from bench/results/chaos.json.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ChaosResult } from '@nvcf/test/chaos';
 const START = '<!-- chaos:start (written by npm run test:chaos) -->';
 const END = '<!-- chaos:end -->';
 
-/** what bench/results/chaos.json holds: test/chaos/run.ts' ChaosResult, read by name only */
-export interface ChaosRun {
-  run: { commit: string; command: string; started_at: string; duration_s: number; machine: string; node: string };
-  minutes: number;
-  faults: { injected: number; by_kind: Record<string, number>; overlapping: number };
-  rollouts: {
-    updates: number;
-    rollbacks: number;
-    rollbacksTooLate: number;
-    ended: Record<string, number>;
-    refused: number;
-  };
-  subscribers: { count: number; ws: number; sse: number; resumes: number; errors: number };
-  events_in_stream: number;
-  events_checked: number;
-  violations: string[];
-  rss: {
-    process: string;
-    pid: number;
-    samples: number;
-    mb_first: number;
-    mb_last: number;
-    slope_mb_per_h: number | null;
-  }[];
-}
-
-function section(c: ChaosRun): string {
+function section(c: ChaosResult): string {
   const kinds = Object.entries(c.faults.by_kind)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `| ${k} | ${v} |`);
@@ -75,7 +50,7 @@ function section(c: ChaosRun): string {
 }
 
 /** Replaces the chaos section of RESULTS.md, or appends it; the rest of the file stays as it is. */
-export function renderChaosSection(md: string, c: ChaosRun): string {
+export function renderChaosSection(md: string, c: ChaosResult): string {
   const a = md.indexOf(START);
   const b = md.indexOf(END);
   if (a >= 0 && b > a) return md.slice(0, a) + section(c) + md.slice(b + END.length);
@@ -85,5 +60,5 @@ export function renderChaosSection(md: string, c: ChaosRun): string {
 /** The chaos section from bench/results/chaos.json, when a chaos run wrote one (a report rendered from latest.json keeps it). */
 export function withChaosSection(md: string): string {
   const file = path.join(import.meta.dirname, '..', 'results', 'chaos.json');
-  return existsSync(file) ? renderChaosSection(md, JSON.parse(readFileSync(file, 'utf8')) as ChaosRun) : md;
+  return existsSync(file) ? renderChaosSection(md, JSON.parse(readFileSync(file, 'utf8')) as ChaosResult) : md;
 }
