@@ -35,6 +35,13 @@ export class SubscriberFeed implements Feed {
   private sink: FeedSink | null = null;
   /** while catching up (resume or snapshot), live events wait here */
   buffering: BusMessage<StatusEvent>[] | null = null;
+  /**
+   * A resumed feed's cursor: the client has every event up to it. This gateway's read of the
+   * stream may still be behind it (just restarted, just thawed, a NATS node changed); an event
+   * it reads at or before the cursor is one the client has, even for an instance the catch-up
+   * did not bring (the per-instance check below cannot know those).
+   */
+  floor = 0;
 
   constructor(
     readonly tenant: string,
@@ -48,6 +55,7 @@ export class SubscriberFeed implements Feed {
     if (this.done) return;
     const e = m.data;
     if (e.ncaId !== this.tenant || !matches(this.filter, e)) return;
+    if (m.seq <= this.floor) return;
     if (live && this.buffering) {
       this.buffering.push(m);
       return;

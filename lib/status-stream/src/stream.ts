@@ -130,6 +130,7 @@ export class StatusStream {
     });
     this.metrics.opened(tenant);
     this.feeds.add(feed);
+    if (fromSeq !== undefined) feed.floor = fromSeq - 1;
     if (fromSeq !== undefined || opts.snapshot) feed.buffering = [];
     // registered before the catch-up starts: nothing published from now on can be missed
     this.index.set(k, (this.index.get(k) ?? new Set()).add(feed));

@@ -1,4 +1,4 @@
-import { createMemoryBus, type Bus } from '@nvcf/bus';
+import { createMemoryBus, type Bus, type BusMessage, type TailOptions } from '@nvcf/bus';
 import { allStreams, Streams, subjects, type StatusEvent } from '@nvcf/contracts';
 import { encodeCursor } from '@nvcf/auth';
 import { codeOf } from '@nvcf/errors';
@@ -65,6 +65,37 @@ describe('status stream', () => {
       'i1:UPDATING',
     ]);
     expect(got.map((g) => g.seq)).toEqual([...got.map((g) => g.seq)].sort((a, b) => a - b));
+  });
+
+  it('a replica whose read of the stream is behind a resumed client gives it nothing it had', async () => {
+    const first = await stream.open('nca-a', { functionId: 'f1' });
+    await publish(bus, ev('i2', 'STARTING'));
+    await publish(bus, ev('i1', 'STARTING'));
+    const had = await take(first, 2);
+    first.end();
+    // the other replica reads the stream from its start, and only when told: just restarted, or just thawed
+    const held: (() => void)[] = [];
+    function tail<T>(o: TailOptions, h: (m: BusMessage<T>) => void) {
+      return o.filterSubject ? bus.tail<T>(o, h) : bus.tail<T>({ ...o, fromSeq: 1 }, (m) => void held.push(() => h(m)));
+    }
+    const behind: Bus = Object.assign(Object.create(bus) as Bus, { tail });
+    const replica = new StatusStream({ bus: behind, cursorSecret: secret });
+    await replica.start();
+    const catchUpReads = async () => {
+      await new Promise((r) => setImmediate(r));
+      for (const deliver of held.splice(0)) deliver();
+    };
+    try {
+      const feed = await replica.open('nca-a', { functionId: 'f1' }, { after: had[1].cursor });
+      await catchUpReads(); // both events the client has, i2's from before its cursor too
+      await publish(bus, ev('i2', 'ACTIVE'));
+      await catchUpReads();
+      const [next] = await take(feed, 1);
+      expect(`${next.event.instanceId}:${next.event.state}`).toBe('i2:ACTIVE');
+      expect(next.seq).toBeGreaterThan(had[1].seq);
+    } finally {
+      await replica.stop();
+    }
   });
 
   it('refuses forged and foreign cursors, and says which position is oldest when expired', async () => {
