@@ -106,12 +106,13 @@ export async function check(o: {
     const expected = scopeSeqs.get(s.specId)!.filter((q) => q >= s.seqs[0]);
     checked += s.seqs.length;
     const got = new Set(s.seqs);
-    const missing = expected.filter((q) => !got.has(q)).length;
+    const lost = expected.filter((q) => !got.has(q));
+    const missing = lost.length;
     const duplicates = s.seqs.length - got.size;
     const outOfOrder = s.seqs.filter((q, i) => i > 0 && q <= s.seqs[i - 1]).length;
     if (missing || duplicates || outOfOrder || s.lagged)
       violations.push(
-        `subscriber ${s.id} (${s.transport}, ${s.specId}): ${missing} missing, ${duplicates} duplicates, ${outOfOrder} out of order, ${s.lagged} conflated${rewindOf(s)}`,
+        `subscriber ${s.id} (${s.transport}, ${s.specId}): ${missing} missing, ${duplicates} duplicates, ${outOfOrder} out of order, ${s.lagged} conflated${rewindOf(s)}${lostAt(s, lost)}`,
       );
   }
 
@@ -135,4 +136,19 @@ function rewindOf(s: SubscriberView): string {
   return `; first rewind: ${s.seqs[i - 1]} on ${at(i - 1)}, then ${s.seqs[i]} on ${at(i)}; around it: ${s.seqs
     .slice(Math.max(0, i - 6), i + 6)
     .join(' ')}`;
+}
+
+/** which events a subscriber never received, the connections either side of the first, and the errors it was sent */
+function lostAt(s: SubscriberView, lost: number[]): string {
+  if (!lost.length) return '';
+  const after = s.seqs.findIndex((q) => q > lost[0]);
+  const side = (k: number) => {
+    if (k < 0 || k >= s.seqs.length) return 'none';
+    const c = s.connects[s.via[k]];
+    return `${s.seqs[k]} on connection ${s.via[k]} (${c.gateway}, after ${c.after ?? 'none'}, ${c.at})`;
+  };
+  const errors = [...new Set(s.errors)].slice(0, 3);
+  return `; never received: ${lost.slice(0, 10).join(' ')}; around the first: ${side(after - 1)}, then ${side(after)}${
+    errors.length ? `; errors it was sent: ${errors.join(' | ')}` : ''
+  }`;
 }
