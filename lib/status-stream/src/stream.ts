@@ -8,6 +8,8 @@ import { StreamMetrics } from './metrics.js';
 import { defaultLimits, hasFilter, type Feed, type StatusFilter, type StreamLimits } from './types.js';
 
 const FIELDS = ['instanceId', 'gpuSpecificationId', 'versionId', 'functionId'] as const;
+/** dispatched events kept for catch-ups that end short of the shared read */
+const RECENT = 8192;
 const key = (tenant: string, field: string, value: string) => `${tenant}\u0000${field}\u0000${value}`;
 
 export interface StatusStreamOptions {
@@ -32,6 +34,15 @@ export class StatusStream {
   private readonly feeds = new Set<SubscriberFeed>();
   /** subscriptions past the per-tenant check that are still awaiting their resume point */
   private readonly reserved = new Map<string, number>();
+  /**
+   * What the shared read dispatched last, newest last: a catch-up that reads a replica behind
+   * this one's position (a NATS node just back) says it is caught up short of events this read
+   * already gave every other subscriber; the gap is taken from here.
+   */
+  private readonly recent: BusMessage<StatusEvent>[] = [];
+  private recentAt = 0;
+  /** the sequence the shared read dispatched last */
+  private position = 0;
 
   constructor(private readonly opts: StatusStreamOptions) {
     this.limits = { ...defaultLimits, ...opts.limits };
@@ -48,7 +59,26 @@ export class StatusStream {
     await this.live?.stop();
   }
 
+  private remember(m: BusMessage<StatusEvent>) {
+    this.position = m.seq;
+    if (this.recent.length < RECENT) this.recent.push(m);
+    else this.recent[this.recentAt++ % RECENT] = m;
+  }
+
+  /** the dispatched messages after `seq` up to `upTo`, in stream order */
+  private recentBetween(seq: number, upTo: number): BusMessage<StatusEvent>[] {
+    const n = this.recent.length;
+    const start = n < RECENT ? 0 : this.recentAt % RECENT;
+    const out: BusMessage<StatusEvent>[] = [];
+    for (let i = 0; i < n; i++) {
+      const m = this.recent[(start + i) % n];
+      if (m.seq > seq && m.seq <= upTo) out.push(m);
+    }
+    return out;
+  }
+
   private dispatch(m: BusMessage<StatusEvent>) {
+    this.remember(m);
     const e = m.data;
     let offered = 0;
     for (const field of FIELDS) {
@@ -134,7 +164,9 @@ export class StatusStream {
     if (fromSeq !== undefined || opts.snapshot) feed.buffering = [];
     // registered before the catch-up starts: nothing published from now on can be missed
     this.index.set(k, (this.index.get(k) ?? new Set()).add(feed));
-    if (fromSeq !== undefined || opts.snapshot) await this.catchUp(feed, tenant, fromSeq, !!opts.snapshot);
+    // and what the shared read gave others before, the catch-up must reach (same turn as registering)
+    const liveAt = this.position;
+    if (fromSeq !== undefined || opts.snapshot) await this.catchUp(feed, tenant, fromSeq, !!opts.snapshot, liveAt);
     return feed;
   }
 
@@ -173,9 +205,16 @@ export class StatusStream {
     return seq + 1;
   }
 
-  private async catchUp(feed: SubscriberFeed, tenant: string, fromSeq: number | undefined, snapshot: boolean) {
+  private async catchUp(
+    feed: SubscriberFeed,
+    tenant: string,
+    fromSeq: number | undefined,
+    snapshot: boolean,
+    liveAt: number,
+  ) {
     let tail: Consumer | undefined;
     let caughtUp = false;
+    let reached = snapshot ? 0 : (fromSeq ?? 1) - 1;
     const done = new Promise<void>((resolve, reject) => {
       this.opts.bus
         .tail<StatusEvent>(
@@ -189,7 +228,9 @@ export class StatusStream {
             },
           },
           (m) => {
-            if (!caughtUp) feed.offer(m, snapshot ? 'SNAPSHOT' : 'TRANSITION', false);
+            if (caughtUp) return;
+            feed.offer(m, snapshot ? 'SNAPSHOT' : 'TRANSITION', false);
+            reached = Math.max(reached, m.seq);
           },
         )
         .then((t) => {
@@ -205,6 +246,9 @@ export class StatusStream {
     }
     await done;
     await tail?.stop();
+    // caught up on a replica behind the shared read: the events in between, in stream order (the
+    // feed drops what the catch-up gave already and what is not its own)
+    if (liveAt > reached) for (const m of this.recentBetween(reached, liveAt)) feed.offer(m, 'TRANSITION', false);
     feed.goLive();
   }
 }

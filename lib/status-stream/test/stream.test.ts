@@ -98,6 +98,38 @@ describe('status stream', () => {
     }
   });
 
+  it('a catch-up that ends short on a replica behind the shared read still gives every event after the cursor', async () => {
+    let had: FeedEvent | undefined;
+    // this replica's catch-up reads a stream copy that has nothing after the client's cursor yet
+    function tail<T>(o: TailOptions, h: (m: BusMessage<T>) => void) {
+      return o.filterSubject ? bus.tail<T>(o, (m) => void (m.seq <= had!.seq && h(m))) : bus.tail<T>(o, h);
+    }
+    const behind: Bus = Object.assign(Object.create(bus) as Bus, { tail });
+    const replica = new StatusStream({ bus: behind, cursorSecret: secret });
+    await replica.start();
+    try {
+      const first = await stream.open('nca-a', { functionId: 'f1' });
+      await publish(bus, ev('i1', 'STARTING'));
+      [had] = await take(first, 1);
+      first.end();
+      // the replica's shared read has these when the client resumes on it; its catch-up has none
+      await publish(bus, ev('i2', 'STARTING'));
+      await publish(bus, ev('i1', 'ACTIVE'));
+      await new Promise((r) => setImmediate(r));
+      const feed = await replica.open('nca-a', { functionId: 'f1' }, { after: had.cursor });
+      await publish(bus, ev('i2', 'ACTIVE'));
+      const got = await take(feed, 3);
+      expect(got.map((g) => `${g.event.instanceId}:${g.event.state}`)).toEqual([
+        'i2:STARTING',
+        'i1:ACTIVE',
+        'i2:ACTIVE',
+      ]);
+      expect(got.every((g) => g.seq > had!.seq)).toBe(true);
+    } finally {
+      await replica.stop();
+    }
+  }, 10_000);
+
   it('refuses forged and foreign cursors, and says which position is oldest when expired', async () => {
     await expect(stream.open('nca-a', { functionId: 'f1' }, { after: 'v1.zz.forged' })).rejects.toMatchObject({
       extensions: { code: 'CURSOR_INVALID' },
