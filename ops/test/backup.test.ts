@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runOpsCommand } from '@nvcf/test';
 import { backupHelmValues } from '../src/backup/helm.js';
-import { BackupRefused, describeFile, FORMAT, KIND, readManifest, verifyFiles, writeManifest } from '../src/backup/manifest.js';
+import {
+  BackupRefused,
+  describeFile,
+  FORMAT,
+  KIND,
+  readManifest,
+  verifyFiles,
+  writeManifest,
+} from '../src/backup/manifest.js';
 import type { Manifest } from '../src/backup/manifest.js';
 
 describe('backup sets: the manifest, its files, the Helm values', () => {
