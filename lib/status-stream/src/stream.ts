@@ -69,11 +69,17 @@ export class StatusStream {
   private recentBetween(seq: number, upTo: number): BusMessage<StatusEvent>[] {
     const n = this.recent.length;
     const start = n < RECENT ? 0 : this.recentAt % RECENT;
-    const out: BusMessage<StatusEvent>[] = [];
-    for (let i = 0; i < n; i++) {
-      const m = this.recent[(start + i) % n];
-      if (m.seq > seq && m.seq <= upTo) out.push(m);
+    const at = (i: number) => this.recent[(start + i) % n];
+    // dispatched in stream order: the first one after `seq` by binary search, not a scan per resume
+    let lo = 0,
+      hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (at(mid).seq <= seq) lo = mid + 1;
+      else hi = mid;
     }
+    const out: BusMessage<StatusEvent>[] = [];
+    for (let i = lo; i < n && at(i).seq <= upTo; i++) out.push(at(i));
     return out;
   }
 
