@@ -12,8 +12,9 @@
  * with the control plane's replication, then ack. Stream, consumers and keyspace go afterwards.
  *
  * Why it is a fair ceiling: it does no more work than our readers (one prepared single-row write
- * per event against three reads-and-compare-and-sets, a plain ack where ours waits for the ack's
- * confirmation, no tracing, metrics or per-tenant fan-out), and no less batching: each durable has
+ * per event, a plain ack, no tracing, metrics, evaluation or per-tenant fan-out), and no less
+ * batching: its rows go through the same coalescedWriter as our stores' status writes (one per
+ * reader, the same limits, so the same unlogged batches), and each durable has
  * the max ack pending its reader of ours runs with (read from that reader's durable on the status
  * stream; `readerOf`'s default where there is none), pulls that many messages at a time as ours do,
  * and writes through createCassandraClient at its default consistency (LOCAL_QUORUM) with prepared
@@ -30,7 +31,13 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { PULL_EXPIRES_MS, natsStreamConfig, type StreamSpec } from '@nvcf/bus';
-import { createCassandraClient, LOCAL_REPLICATION, replicationCql, type Replication } from '@nvcf/cassandra';
+import {
+  coalescedWriter,
+  createCassandraClient,
+  LOCAL_REPLICATION,
+  replicationCql,
+  type Replication,
+} from '@nvcf/cassandra';
 import { Streams, msgIds, readerOf, subjects, type StatusEvent } from '@nvcf/contracts';
 import { READERS, type PerReader } from './readers.js';
 
@@ -153,11 +160,13 @@ export async function runRawCeiling(o: RawOptions): Promise<RawResult> {
       const insert = `INSERT INTO ${table(r)} (instance_id, state, clock, doc) VALUES (?, ?, ?, ?) USING TIMESTAMP ?`;
       // prepared before the clock starts: ours have been running since the deploy
       await client.execute(insert, ['warm-up', 'ACTIVE', 0, '{}', 0], { prepare: true });
+      // batched as each of our stores batches its status writes (one writer per store, the same limits)
+      const rows = coalescedWriter(client);
       const handle = async (m: JsMsg) => {
         try {
           const doc = m.string();
           const e = JSON.parse(doc) as StatusEvent;
-          await client.execute(insert, [e.instanceId, e.state, e.clock, doc, e.clock], { prepare: true });
+          await rows.write(insert, [e.instanceId, e.state, e.clock, doc, e.clock]);
           m.ack();
         } catch (err) {
           console.error(`fleet raw: ${r}: ${(err as Error).message}; redelivered`);

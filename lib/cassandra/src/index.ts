@@ -3,6 +3,8 @@ export type { CassandraClient, CassandraClientOptions } from './client.js';
 export { eachRow, selectAll, selectByKeys } from './paging.js';
 export type { Row, Params } from './paging.js';
 export { applied } from './lwt.js';
+export { coalescedWriter, COALESCE_DEFAULTS } from './coalesce.js';
+export type { CoalescedWriter, CoalescedWriterOptions } from './coalesce.js';
 export { createMigrator } from './migrations/runner.js';
 export { parseCopyRows } from './migrations/copy.js';
 export type { CopyRows } from './migrations/copy.js';

@@ -1,4 +1,4 @@
-import { keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
+import { coalescedWriter, keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
 import type { IcmsStore } from './types.js';
 import type { ClusterRecord, InstanceRecord, UpdateActionRecord } from '../model.js';
 
@@ -64,6 +64,8 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
     listActions: `SELECT spec_id, doc FROM ${ks}.update_actions WHERE spec_id IN ?`,
   };
   const exec = (q: string, params: unknown[]) => client.execute(q, params, P);
+  // status reports arrive by the hundred and each is an order-free write: batched
+  const reports = coalescedWriter(client);
   const instances = async (q: string, key: string) =>
     (await selectAll(client, q, [key])).map(readInstance).filter((i): i is InstanceRecord => i !== null);
   const dispose = async () => {
@@ -112,7 +114,7 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
     listInstancesByVersion: (versionId) => instances(Q.byVersion, versionId),
     listInstancesByCluster: (clusterId) => instances(Q.byCluster, clusterId),
     async recordState(id, state, revisionId, clock, at) {
-      await exec(Q.recordState, [types.Long.fromNumber(clock), state, revisionId, clock, at, id]);
+      await reports.write(Q.recordState, [types.Long.fromNumber(clock), state, revisionId, clock, at, id]);
     },
 
     async markAccepted(specId) {

@@ -1,4 +1,4 @@
-import { keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
+import { coalescedWriter, keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
 import type { InstanceStatus, StatusFilter, StatusStore } from './types.js';
 import { matches } from '@nvcf/status-stream';
 
@@ -32,6 +32,8 @@ export function createCassandraStatusStore(client: Client, opts: CassandraStatus
     get: `SELECT instance_id, doc FROM ${ks}.instance_status WHERE instance_id IN ?`,
     one: `SELECT doc FROM ${ks}.instance_status WHERE instance_id = ?`,
   };
+  // status reports arrive by the hundred and each is an order-free write: batched
+  const reports = coalescedWriter(client);
   const dispose = async () => {
     if (opts.closeClient) await client.shutdown();
   };
@@ -55,7 +57,7 @@ export function createCassandraStatusStore(client: Client, opts: CassandraStatus
   return {
     async record(s) {
       const cols = [s.ncaId, s.functionId, s.versionId, s.gpuSpecificationId, s.clock, JSON.stringify(s)];
-      await client.execute(Q.put, [types.Long.fromNumber(s.clock), ...cols, s.instanceId], { prepare: true });
+      await reports.write(Q.put, [types.Long.fromNumber(s.clock), ...cols, s.instanceId]);
     },
     get: (ids) => selectByKeys(client, Q.get, ids, (r) => r.get('instance_id') as string, read),
     list,

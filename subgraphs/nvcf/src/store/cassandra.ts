@@ -1,4 +1,4 @@
-import { keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
+import { coalescedWriter, keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
 import type { NvcfStore } from './types.js';
 import type {
   FunctionRecord,
@@ -72,6 +72,8 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
     obsList: `SELECT doc FROM ${ks}.instance_observations WHERE spec_id = ?`,
   };
   const exec = (q: string, params: unknown[]) => client.execute(q, params, P);
+  // status reports arrive by the hundred and each is an order-free write: batched
+  const reports = coalescedWriter(client);
   const pairParams = (p: Omit<RevisionPair, 'specId'>) => [
     p.latest?.id ?? null,
     json(p.latest),
@@ -150,7 +152,7 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
     },
 
     async recordInstance(specId, obs) {
-      await exec(Q.obsPut, [types.Long.fromNumber(obs.clock), specId, obs.clock, json(obs), obs.instanceId]);
+      await reports.write(Q.obsPut, [types.Long.fromNumber(obs.clock), specId, obs.clock, json(obs), obs.instanceId]);
     },
     async instanceStates(specId) {
       return (await selectAll(client, Q.obsList, [specId])).map((r) => parse<InstanceObservation>(r.get('doc'))!);
