@@ -94,6 +94,9 @@ export function fleetSection(f: FleetRun): string {
     n(r.specs),
     `${n(r.deploy_s, 1)} s`,
     `**${n(r.rollout_s, 1)} s**`,
+    r.submit_concurrency === undefined
+      ? 'one by one'
+      : `${n(r.submit_concurrency)} at once${opt(r.submit_s, (x) => `, ${n(x, 1)} s`)}`,
     n(r.msgs_per_s.UpdateNvcaInstanceStream ?? 0),
     n(r.msgs_per_s.NvcaStatusStream ?? 0),
     `${n(r.delivered)} / ${n(r.expected)}`,
@@ -118,7 +121,8 @@ export function fleetSection(f: FleetRun): string {
     'clusters have one agent each (own durable consumers, 10 ms apply), hosted by 4 agent processes that share one NATS',
     'connection per process. M instances are deployed in GPU specifications of up to 250 instances, then every',
     'specification gets a new revision; one WebSocket subscriber per specification watches. Time to APPLIED is from the',
-    'first `updateGpuSpecification` to every revision APPLIED; messages/s are the messages stored per stream during the',
+    "first `updateGpuSpecification` to every revision APPLIED, the updates submitted side by side as an operator's script",
+    'would (`--submit-concurrency`, 8; rows without it submitted them one after another); messages/s are the messages stored per stream during the',
     "rollout divided by its time; latency is the subscriber's arrival time minus the event's `at` (the agent's report);",
     'memory is resident set size after the rollout (agents: all agent processes ÷ clusters; per 1k instances: the',
     "control plane's growth from idle ÷ thousands of instances). Status events/s: what the slowest of the three",
@@ -141,6 +145,7 @@ export function fleetSection(f: FleetRun): string {
         'specs',
         'deploy',
         'rollout to APPLIED',
+        'updates submitted',
         'update msgs/s',
         'status msgs/s',
         'events delivered',

@@ -30,7 +30,12 @@ export interface FleetResult extends FleetSize {
   specs: number;
   agent_processes: number;
   deploy_s: number;
+  /** the first update submitted → every revision APPLIED */
   rollout_s: number;
+  /** the first update submitted → the last update's answer */
+  submit_s?: number;
+  /** updates in flight at once; rows without it submitted one after another */
+  submit_concurrency?: number;
   /** messages stored per second of the rollout, per stream */
   msgs_per_s: Record<string, number>;
   status_events: number;
@@ -78,6 +83,8 @@ export interface FleetEnv {
 export const INSTANCES_PER_SPEC = 250;
 const AGENT_PROCESSES = 4;
 const SPECS_PER_DEPLOY = 4;
+/** updates in flight at once (--submit-concurrency) */
+export const SUBMIT_CONCURRENCY = 8;
 const POLL_MS = 500;
 // the burst lasts about a second: a finer sample than the rollout's keeps its timing honest
 const BURST_SAMPLE_MS = 50;
@@ -186,7 +193,7 @@ function subscribe(wsUrl: string, specIds: string[], latencies: number[], counts
 const deleteFleetDurables = (natsUrl: string) =>
   deleteDurables(natsUrl, 'fleet-', [Streams.create, Streams.update, Streams.terminate]);
 
-async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
+async function run(size: FleetSize, env: FleetEnv, submitConcurrency: number): Promise<FleetResult> {
   // a fresh NATS has no streams yet (the control plane creates them): nothing to delete then
   await deleteFleetDurables(env.NATS_URL).catch((err: Error) => {
     if (err.name !== 'StreamNotFoundError') throw err;
@@ -285,15 +292,20 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
     const before = await streamSeqs(env.NATS_URL);
     const t1 = Date.now();
     const submits: number[] = [];
-    for (const s of specIds) {
-      const ts = Date.now();
-      await gql(
-        url,
-        'mutation($s: ID!) { updateGpuSpecification(id: $s, input: { revision: { configuration: { model: "v2" } } }) { id } }',
-        { s },
-      );
-      submits.push(Date.now() - ts);
-    }
+    // a fleet operator's script submits its updates side by side (as `xargs -P` would), not one after another
+    const queue = [...specIds];
+    const submitter = async () => {
+      for (let s = queue.shift(); s !== undefined; s = queue.shift()) {
+        const ts = Date.now();
+        await gql(
+          url,
+          'mutation($s: ID!) { updateGpuSpecification(id: $s, input: { revision: { configuration: { model: "v2" } } }) { id } }',
+          { s },
+        );
+        submits.push(Date.now() - ts);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(submitConcurrency, specIds.length) }, submitter));
     const submitS = (Date.now() - t1) / 1000;
     console.error(
       `fleet: ${specIds.length} updates submitted in ${submitS.toFixed(1)} s (p50 ${percentile(submits, 50)} ms, max ${Math.max(...submits)} ms)`,
@@ -385,6 +397,8 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
       agent_processes: procs,
       deploy_s: Math.round(deployS * 10) / 10,
       rollout_s: Math.round(rolloutS * 10) / 10,
+      submit_s: Math.round(submitS * 10) / 10,
+      submit_concurrency: Math.min(submitConcurrency, specIds.length),
       msgs_per_s: msgs,
       status_events: statusEvents,
       subscribers: subs.ready,
@@ -418,8 +432,12 @@ async function run(size: FleetSize, env: FleetEnv): Promise<FleetResult> {
   }
 }
 
-export async function runFleet(sizes: FleetSize[], env: FleetEnv): Promise<FleetResult[]> {
+export async function runFleet(
+  sizes: FleetSize[],
+  env: FleetEnv,
+  submitConcurrency = SUBMIT_CONCURRENCY,
+): Promise<FleetResult[]> {
   const out: FleetResult[] = [];
-  for (const s of sizes) out.push(await run(s, env));
+  for (const s of sizes) out.push(await run(s, env, submitConcurrency));
   return out;
 }
