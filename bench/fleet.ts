@@ -1,10 +1,11 @@
-// npm run bench:fleet [-- --sizes 10x1000,50x10000] [--single] [--append] [--submit-concurrency 8]: the fleet simulation on the
+// npm run bench:fleet [-- --sizes 10x1000,50x10000] [--single] [--append] [--submit-concurrency 8]
+// [--control-plane processes|one]: the fleet simulation on the
 // clustered services (`npm run services:up -- cluster`; --single: on the single-node ones instead).
 // Writes bench/results/fleet.json and fleet.svg, merges a `fleet` key into results/latest.json and
 // renders the fleet section of bench/RESULTS.md.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { readEnvFile } from '@nvcf/config';
-import { runFleet, SUBMIT_CONCURRENCY, type FleetEnv, type FleetResult, type FleetSize } from './fleet/run.js';
+import { runFleet, FLEET_DEFAULTS, type FleetEnv, type FleetResult, type FleetSize } from './fleet/run.js';
 import { fleetSvg, renderFleetSection } from './fleet/report.js';
 import { LATEST, machine } from './results.js';
 
@@ -15,9 +16,12 @@ const sizes: FleetSize[] = (arg('--sizes') ?? '10x1000,50x10000').split(',').map
   return { clusters, instances };
 });
 const single = process.argv.includes('--single');
-const submitConcurrency = Number(arg('--submit-concurrency') ?? SUBMIT_CONCURRENCY);
+const submitConcurrency = Number(arg('--submit-concurrency') ?? FLEET_DEFAULTS.submitConcurrency);
 if (!Number.isInteger(submitConcurrency) || submitConcurrency < 1)
   throw new Error(`--submit-concurrency wants a whole number ≥ 1 (got '${arg('--submit-concurrency')}')`);
+const controlPlane = arg('--control-plane') ?? FLEET_DEFAULTS.controlPlane;
+if (controlPlane !== 'processes' && controlPlane !== 'one')
+  throw new Error(`--control-plane wants processes or one (got '${controlPlane}')`);
 // the single-node set's own record: .services/env names whichever set `up` ran last
 const env = (single
   ? { ...readEnvFile('.services/pids/nats.env'), ...readEnvFile('.services/pids/cassandra.env') }
@@ -30,14 +34,17 @@ const started = Date.now();
 const services = single
   ? 'single-node NATS and Cassandra'
   : '3-node NATS cluster (streams R3) and 3-node Cassandra ring (RF 3)';
-const fresh = (await runFleet(sizes, env, submitConcurrency)).map((r) => ({ ...r, services }));
+const fresh = (await runFleet(sizes, env, { submitConcurrency, controlPlane })).map((r) => ({ ...r, services }));
 // --append: keep the other sizes of the previous run (bench/results/fleet.json), replacing the ones run now
 const previous: FleetResult[] =
   process.argv.includes('--append') && existsSync('bench/results/fleet.json')
     ? (JSON.parse(readFileSync('bench/results/fleet.json', 'utf8')) as { results: FleetResult[] }).results
     : [];
 const same = (a: FleetResult, b: FleetResult) =>
-  a.clusters === b.clusters && a.instances === b.instances && a.services === b.services;
+  a.clusters === b.clusters &&
+  a.instances === b.instances &&
+  a.services === b.services &&
+  (a.control_plane ?? 'one') === (b.control_plane ?? 'one');
 const results = [...previous.filter((p) => !fresh.some((r) => same(p, r))), ...fresh].sort(
   (a, b) => a.instances - b.instances || a.clusters - b.clusters,
 );

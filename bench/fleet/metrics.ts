@@ -82,16 +82,18 @@ export interface ReaderWatch {
 }
 
 /**
- * Scrapes `metricsUrl`/metrics every `sampleMs` (250 ms) from now on. The lag gauge keeps the age of the last
+ * Scrapes `/metrics` of every process of the control plane (`metricsUrls`, read as one page: each
+ * reader's series live in one process, LWTs are summed over all) every `sampleMs` (250 ms) from now on. The lag gauge keeps the age of the last
  * message a reader applied, so before a reader applies anything of the window it still shows the
  * deploy's lag: a reader's lag counts only from the sample where its acks have moved.
  */
 export async function watchReaders(
-  metricsUrl: string,
+  metricsUrls: string[],
   durables: PerReader<string>,
   sampleMs = SAMPLE_MS,
 ): Promise<ReaderWatch> {
-  const scrape = async (): Promise<Page> => parseProm(await (await fetch(`${metricsUrl}/metrics`)).text());
+  const scrape = async (): Promise<Page> =>
+    parseProm((await Promise.all(metricsUrls.map(async (u) => (await fetch(`${u}/metrics`)).text()))).join('\n'));
   const snapshot = (at: number, s: Page): ReaderSnapshot => ({
     at,
     acked: Object.fromEntries(

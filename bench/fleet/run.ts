@@ -36,6 +36,8 @@ export interface FleetResult extends FleetSize {
   submit_s?: number;
   /** updates in flight at once; rows without it submitted one after another */
   submit_concurrency?: number;
+  /** how the control plane ran; rows without it ran in one process */
+  control_plane?: ControlPlaneShape;
   /** messages stored per second of the rollout, per stream */
   msgs_per_s: Record<string, number>;
   status_events: number;
@@ -83,8 +85,6 @@ export interface FleetEnv {
 export const INSTANCES_PER_SPEC = 250;
 const AGENT_PROCESSES = 4;
 const SPECS_PER_DEPLOY = 4;
-/** updates in flight at once (--submit-concurrency) */
-export const SUBMIT_CONCURRENCY = 8;
 const POLL_MS = 500;
 // the burst lasts about a second: a finer sample than the rollout's keeps its timing honest
 const BURST_SAMPLE_MS = 50;
@@ -193,7 +193,17 @@ function subscribe(wsUrl: string, specIds: string[], latencies: number[], counts
 const deleteFleetDurables = (natsUrl: string) =>
   deleteDurables(natsUrl, 'fleet-', [Streams.create, Streams.update, Streams.terminate]);
 
-async function run(size: FleetSize, env: FleetEnv, submitConcurrency: number): Promise<FleetResult> {
+export interface FleetOptions {
+  /** updates in flight at once */
+  submitConcurrency: number;
+  /** `processes`: each service its own OS process, as deployed; `one`: all in one, as `npm start` */
+  controlPlane: ControlPlaneShape;
+}
+export type ControlPlaneShape = 'processes' | 'one';
+export const FLEET_DEFAULTS: FleetOptions = { submitConcurrency: 8, controlPlane: 'processes' };
+
+async function run(size: FleetSize, env: FleetEnv, o: FleetOptions): Promise<FleetResult> {
+  const submitConcurrency = o.submitConcurrency;
   // a fresh NATS has no streams yet (the control plane creates them): nothing to delete then
   await deleteFleetDurables(env.NATS_URL).catch((err: Error) => {
     if (err.name !== 'StreamNotFoundError') throw err;
@@ -208,11 +218,12 @@ async function run(size: FleetSize, env: FleetEnv, submitConcurrency: number): P
   try {
     const cp = await startProcess(
       'bench/fleet/control-plane.ts',
-      { ...common, FLEET_CLUSTER_IDS: ids.join(',') },
+      { ...common, FLEET_CLUSTER_IDS: ids.join(','), FLEET_CONTROL_PLANE: o.controlPlane },
       /ready (\S+) (\S+) (\S+) (\S+)/,
     );
     started.push(cp);
-    const [, url, wsUrl, metricsUrl] = cp.match as unknown as [string, string, string, string];
+    const [, url, wsUrl, metricsList] = cp.match as unknown as [string, string, string, string];
+    const metricsUrls = metricsList.split(',');
     suffix = cp.match[4];
     const durables = readerDurables(suffix);
     for (let p = 0; p < procs; p++) {
@@ -288,7 +299,7 @@ async function run(size: FleetSize, env: FleetEnv, submitConcurrency: number): P
     // the subscriptions are live once a no-op round trip has passed through the gateway after them
     await new Promise((r) => setTimeout(r, 2000));
     const maxAckPending = await readersIdle(env.NATS_URL, durables, 600_000);
-    readers = await watchReaders(metricsUrl, durables);
+    readers = await watchReaders(metricsUrls, durables);
     const before = await streamSeqs(env.NATS_URL);
     const t1 = Date.now();
     const submits: number[] = [];
@@ -352,7 +363,7 @@ async function run(size: FleetSize, env: FleetEnv, submitConcurrency: number): P
       specIds,
     });
     const burst = burstEvents(newest.values());
-    const burstWatch = await watchReaders(metricsUrl, durables, BURST_SAMPLE_MS);
+    const burstWatch = await watchReaders(metricsUrls, durables, BURST_SAMPLE_MS);
     readers = burstWatch;
     const burstFrom = await publishBurst(env.NATS_URL, burst);
     const burstDone = await burstWatch.until(burst.length * 2, 600_000);
@@ -399,6 +410,7 @@ async function run(size: FleetSize, env: FleetEnv, submitConcurrency: number): P
       rollout_s: Math.round(rolloutS * 10) / 10,
       submit_s: Math.round(submitS * 10) / 10,
       submit_concurrency: Math.min(submitConcurrency, specIds.length),
+      control_plane: o.controlPlane,
       msgs_per_s: msgs,
       status_events: statusEvents,
       subscribers: subs.ready,
@@ -432,12 +444,8 @@ async function run(size: FleetSize, env: FleetEnv, submitConcurrency: number): P
   }
 }
 
-export async function runFleet(
-  sizes: FleetSize[],
-  env: FleetEnv,
-  submitConcurrency = SUBMIT_CONCURRENCY,
-): Promise<FleetResult[]> {
+export async function runFleet(sizes: FleetSize[], env: FleetEnv, o = FLEET_DEFAULTS): Promise<FleetResult[]> {
   const out: FleetResult[] = [];
-  for (const s of sizes) out.push(await run(s, env, submitConcurrency));
+  for (const s of sizes) out.push(await run(s, env, o));
   return out;
 }

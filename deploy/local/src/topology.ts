@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { startBalancer, type Balancer } from './balancer.js';
 import { spawnService, freePort, type RunMode, type ServiceKind, type ServiceProcess } from './processes.js';
+import type { ClusterRecord } from '@nvcf/subgraph-icms';
 import { demoClusters } from './seed.js';
 import { statusConsumers } from './system.js';
 
@@ -16,6 +17,12 @@ export interface TopologyOptions {
   gatewayPorts?: [number, number];
   /** apart from the gateways every port is picked free */
   clusterSuffix?: string;
+  /** the clusters ICMS registers (default the demo clusters, with `clusterSuffix`) */
+  clusters?: ClusterRecord[];
+  /** one agent process per cluster (default); false: the agents run elsewhere */
+  agents?: boolean;
+  /** node flags of every process (`--cpu-prof`) */
+  nodeArgs?: string[];
   /**
    * Keeps this deployment's durable consumers on the status stream apart from other
    * deployments on the same NATS (`nvcf<suffix>`…); a new durable starts at the stream's beginning.
@@ -60,7 +67,7 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
   const stack = new DisposalStack();
   try {
     mkdirSync(o.stateDir, { recursive: true });
-    const clusters = demoClusters(o.clusterSuffix ?? '');
+    const clusters = o.clusters ?? demoClusters(o.clusterSuffix ?? '');
     const clustersFile = path.join(o.stateDir, 'clusters.json');
     writeFileSync(clustersFile, JSON.stringify(clusters, null, 2));
     const live = new Map<string, ServiceProcess>();
@@ -75,6 +82,7 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
         env: { ...o.env, ...spec.env },
         mode: o.mode,
         echo: o.echo,
+        nodeArgs: o.nodeArgs,
       });
       live.set(name, p);
       await p.ready();
@@ -103,13 +111,13 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
     define('nvcf-2', 'nvcf', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvcf });
     const nvcf = await Promise.all([start('nvcf-1'), start('nvcf-2')]);
     services.nvcf = stack.use(await startBalancer({ backends: nvcf.map((p) => p.url) }));
-    for (const c of clusters)
+    for (const c of o.agents === false ? [] : clusters)
       define(`agent-${c.id}`, 'agent', {
         CLUSTER_ID: c.id,
         CLUSTER_DRIVER: 'simulated',
         SIM_STATE_FILE: path.join(o.stateDir, `${c.id}.json`),
       });
-    await Promise.all(clusters.map((c) => start(`agent-${c.id}`)));
+    if (o.agents !== false) await Promise.all(clusters.map((c) => start(`agent-${c.id}`)));
     const gwEnv = {
       NVCF_URL: services.nvcf.url,
       ICMS_URL: services.icms.url,
