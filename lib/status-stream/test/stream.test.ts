@@ -21,6 +21,20 @@ const ev = (instanceId: string, state: StatusEvent['state'], over: Partial<Statu
   ...over,
 });
 const publish = (bus: Bus, e: StatusEvent) => bus.publish(subjects.status(e.ncaId, e.instanceId), e);
+type Tail = (o: TailOptions, h: (m: BusMessage<unknown>) => void) => ReturnType<Bus['tail']>;
+/**
+ * Another gateway replica on `bus` whose reads lag: `shared` bends its one read of the whole stream,
+ * `catchUp` a feed's own read from a cursor (the filtered one); an unbent read is the bus's.
+ */
+async function laggingReplica(bus: Bus, bent: { shared?: Tail; catchUp?: Tail }) {
+  function tail<T>(o: TailOptions, h: (m: BusMessage<T>) => void) {
+    const bend = o.filterSubject ? bent.catchUp : bent.shared;
+    return bend ? bend(o, h as (m: BusMessage<unknown>) => void) : bus.tail(o, h);
+  }
+  const replica = new StatusStream({ bus: Object.assign(Object.create(bus) as Bus, { tail }), cursorSecret: secret });
+  await replica.start();
+  return replica;
+}
 const take = async (feed: Feed, n: number) => {
   const out: FeedEvent[] = [];
   while (out.length < n) out.push((await feed.next()).value);
@@ -75,12 +89,9 @@ describe('status stream', () => {
     first.end();
     // the other replica reads the stream from its start, and only when told: just restarted, or just thawed
     const held: (() => void)[] = [];
-    function tail<T>(o: TailOptions, h: (m: BusMessage<T>) => void) {
-      return o.filterSubject ? bus.tail<T>(o, h) : bus.tail<T>({ ...o, fromSeq: 1 }, (m) => void held.push(() => h(m)));
-    }
-    const behind: Bus = Object.assign(Object.create(bus) as Bus, { tail });
-    const replica = new StatusStream({ bus: behind, cursorSecret: secret });
-    await replica.start();
+    const replica = await laggingReplica(bus, {
+      shared: (o, h) => bus.tail({ ...o, fromSeq: 1 }, (m) => void held.push(() => h(m))),
+    });
     const catchUpReads = async () => {
       await new Promise((r) => setImmediate(r));
       for (const deliver of held.splice(0)) deliver();
@@ -101,12 +112,9 @@ describe('status stream', () => {
   it('a catch-up that ends short on a replica behind the shared read still gives every event after the cursor', async () => {
     let had: FeedEvent | undefined;
     // this replica's catch-up reads a stream copy that has nothing after the client's cursor yet
-    function tail<T>(o: TailOptions, h: (m: BusMessage<T>) => void) {
-      return o.filterSubject ? bus.tail<T>(o, (m) => void (m.seq <= had!.seq && h(m))) : bus.tail<T>(o, h);
-    }
-    const behind: Bus = Object.assign(Object.create(bus) as Bus, { tail });
-    const replica = new StatusStream({ bus: behind, cursorSecret: secret });
-    await replica.start();
+    const replica = await laggingReplica(bus, {
+      catchUp: (o, h) => bus.tail(o, (m) => void (m.seq <= had!.seq && h(m))),
+    });
     try {
       const first = await stream.open('nca-a', { functionId: 'f1' });
       await publish(bus, ev('i1', 'STARTING'));
