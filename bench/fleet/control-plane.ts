@@ -64,6 +64,8 @@ if (mode === 'one') {
     agents: false,
     deploymentSuffix: suffix,
     nodeArgs: profileArgs(),
+    // FLEET_ECHO=1: every service's log on stderr, each line named by its process
+    echo: process.env.FLEET_ECHO === '1',
     env: {
       NATS_URL: process.env.NATS_URL ?? '',
       NATS_STREAM_REPLICAS: streamReplicas,

@@ -4,6 +4,8 @@
 // memory per agent and per 1k instances; how fast the slowest status reader applied the rollout's
 // events against a raw NATS → Cassandra ceiling (bench/fleet/raw.ts), the readers' lag, LWTs per
 // event; then the stream read back against every store (bench/fleet/check.ts).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { print, parse } from 'graphql';
@@ -191,6 +193,24 @@ function subscribe(wsUrl: string, specIds: string[], latencies: number[], counts
   return { ready, dispose: () => clients.forEach((c) => void c.dispose()) };
 }
 
+/**
+ * FLEET_METRICS_DIR: every control-plane process's /metrics as it stands, one file each, for
+ * reading where a row's time went (statement counts and latencies per table, handler timings).
+ */
+async function dumpMetrics(urls: string[], label: string) {
+  const dir = process.env.FLEET_METRICS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await Promise.all(
+    urls.map(async (u, i) =>
+      writeFileSync(
+        path.join(dir, `${label}-${i}-${new URL(u).port}.prom`),
+        await (await fetch(`${u}/metrics`)).text(),
+      ),
+    ),
+  );
+}
+
 /** Durables of the agents of earlier runs (each cluster's three): gone with their clusters. */
 const deleteFleetDurables = (natsUrl: string) =>
   deleteDurables(natsUrl, 'fleet-', [Streams.create, Streams.update, Streams.terminate]);
@@ -328,6 +348,7 @@ async function run(size: FleetSize, env: FleetEnv, o: FleetOptions): Promise<Fle
     const statusEvents = (after[Streams.status.name] ?? 0) - (before[Streams.status.name] ?? 0);
     // APPLIED is nvcf's view: the other readers may still be applying the rollout's last events
     const caughtUp = await readers.until(statusEvents, 600_000);
+    await dumpMetrics(metricsUrls, `rollout-${size.clusters}x${size.instances}`);
     const lagMax = readers.lagMaxMs();
     const base = readers.base;
     await readers.stop();
