@@ -2,12 +2,14 @@
 // [--control-plane processes|one]: the fleet simulation on the
 // clustered services (`npm run services:up -- cluster`; --single: on the single-node ones instead).
 // Writes bench/results/fleet.json and fleet.svg, merges a `fleet` key into results/latest.json and
-// renders the fleet section of bench/RESULTS.md.
+// renders the fleet section of bench/RESULTS.md. Every row carries the run that measured it: with --append
+// the rows come from several commands.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { readEnvFile } from '@nvcf/config';
-import { runFleet, FLEET_DEFAULTS, type FleetEnv, type FleetResult, type FleetSize } from './fleet/run.js';
-import { fleetSvg, renderFleetSection } from './fleet/report.js';
-import { LATEST, machine } from './results.js';
+import { runFleet, FLEET_DEFAULTS, type FleetEnv, type FleetSize } from './fleet/run.js';
+import { fleetSvg, renderFleetSection, type FleetRow, type FleetRun } from './fleet/report.js';
+import { LATEST, mergeSections } from './provenance/latest.js';
+import { startRun } from './provenance/run.js';
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const sizes: FleetSize[] = (arg('--sizes') ?? '10x1000,50x10000').split(',').map((s) => {
@@ -30,17 +32,19 @@ if (!env.NATS_URL || !env.CASSANDRA_CONTACT_POINTS) {
   console.error(`bench:fleet: no services: run \`npm run services:up${single ? '' : ' -- cluster'}\` first`);
   process.exit(2);
 }
-const started = Date.now();
+const run = startRun();
 const services = single
   ? 'single-node NATS and Cassandra'
   : '3-node NATS cluster (streams R3) and 3-node Cassandra ring (RF 3)';
-const fresh = (await runFleet(sizes, env, { submitConcurrency, controlPlane })).map((r) => ({ ...r, services }));
+const measured = await runFleet(sizes, env, { submitConcurrency, controlPlane });
+const thisRun = run.finish();
+const fresh: FleetRow[] = measured.map((r) => ({ ...r, services, run: thisRun }));
 // --append: keep the other sizes of the previous run (bench/results/fleet.json), replacing the ones run now
-const previous: FleetResult[] =
+const previous: FleetRow[] =
   process.argv.includes('--append') && existsSync('bench/results/fleet.json')
-    ? (JSON.parse(readFileSync('bench/results/fleet.json', 'utf8')) as { results: FleetResult[] }).results
+    ? (JSON.parse(readFileSync('bench/results/fleet.json', 'utf8')) as FleetRun).results
     : [];
-const same = (a: FleetResult, b: FleetResult) =>
+const same = (a: FleetRow, b: FleetRow) =>
   a.clusters === b.clusters &&
   a.instances === b.instances &&
   a.services === b.services &&
@@ -65,19 +69,16 @@ console.table(
     mismatches: r.mismatches && JSON.stringify(r.mismatches),
   })),
 );
-const fleet = {
-  date: new Date().toISOString(),
-  machine: machine(),
-  command: `npm run bench:fleet${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+// the section's run is this command's; each row keeps its own (the rows kept by --append are older)
+const fleet: FleetRun = {
+  run: thisRun,
   services: [...new Set(results.map((r) => r.services))].join('; '),
-  duration_s: Math.round((Date.now() - started) / 1000),
   results,
 };
 writeFileSync('bench/results/fleet.json', JSON.stringify(fleet, null, 2) + '\n');
 writeFileSync('bench/results/fleet.svg', fleetSvg(results));
-// only the fleet key: the other benchmarks' parts of latest.json stay as their runs left them
-const latest = existsSync(LATEST) ? (JSON.parse(readFileSync(LATEST, 'utf8')) as Record<string, unknown>) : {};
-writeFileSync(LATEST, JSON.stringify({ ...latest, fleet }, null, 2) + '\n');
+// only the fleet section: the other benchmarks' sections of latest.json stay as their runs left them
+mergeSections({ fleet: { ...fleet } });
 const md = readFileSync('bench/RESULTS.md', 'utf8');
 writeFileSync('bench/RESULTS.md', renderFleetSection(md, fleet));
 console.error(

@@ -3,9 +3,12 @@
  * against the embedded default with a /health probe running beside it; prints one JSON line per
  * request (status, code, ms, worst probe latency). Run it on two checkouts to compare them (the
  * closing note's before/after table came from this script on the commit before and after).
- * Run with --expose-gc for the heap figure.
+ * Run with --expose-gc for the heap figure. Writes the `hardening` section of bench/results/latest.json, with its run.
  */
 import { startSystem } from '@nvcf/local';
+import { mergeSections } from './provenance/latest.js';
+import { startRun } from './provenance/run.js';
+const run = startRun();
 const s = await startSystem({});
 const gw = s.gateway as { url: string; metricsUrl?: string };
 const metricsBase = gw.metricsUrl ?? gw.url;
@@ -57,16 +60,14 @@ const bomb = (levels: number, root: string) => {
   for (let i = 1; i < levels; i++) f += `fragment F${i} on Instance { ...F${i - 1} ...F${i - 1} }\n`;
   return `${root}\n${f}`;
 };
-const out: Record<string, unknown> = new Proxy(
-  {},
-  {
-    set(t: any, k, v) {
-      t[k] = v;
-      console.log(JSON.stringify({ [k]: v }));
-      return true;
-    },
+const results: Record<string, unknown> = {};
+const out: Record<string, unknown> = new Proxy(results, {
+  set(t: any, k, v) {
+    t[k] = v;
+    console.log(JSON.stringify({ [k]: v }));
+    return true;
   },
-);
+});
 const sseBomb = bomb(22, `subscription { instanceStatusChanged(functionId: "x") { instance { ...F21 } } }`);
 out['1 SSE fragment bomb, no token (' + sseBomb.length + ' B)'] = await post(JSON.stringify({ query: sseBomb }), {
   accept: 'text/event-stream',
@@ -169,4 +170,5 @@ out['9 validation hint without a token'] = await (
   .then((t) => t.includes('Did you mean'));
 
 await s.dispose();
+mergeSections({ hardening: { run: run.finish(), results } });
 process.exit(0);

@@ -1,7 +1,9 @@
 // Queries side by side: graphql-gateways-benchmark's TestQuery through each gateway.
 // npx tsx --conditions=source bench/queries.ts [--seconds 20] [--connections 50] [--rounds 1] [--only ours,hive_rust_qp]
 import { runQueries, skippedPeers } from './queries/run.js';
-import { mergeLatest, queriesSummary } from './results.js';
+import { queriesSummary } from './results.js';
+import { mergeSections } from './provenance/latest.js';
+import { startRun } from './provenance/run.js';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -13,6 +15,7 @@ const opts = {
   connections: Number(arg('connections') ?? 50),
   rounds: Number(arg('rounds') ?? 1),
 };
+const run = startRun();
 const results = await runQueries({ ...opts, only: arg('only')?.split(',') as any });
 console.table(results.map(({ label: _, ...r }) => r));
-mergeLatest({ queries: { ...queriesSummary(results, opts), skipped: skippedPeers } });
+mergeSections({ queries: { run: run.finish(), ...queriesSummary(results, opts), skipped: skippedPeers } });

@@ -1,24 +1,8 @@
-// bench/results/latest.json: one record of the last run, in the fields the benchmark issue names.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+// The sections of bench/results/latest.json, in the fields the benchmark issue names (bench/provenance/latest.ts
+// stores them, each with its run).
 import type { QueryResult } from './queries/run.js';
 import { maxSustained, type Result as SubscriptionResult, type SweepCurve } from './subscriptions/run.js';
 import type { RolloutResult } from './rollout/run.js';
-
-export const LATEST = 'bench/results/latest.json';
-
-export function machine() {
-  return `${process.platform} ${process.arch}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-}
-
-/** Merges one part into latest.json (the single-part CLIs use this; `npm run bench` writes it whole). */
-export function mergeLatest(part: Record<string, unknown>, file = LATEST) {
-  const prev = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  writeFileSync(
-    file,
-    JSON.stringify({ ...prev, ...part, date: new Date().toISOString(), machine: machine() }, null, 2),
-  );
-}
 
 const ratio = (a: number | undefined, b: number | undefined) => (a && b ? Math.round((a / b) * 100) / 100 : null);
 
@@ -81,17 +65,7 @@ const largest = (runs: SubscriptionRun[]) =>
     .sort((a, b) => b.subs - a.subs)[0]
     ?.results.find((r) => r.path === 'gateway');
 
-/**
- * Merges fields into latest.json's `subscriptions` without dropping the runs already there: the
- * sweep and the fixed-rate runs are separate commands that each own some of its keys.
- */
-export function mergeSubscriptions(part: Record<string, unknown>, file = LATEST) {
-  const prev = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  const subs = (prev.subscriptions ?? {}) as Record<string, unknown>;
-  mergeLatest({ subscriptions: { ...subs, ...part } }, file);
-}
-
-/** The saturation sweep's fields in latest.json's `subscriptions`. */
+/** latest.json's `sweep`: the saturation sweep's curves and the highest sustained rate per path. */
 export function sweepSummary(
   curves: SweepCurve[],
   o: { seconds: number; p99BoundMs: number; svg: string; cosmoSkipped: string | null },
@@ -108,29 +82,27 @@ export function sweepSummary(
     cosmo_edfs_max_sustained_events_per_s: null,
     cosmo_edfs_skipped: o.cosmoSkipped,
     ratio_max_sustained_vs_ceiling: ratio(ours ?? undefined, ceiling ?? undefined),
-    sweep: {
-      seconds_per_step: o.seconds,
-      p99_bound_ms: o.p99BoundMs,
-      plot: o.svg,
-      // per path and series: offered, delivered, p50, p99, RSS per step
-      curves: curves.map((c) => ({
-        path: c.path,
-        subscribers: c.subs,
-        stopped: c.stopped ?? null,
-        steps: c.steps.map((s) => ({
-          rate: s.rate,
-          offered_per_s: s.offered_per_s,
-          delivered_per_s: s.events_per_s,
-          p50_ms: s.p50_ms,
-          p99_ms: s.p99_ms,
-          rss_mb: s.rss_mb,
-          rss_per_1k_subs_mb: s.rss_per_1k_subs_mb,
-          lost: s.lost,
-          ready: s.ready,
-          sustained: s.sustained,
-        })),
+    seconds_per_step: o.seconds,
+    p99_bound_ms: o.p99BoundMs,
+    plot: o.svg,
+    // per path and series: offered, delivered, p50, p99, RSS per step
+    curves: curves.map((c) => ({
+      path: c.path,
+      subscribers: c.subs,
+      stopped: c.stopped ?? null,
+      steps: c.steps.map((s) => ({
+        rate: s.rate,
+        offered_per_s: s.offered_per_s,
+        delivered_per_s: s.events_per_s,
+        p50_ms: s.p50_ms,
+        p99_ms: s.p99_ms,
+        rss_mb: s.rss_mb,
+        rss_per_1k_subs_mb: s.rss_per_1k_subs_mb,
+        lost: s.lost,
+        ready: s.ready,
+        sustained: s.sustained,
       })),
-    },
+    })),
   };
 }
 

@@ -1,11 +1,14 @@
 // Rollout time alone: npx tsx --conditions=source bench/rollout.ts [--instances 100,1000]   (needs npm run services:up)
 import { readServicesEnv } from '@nvcf/test/services';
 import { runRollout, type ServicesEnv } from './rollout/run.js';
-import { mergeLatest, rolloutSummary } from './results.js';
+import { rolloutSummary } from './results.js';
+import { mergeSections } from './provenance/latest.js';
+import { startRun } from './provenance/run.js';
 
 const sizes = (process.argv[process.argv.indexOf('--instances') + 1] ?? '100,1000').split(',').map(Number);
 const env = readServicesEnv() as unknown as ServicesEnv;
+const run = startRun();
 const results = await runRollout(sizes, env);
 console.table(results);
-mergeLatest({ rollout: rolloutSummary(results) });
+mergeSections({ rollout: { run: run.finish(), ...rolloutSummary(results) } });
 process.exit(0);

@@ -1,32 +1,25 @@
 // npm run bench [-- --quick | --render]: queries, subscriptions and rollout side by side with the peers, in one
-// run on this machine; writes bench/results/latest.json and bench/RESULTS.md.
+// run on this machine; writes its sections of bench/results/latest.json (each with its run) and bench/RESULTS.md.
 // Starts NATS and Cassandra itself (npm run services:up) after the query part, which needs neither.
-import { writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { servicesUp } from '@nvcf/test/services';
 import { runQueries, skippedPeers } from './queries/run.js';
 import { runSubscriptions, runSweep, allPaths, sweepPaths, type Path, type SweepSeries } from './subscriptions/run.js';
 import { sweepSvg } from './subscriptions/plot.js';
 import { ensureCosmoRouter } from './peers/native/build.js';
 import { runRollout, type ServicesEnv } from './rollout/run.js';
-import {
-  LATEST,
-  machine,
-  queriesSummary,
-  subscriptionsSummary,
-  rolloutSummary,
-  sweepSummary,
-  type SubscriptionRun,
-} from './results.js';
+import { queriesSummary, subscriptionsSummary, rolloutSummary, sweepSummary, type SubscriptionRun } from './results.js';
+import { LATEST, mergeSections, readLatest, type Latest, type SectionName } from './provenance/latest.js';
+import { startRun } from './provenance/run.js';
 import { renderResults } from './report.js';
 
-// --render: only rewrite RESULTS.md from latest.json (after editing ANALYSIS.md)
+// --render: only rewrite RESULTS.md from latest.json (after editing ANALYSIS.md); every section keeps its run
 if (process.argv.includes('--render')) {
-  const last = JSON.parse(readFileSync(LATEST, 'utf8'));
-  // the sweep's fields are kept beside the fixed-rate summary
-  if (last.subscriptions?.runs)
-    last.subscriptions = { ...last.subscriptions, ...subscriptionsSummary(last.subscriptions.runs) };
-  writeFileSync(LATEST, JSON.stringify(last, null, 2));
-  writeFileSync('bench/RESULTS.md', renderResults(last));
+  const last = readLatest();
+  const subs = last.subscriptions;
+  if (Array.isArray(subs?.runs))
+    last.subscriptions = { ...subs, ...subscriptionsSummary(subs.runs as SubscriptionRun[]), run: subs.run };
+  writeFileSync('bench/RESULTS.md', renderResults(mergeSections(last)));
   process.exit(0);
 }
 
@@ -59,23 +52,20 @@ const plan = quick
     };
 
 const started = Date.now();
-const out: Record<string, unknown> = {
-  date: new Date().toISOString(),
-  machine: machine(),
-  mode: quick ? 'quick' : 'full',
-  command: `npm run bench${quick ? ' -- --quick' : ''}`,
-};
+const out: Latest = {};
 const failures: string[] = [];
-async function phase(name: string, body: () => Promise<unknown>) {
-  const t = Date.now();
+// each section's run starts with its phase: its own start, duration and load average
+async function phase(name: SectionName, body: () => Promise<Record<string, unknown>>) {
+  const run = startRun();
   try {
-    out[name] = await body();
+    const result = await body();
+    out[name] = { run: run.finish(), ...result };
   } catch (err) {
     failures.push(name);
-    out[name] = { error: (err as Error).message };
+    out[name] = { run: run.finish(), error: (err as Error).message };
     console.error(`bench: ${name} failed:`, err);
   }
-  console.error(`bench: ${name} took ${Math.round((Date.now() - t) / 1000)} s`);
+  console.error(`bench: ${name} took ${String(out[name]?.run.duration_s)} s`);
 }
 
 await phase('queries', async () => ({
@@ -95,41 +85,33 @@ await phase('subscriptions', async () => {
   }[]) {
     runs.push({ ...s, results: await runSubscriptions({ ...s, paths: s.paths ?? allPaths, natsUrl: env.NATS_URL }) });
   }
-  const fixed = subscriptionsSummary(runs);
+  return subscriptionsSummary(runs);
+});
+// the sweep is a section of its own: the fixed-rate runs above stand without it
+await phase('sweep', async () => {
   const P99_BOUND_MS = 100;
   const cosmo = ensureCosmoRouter();
   const cosmoSkipped =
     'skipped' in cosmo ? cosmo.skipped : 'the Cosmo router built, but this benchmark does not configure its EDFS yet';
-  try {
-    const curves = await runSweep({
-      ...plan.sweep,
-      paths: sweepPaths,
-      p99BoundMs: P99_BOUND_MS,
-      natsUrl: env.NATS_URL,
-    });
-    writeFileSync('bench/results/subscriptions-sweep.svg', sweepSvg(curves, P99_BOUND_MS));
-    const sweep = sweepSummary(curves, {
-      seconds: plan.sweep.seconds,
-      p99BoundMs: P99_BOUND_MS,
-      svg: 'results/subscriptions-sweep.svg',
-      cosmoSkipped,
-    });
-    return { ...fixed, ...sweep };
-  } catch (err) {
-    // the fixed-rate runs stand on their own: a failed sweep is reported beside them
-    console.error('bench: subscription sweep failed:', err);
-    return { ...fixed, sweep: { error: (err as Error).message } };
-  }
+  const curves = await runSweep({
+    ...plan.sweep,
+    paths: sweepPaths,
+    p99BoundMs: P99_BOUND_MS,
+    natsUrl: env.NATS_URL,
+  });
+  writeFileSync('bench/results/subscriptions-sweep.svg', sweepSvg(curves, P99_BOUND_MS));
+  return sweepSummary(curves, {
+    seconds: plan.sweep.seconds,
+    p99BoundMs: P99_BOUND_MS,
+    svg: 'results/subscriptions-sweep.svg',
+    cosmoSkipped,
+  });
 });
 await phase('rollout', async () => rolloutSummary(await runRollout(plan.rollout, env)));
-out.duration_s = Math.round((Date.now() - started) / 1000);
 
-// the fleet is measured on its own (npm run bench:fleet): its part of the last file stays
-const previous = existsSync(LATEST) ? (JSON.parse(readFileSync(LATEST, 'utf8')) as Record<string, unknown>) : {};
-if (previous.fleet && !out.fleet) out.fleet = previous.fleet;
-writeFileSync(LATEST, JSON.stringify(out, null, 2));
-writeFileSync('bench/RESULTS.md', renderResults(out as any));
+// the fleet and the hardening run are measured on their own (npm run bench:fleet, bench:hardening): their sections stay
+writeFileSync('bench/RESULTS.md', renderResults(mergeSections(out)));
 console.error(
-  `bench: wrote ${LATEST} and bench/RESULTS.md in ${String(out.duration_s)} s${failures.length ? `; FAILED: ${failures.join(', ')}` : ''}`,
+  `bench: wrote ${LATEST} and bench/RESULTS.md in ${Math.round((Date.now() - started) / 1000)} s${failures.length ? `; FAILED: ${failures.join(', ')}` : ''}`,
 );
 process.exit(failures.length ? 1 : 0);

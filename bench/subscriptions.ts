@@ -4,7 +4,9 @@
 // tsx --conditions=source bench/subscriptions.ts --sweep [--series 1000:20,40,60,80,100,120,140/10000:2,4,6,8,10] [--seconds 15] [--paths gateway,ceiling] [--p99 100]
 import { writeFileSync } from 'node:fs';
 import { runSubscriptions, runSweep, allPaths, sweepPaths, type Path, type SweepSeries } from './subscriptions/run.js';
-import { mergeSubscriptions, subscriptionsSummary, sweepSummary } from './results.js';
+import { subscriptionsSummary, sweepSummary } from './results.js';
+import { mergeSections } from './provenance/latest.js';
+import { startRun } from './provenance/run.js';
 import { sweepSvg } from './subscriptions/plot.js';
 import { ensureCosmoRouter } from './peers/native/build.js';
 
@@ -24,6 +26,7 @@ const SUBS = num('subs', 1000),
 const PATHS = (arg('paths') ?? (SWEEP ? sweepPaths : allPaths).join(',')).split(',').map((p) => p.trim()) as Path[];
 for (const p of PATHS) if (!allPaths.includes(p)) throw new Error(`--paths takes ${allPaths.join(', ')} (got '${p}')`);
 const OUT = arg('out') ?? 'bench/results/latest.json';
+const run = startRun();
 
 /** The issue's steps, and past them while a path keeps up: 1k subscribers × 20…140 events/s, 10k × 2…10. */
 export const DEFAULT_SERIES = '1000:20,40,60,80,100,120,140/10000:2,4,6,8,10';
@@ -85,15 +88,20 @@ if (SWEEP) {
   console.error(
     `[bench] max sustained: ours ${summary.max_sustained_events_per_s ?? '–'}/s, ceiling ${summary.ceiling_max_sustained_events_per_s ?? '–'}/s; plot ${svg}`,
   );
-  mergeSubscriptions(summary, OUT);
+  mergeSections({ sweep: { run: run.finish(), ...summary } }, OUT);
 } else {
   const REMOTE = process.argv.includes('--remote');
   const results = await runSubscriptions({ subs: SUBS, rate: RATE, seconds: SECONDS, paths: PATHS, remote: REMOTE });
   console.table(results);
   // one record per run: a path left out is null rather than a number measured under other settings;
-  // the sweep's fields, from their own command, are kept
-  mergeSubscriptions(
-    subscriptionsSummary([{ subs: SUBS, rate: RATE, seconds: SECONDS, remote: REMOTE, results }]),
+  // the sweep is a section of its own, from its own command, and stays
+  mergeSections(
+    {
+      subscriptions: {
+        run: run.finish(),
+        ...subscriptionsSummary([{ subs: SUBS, rate: RATE, seconds: SECONDS, remote: REMOTE, results }]),
+      },
+    },
     OUT,
   );
 }
