@@ -66,6 +66,8 @@ function inLine(text: string): { raw: string; index: number; unit: Unit }[] {
     if (!unit) continue;
     // an offered rate is the benchmark's setting: `20 000 deliveries/s asked for`
     if (/^\s?\S*\s+(?:asked for|offered)\b/.test(after)) continue;
+    // `the gateway's 30 s request limit`, `its 10 s of retries`
+    if (/^\s?\S*\s+(?:\w+\s)?(?:limit|timeout|of retries)\b/.test(after)) continue;
     if (BOUND.test(text.slice(0, m.index))) continue;
     for (const n of m[1].matchAll(new RegExp(NUM, 'g'))) out.push({ raw: n[0], index: m.index + n.index, unit });
   }
@@ -78,7 +80,7 @@ const HEADER_UNITS: [RegExp, Unit][] = [
   [/\brps\b/, 'rps'],
   [/µs/, 'us'],
   [/\bms\b/, 'ms'],
-  [/\bMB\b/, 'mb'],
+  [/\bMB\b(?!\/)/, 'mb'],
 ];
 const cells = (line: string) =>
   line
@@ -122,7 +124,12 @@ export function scanMarkdown(md: string, file: string): Figure[] {
     const context =
       b.table && before && before.start + before.lines.length === b.start - 1 ? before.lines.join('\n') : '';
     const dated = [text, context].some((t) => DATE.test(t) && RUN.test(t));
-    const header = b.table ? cells(b.lines[0]).map((h) => HEADER_UNITS.find(([re]) => re.test(h))?.[1]) : [];
+    // an `offered/s` column holds the benchmark's settings
+    const header = b.table
+      ? cells(b.lines[0]).map((h) =>
+          /offered|asked/.test(h) ? undefined : HEADER_UNITS.find(([re]) => re.test(h))?.[1],
+        )
+      : [];
     b.lines.forEach((line, j) => {
       // a table row is about a measurement when it, its header or the paragraph before says so
       const about = b.table ? [context, b.lines[0], line].join('\n') : text;

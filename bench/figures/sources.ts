@@ -24,7 +24,9 @@ export function indexResults(docs: unknown[]): Sourced {
     if (typeof v === 'number' && unit) out.set(unit, [...(out.get(unit) ?? []), v]);
     else if (Array.isArray(v)) v.forEach((x) => walk(x, unit));
     else if (v && typeof v === 'object')
-      for (const [k, x] of Object.entries(v)) walk(x, KEY_UNITS.find(([re]) => re.test(k))?.[1] ?? unit);
+      for (const [k, x] of Object.entries(v))
+        // what a step offered is the benchmark's setting, not what it measured
+        if (!k.startsWith('offered')) walk(x, KEY_UNITS.find(([re]) => re.test(k))?.[1] ?? unit);
   };
   docs.forEach((d) => walk(d, undefined));
   return out;
@@ -36,8 +38,16 @@ export function readResults(files = RESULT_FILES): Sourced {
 
 const rounded = (v: number, decimals: number) => Math.round(v * 10 ** decimals) / 10 ** decimals;
 
+// a latency kept in ms may be written in seconds, and the other way round
+const candidates = (f: Figure, index: Sourced): number[] => {
+  const of = (u: Unit) => index.get(u) ?? [];
+  if (f.unit === 's') return [...of('s'), ...of('ms').map((v) => v / 1000)];
+  if (f.unit === 'ms') return [...of('ms'), ...of('s').map((v) => v * 1000)];
+  return of(f.unit);
+};
+
 export const isSourced = (f: Figure, index: Sourced) =>
-  (index.get(f.unit) ?? []).some((v) => Math.abs(rounded(v, f.decimals) - f.value) < 1e-9 * Math.max(1, f.value));
+  candidates(f, index).some((v) => Math.abs(rounded(v, f.decimals) - f.value) < 1e-9 * Math.max(1, f.value));
 
 /** The figures that need a source: neither in the results nor dated to their run. */
 export const unsourced = (figures: Figure[], index: Sourced) => figures.filter((f) => !f.dated && !isSourced(f, index));

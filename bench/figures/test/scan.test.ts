@@ -5,7 +5,10 @@ import { indexResults, unsourced } from '../sources.js';
 const results = indexResults([
   {
     queries: { ours_rps: 224, ratios: { ours_vs_hive_rust_qp: 0.95 }, detail: [{ p99_ms: 402, peak_rss_mb: 847 }] },
-    sweep: { max_sustained_events_per_s: 120_000, curves: [{ steps: [{ rate: 20, delivered_per_s: 20_043 }] }] },
+    sweep: {
+      max_sustained_events_per_s: 120_000,
+      curves: [{ steps: [{ rate: 20, offered_per_s: 140_000, delivered_per_s: 20_043 }] }],
+    },
     rollout: { instances_1000_s: 5.535 },
   },
 ]);
