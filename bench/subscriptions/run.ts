@@ -9,6 +9,7 @@ import { createNatsBus, type Bus } from '@nvcf/bus';
 import { subjects, type StatusEvent } from '@nvcf/contracts';
 import { percentile } from '../lib.js';
 import { startTarget, type Path } from './targets.js';
+import { DeliveryTally } from './tally.js';
 
 export type { Path } from './targets.js';
 export { allPaths, sweepPaths } from './targets.js';
@@ -18,8 +19,12 @@ export interface Result {
   subscribers: number;
   ready: number;
   events: number;
+  /** distinct deliveries: an event counts once per subscriber */
   delivered: number;
+  /** counted per subscriber: events published but never received */
   lost: number;
+  /** counted per subscriber: an event received again */
+  duplicates: number;
   events_per_s: number;
   p50_ms: number;
   p99_ms: number;
@@ -45,8 +50,9 @@ const TENANT = 'nca-a';
 const query = (remote?: boolean) =>
   `subscription($f: ID) { instanceStatusChanged(functionId: $f) { cursor state at message instance { id cluster { id${remote ? ' name' : ''} } } } }`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-// a timed event's message is `<step>:<publish time>`: a late delivery of an earlier step never counts in a later one
-const TIMED = /^(\d+):(\d+)$/;
+// a timed event's message is `<step>:<event number>:<publish time>`: a late delivery of an earlier
+// step never counts in a later one, and each subscriber's deliveries are checked event by event
+const TIMED = /^(\d+):(\d+):(\d+)$/;
 
 export async function runSubscriptions(opts: SubscriptionsOptions): Promise<Result[]> {
   const natsUrl = natsUrlOf(opts.natsUrl);
@@ -174,8 +180,8 @@ async function openSession(path: Path, subs: number, natsUrl: string, remote?: b
     let counted = new Uint8Array(subs);
     let stepNo = 0;
     let latencies: number[] = [];
-    let delivered = 0,
-      probeHits = 0,
+    let tally = new DeliveryTally(subs, 0);
+    let probeHits = 0,
       lastAt = 0,
       firstError: unknown;
     for (let c = 0; c < Math.ceil(subs / SUBS_PER_SOCKET); c++) {
@@ -205,11 +211,10 @@ async function openSession(path: Path, subs: number, natsUrl: string, remote?: b
             // the agents' own transitions carry no publish time
             if (!counted[i] || typeof e.message !== 'string') return;
             const t = TIMED.exec(e.message);
-            if (!t || Number(t[1]) !== stepNo) return;
+            if (!t || Number(t[1]) !== stepNo || !tally.record(i, Number(t[2]))) return;
             const now = Date.now();
-            delivered++;
             lastAt = now;
-            latencies.push(now - Number(t[2]));
+            latencies.push(now - Number(t[3]));
           },
           error: (err) => {
             failed[i] = 1;
@@ -258,19 +263,27 @@ async function openSession(path: Path, subs: number, natsUrl: string, remote?: b
       async step(rate, seconds, drainMs) {
         stepNo++;
         latencies = [];
-        delivered = 0;
         lastAt = 0;
-        const step = stepNo;
+        const step = stepNo,
+          total = rate * seconds;
+        tally = new DeliveryTally(subs, total);
+        const published = new Uint8Array(total);
         const { events, t0 } = await publishPaced(
-          rate * seconds,
+          total,
           rate,
-          (n) => publish(n, `${step}:${Date.now()}`),
+          (n) => publish(n, `${step}:${n}:${Date.now()}`),
           path,
+          published,
         );
-        // subscriptions that failed during an earlier step no longer count as ready
-        const live = count(counted.map((x, i) => x & (failed[i] ^ 1)));
+        // subscriptions that failed during this step or an earlier one no longer count as ready
+        const liveNow = counted.map((x, i) => x & (failed[i] ^ 1));
+        const live = count(liveNow);
         const expected = events * live;
-        for (const until = Date.now() + drainMs; Date.now() < until && delivered < expected;) await sleep(100);
+        for (const until = Date.now() + drainMs; Date.now() < until && tally.delivered < expected;) await sleep(100);
+        const { delivered, lost, duplicates } = tally.tally(
+          (i) => liveNow[i] === 1,
+          (n) => published[n] === 1,
+        );
         const rss = target.rssMb();
         return {
           path,
@@ -278,8 +291,10 @@ async function openSession(path: Path, subs: number, natsUrl: string, remote?: b
           ready: live,
           events,
           delivered,
-          lost: expected - delivered,
-          events_per_s: delivered ? Math.round(delivered / (Math.max(lastAt - t0, 1) / 1000)) : 0,
+          lost,
+          duplicates,
+          // over no less than the step: a path that keeps up delivers the offered rate, not more
+          events_per_s: delivered ? Math.round(delivered / (Math.max(lastAt - t0, seconds * 1000) / 1000)) : 0,
           p50_ms: percentile(latencies, 50),
           p99_ms: percentile(latencies, 99),
           rss_mb: Math.round(rss),
@@ -325,13 +340,20 @@ async function probeUntilReady(
   }
 }
 
-/** Publishes `total` events at `rate`/s; an event counts once NATS acknowledged it. */
-async function publishPaced(total: number, rate: number, publish: (n: number) => Promise<unknown>, path: Path) {
+/** Publishes `total` events at `rate`/s; an event counts (and is marked in `acked`) once NATS acknowledged it. */
+async function publishPaced(
+  total: number,
+  rate: number,
+  publish: (n: number) => Promise<unknown>,
+  path: Path,
+  acked: Uint8Array,
+) {
   let events = 0;
   const t0 = Date.now();
   for (let n = 0; n < total; n++) {
     try {
       await publish(n);
+      acked[n] = 1;
       events++;
     } catch (err) {
       console.error(`[bench] ${path}: publish ${n} failed: ${describe(err)}`);
