@@ -1,7 +1,7 @@
 // The sections of bench/results/latest.json, in the fields the benchmark issue names (bench/provenance/latest.ts
 // stores them, each with its run).
 import type { QueryResult } from './queries/run.js';
-import { maxSustained, type Result as SubscriptionResult, type SweepCurve } from './subscriptions/run.js';
+import type { Result as SubscriptionResult } from './subscriptions/run.js';
 import type { RolloutResult } from './rollout/run.js';
 
 const ratio = (a: number | undefined, b: number | undefined) => (a && b ? Math.round((a / b) * 100) / 100 : null);
@@ -41,7 +41,7 @@ export interface SubscriptionRun {
 export function subscriptionsSummary(runs: SubscriptionRun[]) {
   const head = [...runs].filter((r) => r.subs === 1000 && !r.remote).sort((a, b) => b.rate - a.rate)[0] ?? runs[0];
   const by = (run: SubscriptionRun, p: SubscriptionResult['path']) => run.results.find((r) => r.path === p);
-  const [ours, hive, ceiling] = [by(head, 'gateway'), by(head, 'forward'), by(head, 'ceiling')];
+  const [ours, hive, ceiling] = [by(head, 'gateway'), by(head, 'forward'), by(head, 'fair_ceiling')];
   return {
     ours_events_per_s: ours?.events_per_s ?? null,
     hive_gateway_events_per_s: hive?.events_per_s ?? null,
@@ -64,47 +64,6 @@ const largest = (runs: SubscriptionRun[]) =>
     .filter((r) => !r.remote)
     .sort((a, b) => b.subs - a.subs)[0]
     ?.results.find((r) => r.path === 'gateway');
-
-/** latest.json's `sweep`: the saturation sweep's curves and the highest sustained rate per path. */
-export function sweepSummary(
-  curves: SweepCurve[],
-  o: { seconds: number; p99BoundMs: number; svg: string; cosmoSkipped: string | null },
-) {
-  // ours is the gateway service as deployed; inside npm start it shares its process with the stores' consumers
-  const inNpmStart = maxSustained(curves, 'gateway'),
-    ours = curves.some((c) => c.path === 'service') ? maxSustained(curves, 'service') : inNpmStart,
-    ceiling = maxSustained(curves, 'ceiling');
-  return {
-    max_sustained_events_per_s: ours,
-    npm_start_max_sustained_events_per_s: inNpmStart,
-    ceiling_max_sustained_events_per_s: ceiling,
-    // Cosmo's EDFS needs the Cosmo router; why it is missing, when it is
-    cosmo_edfs_max_sustained_events_per_s: null,
-    cosmo_edfs_skipped: o.cosmoSkipped,
-    ratio_max_sustained_vs_ceiling: ratio(ours ?? undefined, ceiling ?? undefined),
-    seconds_per_step: o.seconds,
-    p99_bound_ms: o.p99BoundMs,
-    plot: o.svg,
-    // per path and series: offered, delivered, p50, p99, RSS per step
-    curves: curves.map((c) => ({
-      path: c.path,
-      subscribers: c.subs,
-      stopped: c.stopped ?? null,
-      steps: c.steps.map((s) => ({
-        rate: s.rate,
-        offered_per_s: s.offered_per_s,
-        delivered_per_s: s.events_per_s,
-        p50_ms: s.p50_ms,
-        p99_ms: s.p99_ms,
-        rss_mb: s.rss_mb,
-        rss_per_1k_subs_mb: s.rss_per_1k_subs_mb,
-        lost: s.lost,
-        ready: s.ready,
-        sustained: s.sustained,
-      })),
-    })),
-  };
-}
 
 export function rolloutSummary(rs: RolloutResult[]) {
   const by = (n: number) => rs.find((r) => r.instances === n)?.rollout_s ?? null;

@@ -6,9 +6,10 @@ import { servicesUp } from '@nvcf/test/services';
 import { runQueries, skippedPeers } from './queries/run.js';
 import { runSubscriptions, runSweep, allPaths, sweepPaths, type Path, type SweepSeries } from './subscriptions/run.js';
 import { sweepSvg } from './subscriptions/plot.js';
+import { plotSeries, sweepSection } from './subscriptions/sweep-results.js';
 import { ensureCosmoRouter } from './peers/native/build.js';
 import { runRollout, type ServicesEnv } from './rollout/run.js';
-import { queriesSummary, subscriptionsSummary, rolloutSummary, sweepSummary, type SubscriptionRun } from './results.js';
+import { queriesSummary, subscriptionsSummary, rolloutSummary, type SubscriptionRun } from './results.js';
 import { LATEST, mergeSections, readLatest, type Latest, type SectionName } from './provenance/latest.js';
 import { startRun } from './provenance/run.js';
 import { renderResults } from './report.js';
@@ -29,7 +30,7 @@ const plan = quick
       queries: { seconds: 10, warmupSeconds: 3, connections: 50, rounds: 1 },
       subscriptions: [{ subs: 1000, rate: 20, seconds: 10 }],
       // a short sweep: the curve's shape and where it bends, not the full issue's steps
-      sweep: { series: [{ subs: 1000, rates: [20, 50, 80] }] as SweepSeries[], seconds: 5 },
+      sweep: { series: [{ subs: 1000, rates: [20, 50, 80] }] as SweepSeries[], seconds: 5, repeats: 3 },
       rollout: [100, 1000],
     }
   : {
@@ -47,6 +48,8 @@ const plan = quick
           { subs: 10_000, rates: [2, 4, 6, 8, 10] },
         ] as SweepSeries[],
         seconds: 15,
+        // each step three times, interleaved: ours, ceiling, ours, …
+        repeats: 3,
       },
       rollout: [100, 1000],
     };
@@ -93,19 +96,16 @@ await phase('sweep', async () => {
   const cosmo = ensureCosmoRouter();
   const cosmoSkipped =
     'skipped' in cosmo ? cosmo.skipped : 'the Cosmo router built, but this benchmark does not configure its EDFS yet';
-  const curves = await runSweep({
-    ...plan.sweep,
-    paths: sweepPaths,
-    p99BoundMs: P99_BOUND_MS,
-    natsUrl: env.NATS_URL,
-  });
-  writeFileSync('bench/results/subscriptions-sweep.svg', sweepSvg(curves, P99_BOUND_MS));
-  return sweepSummary(curves, {
+  const curves = await runSweep({ ...plan.sweep, paths: sweepPaths, p99BoundMs: P99_BOUND_MS, natsUrl: env.NATS_URL });
+  const section = sweepSection(curves, {
     seconds: plan.sweep.seconds,
     p99BoundMs: P99_BOUND_MS,
-    svg: 'results/subscriptions-sweep.svg',
+    repeats: plan.sweep.repeats,
+    plot: 'results/subscriptions-sweep.svg',
     cosmoSkipped,
   });
+  writeFileSync('bench/results/subscriptions-sweep.svg', sweepSvg(plotSeries(section), P99_BOUND_MS));
+  return section;
 });
 await phase('rollout', async () => rolloutSummary(await runRollout(plan.rollout, env)));
 

@@ -10,6 +10,7 @@ import { subjects, type StatusEvent } from '@nvcf/contracts';
 import { percentile } from '../lib.js';
 import { startTarget, type Path } from './targets.js';
 import { DeliveryTally } from './tally.js';
+import { summarizeStep, type Repeat, type StepSummary } from './steps.js';
 
 export type { Path } from './targets.js';
 export { allPaths, sweepPaths } from './targets.js';
@@ -79,12 +80,10 @@ export interface SweepSeries {
   subs: number;
   rates: number[];
 }
-export interface SweepStep extends Result {
+/** One rate on one path: its repeats, and their median and spread. */
+export interface SweepStep extends StepSummary {
   rate: number;
-  /** deliveries per second asked for: subscribers × events/s */
-  offered_per_s: number;
-  /** p99 within the bound and nothing lost */
-  sustained: boolean;
+  repeats: Repeat[];
 }
 export interface SweepCurve {
   path: Path;
@@ -100,54 +99,99 @@ export interface SweepOptions {
   series: SweepSeries[];
   seconds: number;
   paths: Path[];
-  /** a step whose p99 passes this, or that loses anything, ends its series */
+  /** a step whose median p99 passes this, or that loses anything, ends its series */
   p99BoundMs: number;
+  /** runs of each step per path, interleaved across the paths (at least 1) */
+  repeats: number;
   natsUrl?: string;
 }
 
 /**
- * Raises the offered rate step by step on each path until a step is not sustained (p99 above the
- * bound or anything lost); later steps of that series are not run, since a saturated path only
- * falls further behind.
+ * Paths whose process does more than the fan-out while idle: npm start's status readers write
+ * every event of the stream to Cassandra, including the events published for another path's
+ * step. They run their series alone, never beside another path's session.
+ */
+const ALONE: Path[] = ['gateway', 'forward'];
+
+/** The groups of paths whose sessions are open together, and whose steps are interleaved. */
+export function sessionGroups(paths: Path[]): Path[][] {
+  const together = paths.filter((p) => !ALONE.includes(p));
+  return [...paths.filter((p) => ALONE.includes(p)).map((p) => [p]), ...(together.length ? [together] : [])];
+}
+
+/**
+ * Raises the offered rate step by step until a path's step is not sustained; later steps of that
+ * path's series are not run, since a saturated path only falls further behind. The paths of a
+ * group keep their sessions open side by side and take turns at each step, repeat by repeat
+ * (ours, ceiling, ours, ceiling, …), so a slow minute on a shared machine hits both, not one.
  */
 export async function runSweep(o: SweepOptions): Promise<SweepCurve[]> {
   const natsUrl = natsUrlOf(o.natsUrl);
   const curves: SweepCurve[] = [];
   for (const series of o.series)
-    for (const path of o.paths) {
-      const curve: SweepCurve = { path, subs: series.subs, steps: [] };
-      curves.push(curve);
-      let s: Session;
-      try {
-        s = await openSession(path, series.subs, natsUrl, false);
-      } catch (err) {
-        curve.stopped = `could not start: ${describe(err)}`;
-        console.error(`[bench] sweep ${path} ${series.subs}: ${curve.stopped}`);
-        continue;
-      }
-      try {
-        // unmeasured: JIT, connection buffers and the stores' first writes settle before the first step's clock starts
-        await s.step(series.rates[0], WARMUP_S, 1000);
-        for (const rate of series.rates) {
-          // stragglers get 5 s: a delivery later than that is past any bound worth sustaining
-          const r = await s.step(rate, o.seconds, 5000);
-          const sustained = r.lost === 0 && r.ready === r.subscribers && r.p99_ms <= o.p99BoundMs;
-          curve.steps.push({ ...r, rate, offered_per_s: series.subs * rate, sustained });
-          console.error(
-            `[bench] sweep ${path} ${series.subs} subs × ${rate}/s: ${r.events_per_s}/s delivered, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, lost ${r.lost}, RSS ${r.rss_mb} MB${sustained ? '' : ' — not sustained'}`,
-          );
-          if (!sustained) {
-            curve.stopped = `${series.subs} × ${rate}/s: ${r.lost ? `${r.lost} lost` : `p99 ${r.p99_ms} ms`}`;
-            break;
-          }
-          await sleep(2000); // let the previous step's garbage and sockets settle
-        }
-      } finally {
-        await s.close();
-      }
-    }
+    for (const group of sessionGroups(o.paths)) curves.push(...(await sweepGroup(group, series, o, natsUrl)));
   return curves;
 }
+
+async function sweepGroup(paths: Path[], series: SweepSeries, o: SweepOptions, natsUrl: string) {
+  const curves: SweepCurve[] = paths.map((path) => ({ path, subs: series.subs, steps: [] }));
+  const open = new Map<Path, Session>();
+  const stop = async (c: SweepCurve, why: string) => {
+    c.stopped = why;
+    await open.get(c.path)?.close();
+    open.delete(c.path);
+  };
+  try {
+    for (const c of curves)
+      try {
+        open.set(c.path, await openSession(c.path, series.subs, natsUrl, false));
+      } catch (err) {
+        c.stopped = `could not start: ${describe(err)}`;
+        console.error(`[bench] sweep ${c.path} ${series.subs}: ${c.stopped}`);
+      }
+    // unmeasured: JIT, connection buffers and the stores' first writes settle before the first step's clock starts
+    for (const s of open.values()) await s.step(series.rates[0], WARMUP_S, 1000);
+    for (const rate of series.rates) {
+      const running = curves.filter((c) => open.has(c.path));
+      if (!running.length) break;
+      const offered = series.subs * rate;
+      const repeats = new Map<Path, Repeat[]>(running.map((c) => [c.path, []]));
+      for (let r = 0; r < Math.max(1, o.repeats); r++)
+        for (const c of running) {
+          // stragglers get 5 s: a delivery later than that is past any bound worth sustaining
+          const x = await open.get(c.path)!.step(rate, o.seconds, 5000);
+          repeats.get(c.path)!.push(repeatOf(x, offered));
+          console.error(
+            `[bench] sweep ${c.path} ${series.subs} subs × ${rate}/s, repeat ${r + 1}: ${x.events_per_s}/s delivered, p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms, lost ${x.lost}, duplicates ${x.duplicates}, RSS ${x.rss_mb} MB`,
+          );
+          await sleep(2000); // let the previous run's garbage and sockets settle
+        }
+      for (const c of running) {
+        const reps = repeats.get(c.path)!;
+        const step: SweepStep = { rate, ...summarizeStep(offered, reps, o.p99BoundMs), repeats: reps };
+        c.steps.push(step);
+        console.error(
+          `[bench] sweep ${c.path} ${series.subs} subs × ${rate}/s: median ${step.median.delivered_per_s}/s, p99 ${step.median.p99_ms} ms${step.sustained ? '' : ` — not sustained (${step.reason})`}`,
+        );
+        if (!step.sustained) await stop(c, `${series.subs} × ${rate}/s: ${step.reason}`);
+      }
+    }
+  } finally {
+    for (const s of open.values()) await s.close();
+  }
+  return curves;
+}
+
+const repeatOf = (r: Result, offered: number): Repeat => ({
+  offered_per_s: offered,
+  delivered_per_s: r.events_per_s,
+  p50_ms: r.p50_ms,
+  p99_ms: r.p99_ms,
+  lost: r.lost,
+  duplicates: r.duplicates,
+  rss_mb: r.rss_mb,
+  not_ready: r.subscribers - r.ready,
+});
 
 /** The highest offered deliveries/s a path sustained in any series (null: none). */
 export function maxSustained(curves: SweepCurve[], path: Path): number | null {

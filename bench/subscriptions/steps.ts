@@ -1,0 +1,72 @@
+// A sweep step from its repeats: the median and the spread (min, max) of each figure, and whether
+// the step was sustained.
+
+/** One repeat of a step on one path, as latest.json keeps it. */
+export interface Repeat {
+  offered_per_s: number;
+  delivered_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  lost: number;
+  duplicates: number;
+  rss_mb: number;
+  /** subscriptions that were not live through the repeat (failed, or never ready) */
+  not_ready: number;
+}
+
+export type Figure = 'delivered_per_s' | 'p50_ms' | 'p99_ms' | 'rss_mb';
+const FIGURES: Figure[] = ['delivered_per_s', 'p50_ms', 'p99_ms', 'rss_mb'];
+export type Figures = Record<Figure, number>;
+
+export interface StepSummary {
+  offered_per_s: number;
+  median: Figures;
+  min: Figures;
+  max: Figures;
+  /** over every repeat */
+  lost: number;
+  duplicates: number;
+  sustained: boolean;
+  /** why not, when not */
+  reason: string | null;
+}
+
+/** The middle value; with an even count, the mean of the two middle ones. NaN for none. */
+export function median(xs: number[]): number {
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** delivered must reach this share of what was offered */
+export const DELIVERED_SHARE = 0.99;
+
+/**
+ * Sustained: the median repeat delivered at least 99 % of the offered rate with its p99 within
+ * the bound, and no repeat lost anything or had a subscription drop out. A loss is a correctness
+ * failure, so one lossy repeat is not outvoted by two clean ones; the rates and latencies are
+ * noisy on a shared machine, so they are judged on the median.
+ */
+export function summarizeStep(offered: number, repeats: Repeat[], p99BoundMs: number): StepSummary {
+  const pick = (f: (xs: number[]) => number) =>
+    Object.fromEntries(FIGURES.map((k) => [k, f(repeats.map((r) => r[k]))])) as Figures;
+  const med = pick(median),
+    min = pick((xs) => Math.min(...xs)),
+    max = pick((xs) => Math.max(...xs));
+  const lost = repeats.reduce((s, r) => s + r.lost, 0),
+    duplicates = repeats.reduce((s, r) => s + r.duplicates, 0),
+    notReady = repeats.reduce((s, r) => s + r.not_ready, 0);
+  const reason = !repeats.length
+    ? 'not run'
+    : lost
+      ? `${lost} lost`
+      : notReady
+        ? `${notReady} subscriptions not live`
+        : !(med.delivered_per_s >= DELIVERED_SHARE * offered)
+          ? `delivered ${Math.round(med.delivered_per_s)}/s < ${DELIVERED_SHARE} × ${offered}/s`
+          : !(med.p99_ms <= p99BoundMs)
+            ? `p99 ${med.p99_ms} ms`
+            : null;
+  return { offered_per_s: offered, median: med, min, max, lost, duplicates, sustained: reason === null, reason };
+}

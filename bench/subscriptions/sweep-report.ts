@@ -1,0 +1,70 @@
+// RESULTS.md's saturation sweep, rendered from latest.json's `sweep` section.
+import type { SweepSection, SweepSeriesResult } from './sweep-results.js';
+import type { Figure, StepSummary } from './steps.js';
+import type { Run } from '../provenance/run.js';
+import { runLine } from '../provenance/render.js';
+
+const n = (x: number | null | undefined, digits = 0) =>
+  x == null || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits }).replace(/,/g, ' ');
+const table = (head: string[], rows: (string | number)[][]) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+/** the median, then the spread of the repeats */
+const spread = (s: StepSummary, k: Figure, unit = '') => `${n(s.median[k])}${unit} (${n(s.min[k])}–${n(s.max[k])})`;
+
+function series(s: SweepSeriesResult): string[] {
+  return s.curves.flatMap((c) => [
+    `**${s.label}**, ${n(c.subscribers)} subscribers${c.stopped ? ` (stopped: ${c.stopped})` : ''}`,
+    '',
+    table(
+      ['events/s', 'offered/s', 'delivered/s', 'p50 ms', 'p99 ms', 'lost', 'duplicates', 'RSS MB', 'sustained'],
+      c.steps.map((x) => [
+        x.rate,
+        n(x.offered_per_s),
+        spread(x, 'delivered_per_s'),
+        spread(x, 'p50_ms'),
+        spread(x, 'p99_ms'),
+        n(x.lost),
+        n(x.duplicates),
+        spread(x, 'rss_mb'),
+        x.sustained ? 'yes' : `**no** (${x.reason})`,
+      ]),
+    ),
+    '',
+  ]);
+}
+
+type Stored = { run?: Run } & ((SweepSection & { error?: undefined }) | { error: string });
+
+export function renderSweep(stored: Stored | undefined): string {
+  if (!stored) return 'Not run.';
+  const ran = runLine(stored.run);
+  if (stored.error !== undefined) return `${ran}\n\nFailed: ${stored.error}`;
+  // a sweep recorded before the fair ceiling (against an unbatched fan-out): its curves stay in latest.json
+  if (!('best_case' in stored) && !('fair_ceiling' in stored))
+    return `${ran}\n\nNot run since the fair ceiling replaced the unbatched fan-out; the sweep of this run compared ours with the unbatched fan-out, which batches less than ours and so is no upper bound (its curves stay in \`results/latest.json\`).`;
+  const w = stored;
+  const all = [w.best_case, w.fair_ceiling, w.npm_start, w.forward].filter((s): s is SweepSeriesResult => !!s);
+  return [
+    ran,
+    '',
+    `The offered rate rises step by step (${w.seconds_per_step} s each) on the same subscriptions; each step runs ${w.repeats} times,`,
+    'interleaved across the paths (ours, ceiling, ours, …), and every figure is the median with the spread of the repeats',
+    `(min–max). Sustained: ${w.sustained_when}; a path stops at its first step not sustained. Loss and duplicates are`,
+    "counted per subscriber and event. The fair ceiling fans the same NATS events out with ours' batching (payload bytes built",
+    'once per event, one socket write per connection per turn) and the same bytes per message, with no GraphQL, authentication',
+    `or cursor signing. Plot: [subscriptions-sweep.svg](${w.plot}).`,
+    '',
+    ...all.flatMap(series),
+    `Highest sustained: ours, best case **${n(w.best_case?.max_sustained_events_per_s)}** deliveries/s, fair ceiling **${n(w.fair_ceiling?.max_sustained_events_per_s)}**/s` +
+      (w.ratio_best_case_vs_fair_ceiling != null
+        ? ` (ours ÷ fair ceiling ${w.ratio_best_case_vs_fair_ceiling.toFixed(2)}${w.ratio_best_case_vs_fair_ceiling > 1 ? ': above 1, so the ceiling is wrong' : ''})`
+        : '') +
+      (w.npm_start ? `; inside npm start ${n(w.npm_start.max_sustained_events_per_s)}/s` : '') +
+      '.',
+    `Cosmo EDFS over NATS: ${w.cosmo_edfs.max_sustained_events_per_s != null ? `${n(w.cosmo_edfs.max_sustained_events_per_s)}/s` : `not run — ${w.cosmo_edfs.skipped ?? 'no reason recorded'}`}.`,
+  ].join('\n');
+}

@@ -1,0 +1,86 @@
+import { startRun } from '../../provenance/run.js';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sessionGroups, type SweepCurve, type SweepStep } from '../run.js';
+import { summarizeStep, type Repeat } from '../steps.js';
+import { mergeSweep, plotSeries, sweepSection } from '../sweep-results.js';
+import { sweepSvg } from '../plot.js';
+
+const repeat = (offered: number, x: Partial<Repeat> = {}): Repeat => ({
+  offered_per_s: offered,
+  delivered_per_s: offered,
+  p50_ms: 5,
+  p99_ms: 20,
+  lost: 0,
+  duplicates: 0,
+  rss_mb: 300,
+  not_ready: 0,
+  ...x,
+});
+const step = (rate: number, reps: Repeat[]): SweepStep => ({
+  rate,
+  ...summarizeStep(rate * 1000, reps, 100),
+  repeats: reps,
+});
+const curves: SweepCurve[] = [
+  {
+    path: 'service',
+    subs: 1000,
+    steps: [step(20, [repeat(20_000), repeat(20_000), repeat(20_000)]), step(40, [repeat(40_000, { lost: 2 })])],
+    stopped: '1000 × 40/s: 2 lost',
+  },
+  {
+    path: 'fair_ceiling',
+    subs: 1000,
+    steps: [step(20, [repeat(20_000)]), step(40, [repeat(40_000)])],
+  },
+];
+const opts = { seconds: 15, p99BoundMs: 100, repeats: 3, plot: 'results/x.svg', cosmoSkipped: 'no binary' };
+
+describe('the sweep section of latest.json', () => {
+  it('names ours best case and the fair ceiling, each with its curve, steps and repeats', () => {
+    const s = sweepSection(curves, opts);
+    expect(s.best_case?.max_sustained_events_per_s).toBe(20_000);
+    expect(s.fair_ceiling?.max_sustained_events_per_s).toBe(40_000);
+    expect(s.ratio_best_case_vs_fair_ceiling).toBe(0.5);
+    expect(s.npm_start).toBeUndefined();
+    const first = s.best_case!.curves[0].steps[0];
+    expect(first.repeats).toHaveLength(3);
+    expect(Object.keys(first.repeats[0]).sort()).toEqual(
+      ['delivered_per_s', 'duplicates', 'lost', 'not_ready', 'offered_per_s', 'p50_ms', 'p99_ms', 'rss_mb'].sort(),
+    );
+    expect(s.best_case!.curves[0].stopped).toBe('1000 × 40/s: 2 lost');
+  });
+
+  it('writes the sweep, with its run, as a section of its own and leaves the other sections', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sweep-')), 'latest.json');
+    const other = { run: { commit: 'abc1234' }, ours_rps: 1 };
+    writeFileSync(file, JSON.stringify({ queries: other, subscriptions: { ...other, runs: [] } }));
+    const run = startRun().finish();
+    mergeSweep({ run, ...sweepSection(curves, opts) }, file);
+    const out = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
+    expect(out.queries).toEqual(other);
+    expect(out.subscriptions).toEqual({ ...other, runs: [] });
+    expect(out.sweep.run).toEqual(run);
+    expect(out.sweep.fair_ceiling).toMatchObject({ max_sustained_events_per_s: 40_000 });
+  });
+
+  it('plots every named series, a later one included, with its spread', () => {
+    const s = sweepSection(curves, opts);
+    const mix = { ...s.best_case!, label: 'ours, mix' };
+    const series = plotSeries({ ...s, mix });
+    expect(series.map((x) => x.name)).toEqual([s.best_case!.label, s.fair_ceiling!.label, 'ours, mix']);
+    const svg = sweepSvg(series, 100);
+    // one median line and one spread band per series and panel
+    expect(svg.match(/<polyline/g)).toHaveLength(6);
+    expect(svg.match(/<polygon/g)).toHaveLength(6);
+    expect(svg).toContain('ours, mix, 1,000 subscribers');
+  });
+});
+
+describe('sessions of a sweep', () => {
+  it('interleaves ours and the fair ceiling, and runs npm start alone', () => {
+    expect(sessionGroups(['gateway', 'service', 'fair_ceiling'])).toEqual([['gateway'], ['service', 'fair_ceiling']]);
+  });
+});
