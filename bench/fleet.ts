@@ -6,6 +6,8 @@
 // the rows come from several commands.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { readEnvFile } from '@nvcf/config';
+// the module alone: @nvcf/test's index needs jest's globals
+import { buildDist } from '@nvcf/test/build';
 import { runFleet, FLEET_DEFAULTS, type FleetEnv, type FleetSize } from './fleet/run.js';
 import { fleetSvg, renderFleetSection, type FleetRow, type FleetRun } from './fleet/report.js';
 import { LATEST, mergeSections } from './provenance/latest.js';
@@ -36,6 +38,8 @@ const run = startRun();
 const services = single
   ? 'single-node NATS and Cassandra'
   : '3-node NATS cluster (streams R3) and 3-node Cassandra ring (RF 3)';
+// the services run from dist/ as the image runs them: built (incrementally) first
+if (controlPlane === 'processes') console.error(`bench:fleet: npm run build took ${(await buildDist()) / 1000} s`);
 const measured = await runFleet(sizes, env, { submitConcurrency, controlPlane });
 const thisRun = run.finish();
 const fresh: FleetRow[] = measured.map((r) => ({ ...r, services, run: thisRun }));

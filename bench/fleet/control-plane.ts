@@ -58,7 +58,8 @@ if (mode === 'one') {
 } else {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'nvcf-fleet-'));
   const topology = await startTopology({
-    mode: 'source',
+    // built JavaScript, as the image runs it (bench/fleet.ts builds first)
+    mode: 'dist',
     stateDir,
     clusters,
     agents: false,
