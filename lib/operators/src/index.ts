@@ -9,7 +9,7 @@ export {
 } from './registry.js';
 export type { OperatorRegistry, OperatorType, KindSpec, ReadyRule, RbacRule, FailureRule } from './registry.js';
 export { mergePatch } from './merge-patch.js';
-export { injectIdentity, nvcfLabels, LABEL, REVISION_ANNOTATION, SIM_ANNOTATION } from './labels.js';
+export { injectIdentity, nvcfLabels, ENV, LABEL, REVISION_ANNOTATION, SIM_ANNOTATION } from './labels.js';
 export type { NvcfIdentity } from './labels.js';
 export { meets, notReady, kindSpecOf, failureOf, failures } from './readiness.js';
 export type { Failure } from './readiness.js';

@@ -19,6 +19,17 @@ export const LABEL = {
 export const REVISION_ANNOTATION = 'nvcf.nvidia.com/revision-id';
 
 /**
+ * The environment variables the admission webhook sets on every container in an instance
+ * namespace, one per label above: a workload reads its own ids without the downward API.
+ */
+export const ENV = {
+  ncaId: 'NVCF_NCA_ID',
+  functionId: 'NVCF_FUNCTION_ID',
+  versionId: 'NVCF_FUNCTION_VERSION_ID',
+  instanceId: 'NVCF_INSTANCE_ID',
+} as const satisfies Record<keyof typeof LABEL, string>;
+
+/**
  * Test hooks of the simulated operators (the simulated driver and test/services/cluster-sim):
  * `status` is a JSON status the operator writes instead of becoming ready (a failure condition
  * with its message); with `statusForMs` it becomes ready that long afterwards.
