@@ -18,7 +18,7 @@ export default {
       ...base,
       displayName: 'unit',
       testMatch: [
-        '<rootDir>/{lib,schema,client,cli,console,subgraphs,agent,gateway,ops}/**/*.test.ts',
+        '<rootDir>/{lib,schema,client,cli,console,subgraphs,agent,webhook,gateway,ops}/**/*.test.ts',
         '<rootDir>/bench/*/test/*.test.ts',
         '<rootDir>/deploy/local/test/*.test.ts',
       ],

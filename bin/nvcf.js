@@ -9,6 +9,7 @@ const mains = {
   icms: 'subgraphs/icms/dist/main.js',
   'nvca-status': 'subgraphs/nvca-status/dist/main.js',
   agent: 'agent/dist/main.js',
+  'nvca-webhook': 'webhook/dist/main.js',
   migrate: 'lib/cassandra/dist/migrate-main.js',
   probe: 'ops/dist/probe-main.js',
   preflight: 'ops/dist/preflight-main.js',

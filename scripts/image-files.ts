@@ -18,6 +18,7 @@ const ENTRY_PACKAGES = [
   '@nvcf/subgraph-icms',
   '@nvcf/subgraph-nvca-status',
   '@nvcf/agent',
+  '@nvcf/webhook',
   '@nvcf/ops',
   '@nvcf/cassandra',
 ];

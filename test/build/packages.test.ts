@@ -170,6 +170,7 @@ describe('production packaging', () => {
       'subgraphs/icms/src/main.ts',
       'subgraphs/nvca-status/src/main.ts',
       'agent/src/main.ts',
+      'webhook/src/main.ts',
       'lib/cassandra/src/migrate-main.ts',
       'ops/src/preflight-main.ts',
       'ops/src/streams-main.ts',

@@ -227,7 +227,7 @@ describeReal('the container image, staged without Docker', () => {
     const unknown = start('unknown', ['web'], {});
     expect(await unknown.exited).toBe(2);
     expect(unknown.stderr()).toMatch(
-      /^usage: nvcf <gateway\|nvcf\|icms\|nvca-status\|agent\|migrate\|[a-z|]+> \[arguments\] \(got 'web'\)/,
+      /^usage: nvcf <gateway\|nvcf\|icms\|nvca-status\|agent\|nvca-webhook\|migrate\|[a-z|]+> \[arguments\] \(got 'web'\)/,
     );
   }, 60_000);
 

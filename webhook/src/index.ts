@@ -1,0 +1,14 @@
+export { createWebhookServer } from './server.js';
+export type { WebhookServer, WebhookServerOptions } from './server.js';
+export { admit } from './review.js';
+export type { Admission, AdmissionResponse, AdmissionReviewOut, Result } from './review.js';
+export { buildPatch, withEnv, MalformedObject } from './patch.js';
+export type { PatchOp, Target } from './patch.js';
+export { injectionOf, INSTANCE_NAMESPACE_LABEL } from './identity.js';
+export type { Injection, NamespaceMeta } from './identity.js';
+export { cachedNamespaces, kubeNamespaces, NamespaceReadTimeout } from './namespaces.js';
+export type { ReadNamespace } from './namespaces.js';
+export { mutatingWebhookConfiguration, RULES, WEBHOOK_NAME } from './registration.js';
+export type { FailurePolicy, RegistrationOptions } from './registration.js';
+export { readWebhookConfig } from './config.js';
+export type { WebhookConfig } from './config.js';
