@@ -1,6 +1,6 @@
 // The gateway's status delivery path on its own, in one process and without NATS or Cassandra:
 // StatusService on the memory bus (stream index, subscriber feeds, shared execution and result
-// cache) and the per-connection frame writer, N subscriptions over WebSocket connections, the
+// cache) and the connection's batching writer, N subscriptions over WebSocket connections, the
 // clients in a child process (they only count frames). Prints server CPU per delivery, the figure
 // bench/ANALYSIS.md compares before and after a change to the fan-out.
 // tsx --conditions=source bench/subscriptions/delivery.ts [events=300] [connections=10] [per connection=100]
@@ -10,7 +10,7 @@ import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode 
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createMemoryBus } from '@nvcf/bus';
 import { allStreams, subjects, type StatusEvent } from '@nvcf/contracts';
-import { StatusService, statusOperation, sendFramesDirectly } from '@nvcf/gateway/status';
+import { Connection, StatusService, StatusSubscription, statusOperation } from '@nvcf/gateway/status';
 
 const [EVENTS, CONNS, PER] = [300, 10, 100].map((d, i) => Number(process.argv[2 + i] ?? d));
 const QUERY =
@@ -34,11 +34,14 @@ const server = http.createServer();
 const wss = new WebSocketServer({ server });
 let opened = 0;
 wss.on('connection', (ws: WebSocket, req) => {
+  const connection = new Connection(ws, req.socket, { keepAliveMs: 0 });
   void (async () => {
     for (let i = 0; i < PER; i++) {
       const run = await service.run(op, { f: 'fn' }, 'nca-a', null, QUERY);
       if (!('events' in run)) throw new Error('subscription refused');
-      void sendFramesDirectly(run, ws, req.socket, `s${i}`, () => {}).next();
+      const subscription = new StatusSubscription(run, () => {});
+      subscription.attach(connection.nextWriter(`s${i}`));
+      void subscription.next();
       opened++;
     }
   })();

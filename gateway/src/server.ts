@@ -268,7 +268,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       serving.drain(async () => {
         closing.graceMs = graceMs;
         // 1001 Going Away: clients reconnect (to another replica) and resume from their cursor
-        for (const client of ws.wss.clients) client.close(1001, 'gateway shutting down');
+        ws.close(1001, 'gateway shutting down');
         await moved.disposeAsync();
       });
     const dispose = () => drain(0);

@@ -1,40 +1,54 @@
 import type { Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import type { GraphQLError } from 'graphql';
-import { useServer, type Extra } from 'graphql-ws/use/ws';
-import type { ServerOptions, SubscribeMessage, Context, ConnectionInitMessage } from 'graphql-ws';
+import {
+  handleProtocols,
+  makeServer,
+  type ServerOptions,
+  type SubscribeMessage,
+  type Context,
+  type ConnectionInitMessage,
+} from 'graphql-ws';
 import { getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
 import type { Principal } from '@nvcf/auth';
 import { fail } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
 import { statusOperation, type StatusOperation } from './status/operation.js';
 import type { Admission, StatusService } from './status/service.js';
-import { sendFramesDirectly } from './status/frames.js';
+import { StatusSubscription } from './status/subscription.js';
+import { serveGraphqlWs, type ConnectionExtra } from './transport/serve.js';
 import { refusalErrors } from './guard/guard.js';
 import type { FrontDoor } from './front.js';
 import type { Runtime } from './runtime.js';
 
 const log = createLogger('gateway');
 
-type ConnectionState = { principal?: Principal; statusSubscriptions?: number };
+type WsExtra = ConnectionExtra & { principal?: Principal; statusSubscriptions: number };
 type Payload = ConnectionInitMessage['payload'];
-type WsExtra = Extra & Partial<ConnectionState>;
 type WsContext = Context<Payload, WsExtra>;
-interface StatusCall {
-  op: StatusOperation;
-  variables: Record<string, unknown>;
-  tenant: string;
-  extra: WsExtra;
-  query: string;
-  id: string;
-  /** the variables as sent and the schema the guard admitted the operation on (a reload checks them) */
-  admission: Admission;
+
+/**
+ * The execution context of a status subscription, which the gateway executes itself: what the
+ * guard admitted, from onSubscribe to subscribe (as the Hive runtime's context carries its params).
+ */
+class StatusRequest {
+  constructor(
+    readonly op: StatusOperation,
+    readonly variables: Record<string, unknown>,
+    readonly tenant: string,
+    readonly query: string,
+    /** the variables as sent and the schema the guard admitted the operation on (a reload checks them) */
+    readonly admission: Admission,
+    /** gives the subscription's place back to its connection's limit, once */
+    readonly release: () => void,
+  ) {}
 }
 
 /**
  * graphql-ws on the gateway. connection_init is authenticated before any operation is read;
  * every subscribe passes the front door's rate and guard; status subscriptions are served by
- * the replica's own fan-out, every other operation by the Hive runtime.
+ * the replica's own fan-out, every other operation by the Hive runtime. Each WebSocket is owned
+ * by one Connection (transport/), through which graphql-ws and the status fan-out both write.
  */
 export function attachWebSocket(
   server: Server,
@@ -43,11 +57,16 @@ export function attachWebSocket(
   status: StatusService,
   opts: { maxPerConnection: number; maxPayload: number },
 ) {
-  // one message is bounded like one HTTP body
-  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: opts.maxPayload });
+  // one message is bounded like one HTTP body; the connection frames messages itself, so no extension
+  const wss = new WebSocketServer({
+    server,
+    path: '/graphql',
+    maxPayload: opts.maxPayload,
+    perMessageDeflate: false,
+    handleProtocols,
+  });
   const hive: ServerOptions<Payload, WsExtra> = getGraphQLWSOptions(runtime, (ctx: WsContext) => ({
     req: ctx.extra.request,
-    socket: ctx.extra.socket,
     tenant: ctx.extra.principal?.tenant,
     principal: ctx.extra.principal,
   }));
@@ -60,7 +79,7 @@ export function attachWebSocket(
         );
         return true;
       } catch (err) {
-        ctx.extra.socket.close(4401, `UNAUTHENTICATED: ${(err as Error).message}`.slice(0, 120));
+        ctx.extra.connection.close(4401, `UNAUTHENTICATED: ${(err as Error).message}`.slice(0, 120));
         return false;
       }
     },
@@ -76,7 +95,7 @@ export function attachWebSocket(
             id,
             admitted.params === payload ? payload : (admitted.params as SubscribeMessage['payload']),
           );
-        if ((ctx.extra.statusSubscriptions ?? 0) >= opts.maxPerConnection) {
+        if (ctx.extra.statusSubscriptions >= opts.maxPerConnection) {
           return [
             fail(
               'LIMIT_EXCEEDED',
@@ -86,24 +105,29 @@ export function attachWebSocket(
           ];
         }
         // counted here, before any await: subscribes that arrive together must not all pass the check
-        ctx.extra.statusSubscriptions = (ctx.extra.statusSubscriptions ?? 0) + 1;
+        ctx.extra.statusSubscriptions++;
+        let released = false;
+        const release = () => {
+          if (!released) {
+            released = true;
+            ctx.extra.statusSubscriptions--;
+          }
+        };
         // the guard checked it against this schema in this same turn (a reload switches both at once)
         const admittedOn = status.schema.schema;
-        const call: StatusCall = {
-          op,
-          variables: admitted.coerced,
-          tenant: principal.tenant,
-          extra: ctx.extra,
-          query: admitted.query,
-          id,
-          admission: { variables: admitted.variables, schema: admittedOn },
-        };
         return {
           schema: admittedOn,
           document: op.document,
           operationName: admitted.operationName,
           variableValues: admitted.variables,
-          contextValue: { __status: call },
+          contextValue: new StatusRequest(
+            op,
+            admitted.coerced,
+            principal.tenant,
+            admitted.query,
+            { variables: admitted.variables, schema: admittedOn },
+            release,
+          ),
         };
       } catch (err) {
         // a refused operation gets an error for its id; the connection and its other operations live on
@@ -114,30 +138,31 @@ export function attachWebSocket(
       }
     },
     subscribe: async (args) => {
-      const call = (args.contextValue as { __status?: StatusCall } | undefined)?.__status;
-      if (!call) return hive.subscribe!(args);
-      let released = false;
-      const release = () => {
-        if (!released) {
-          released = true;
-          call.extra.statusSubscriptions!--;
-        }
-      };
+      const call = args.contextValue;
+      if (!(call instanceof StatusRequest)) return hive.subscribe!(args);
       const run = await status
         .run(call.op, call.variables, call.tenant, null, call.query, call.admission)
         .catch((err: unknown) => {
-          release();
+          call.release();
           throw err;
         });
       if (!('events' in run)) {
-        release();
+        call.release();
         return run;
       }
-      return sendFramesDirectly(run, call.extra.socket, call.extra.request.socket, call.id, release);
+      return new StatusSubscription(run, call.release);
+    },
+    // the one hook that sees both an operation's result and its connection and id
+    onOperation: (ctx, id, _payload, _args, result) => {
+      if (result instanceof StatusSubscription) result.attach(ctx.extra.connection.nextWriter(id));
     },
   };
-  const ws = useServer<Payload, ConnectionState>(options, wss);
-  return { wss, dispose: () => ws.dispose() };
+  const ws = serveGraphqlWs(wss, makeServer(options), (connection, request): WsExtra => ({
+    connection,
+    request,
+    statusSubscriptions: 0,
+  }));
+  return { wss, close: ws.close, dispose: ws.dispose };
 }
 
 // HTTP hints (status, Retry-After) mean nothing on a WebSocket

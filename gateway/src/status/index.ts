@@ -4,4 +4,6 @@ export { StatusService } from './service.js';
 export type { StatusServiceOptions } from './service.js';
 export { statusOperation } from './operation.js';
 export type { StatusOperation } from './operation.js';
-export { sendFramesDirectly } from './frames.js';
+export { StatusSubscription } from './subscription.js';
+export { Connection } from '../transport/connection.js';
+export type { NextWriter } from '../transport/connection.js';
