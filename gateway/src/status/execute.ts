@@ -1,37 +1,21 @@
-import {
-  buildSchema,
-  execute,
-  GraphQLError,
-  type ExecutionResult,
-  type GraphQLFieldResolver,
-  type GraphQLSchema,
-} from 'graphql';
+import { buildSchema, GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { readPublicSchema } from '@nvcf/schema';
 import { maskError } from '@nvcf/errors';
-import { toInstancePayload, toStatusPayload } from '@nvcf/status-stream';
-import type { StatusStream, FeedEvent, Feed, FeedSink, StatusFilter } from '@nvcf/status-stream';
+import type { StatusStream, Feed, StatusFilter } from '@nvcf/status-stream';
 import { fieldsOf, type StatusOperation } from './operation.js';
 import type { InstanceFetcher } from './instances.js';
 import type { StatusSchema } from './schema.js';
+import { FeedRun } from './run.js';
+import { isPromise, StatusResults, type Maybe } from './results.js';
+import { SchemaWatch } from './schema-watch.js';
 
 let schema: GraphQLSchema | undefined;
 /** The public schema, to execute status subscriptions locally. */
 export const publicSchema = () => (schema ??= buildSchema(readPublicSchema()));
 
-// remote instance subtrees are keyed by response name (aliases survive), local payloads by field name
-const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) => {
-  if (source === null || typeof source !== 'object') return undefined;
-  const obj = source as Record<string, unknown>;
-  const v = obj[info.path.key as string];
-  return v !== undefined ? v : obj[info.fieldName];
-};
-
 /** instanceStatusChanged's arguments, coerced (schema/nvca-status.graphql). */
 type StatusArgs = StatusFilter & { after?: string | null; snapshot?: boolean | null };
-
-type Maybe<T> = T | Promise<T>;
-const isPromise = <T>(v: Maybe<T>): v is Promise<T> => typeof (v as { then?: unknown }).then === 'function';
 
 /** Where a subscription in push mode sends its results. */
 export interface ResultSink {
@@ -125,13 +109,9 @@ export interface RunOptions {
   sent?: Record<string, unknown>;
 }
 
-const asError = (err: unknown) => (err instanceof Error ? err : new Error('status result failed', { cause: err }));
-const masked = (r: ExecutionResult): ExecutionResult =>
-  r.errors ? { ...r, errors: r.errors.map((x) => maskError(x)) } : r;
-
 /** Opens the feed for an admitted operation, or returns the errors a client should see. */
 export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | ExecutionResult> {
-  // read before the feed opens: a reload while it opens is caught by `track` below
+  // read before the feed opens: a reload while it opens is caught by the watch below
   const admittedOn = o.admittedOn ?? o.schema?.schema ?? publicSchema();
   const root = fieldsOf(o.op.operation.selectionSet, o.op.fragments)[0];
   const args = getArgumentValues(
@@ -149,137 +129,15 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
       ],
     };
   }
-  // set once a reload made the selection invalid: from then on nothing but that one error
-  let changed: GraphQLError | null = null;
-  let reported = false;
-  let endPush: ((err: Error) => void) | null = null;
-  let untrack = () => {};
-  if (o.schema) {
-    const tracked = o.schema.track(
-      {
-        document: o.op.document,
-        operation: o.op.operation,
-        variables: o.sent ?? o.variables,
-        end: (err) => {
-          changed = err;
-          if (endPush) {
-            endPush(err);
-            void feed.return!();
-          } else feed.end(err); // a pull waiting now rejects with it; a later one sees `changed` first
-        },
-      },
-      admittedOn,
-    );
-    if (typeof tracked !== 'function') {
-      await feed.return!();
-      return { errors: [tracked] };
-    }
-    untrack = tracked;
+  const watch = SchemaWatch.start(feed, o.schema, { op: o.op, variables: o.sent ?? o.variables }, admittedOn);
+  if (watch instanceof GraphQLError) {
+    await feed.return!();
+    return { errors: [watch] };
   }
   const current = o.schema;
-  const schemaNow = current ? () => current.schema : () => admittedOn;
-  // the hot path runs per event and subscriber: everything that depends only on the subscription is done here, once
-  const remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, o.variables) : null;
-  const resultWith = (fe: FeedEvent, instance: unknown): Maybe<ExecutionResult> => {
-    const payload = toStatusPayload(fe, instance);
-    // synchronous for the event's own fields (every resolver is): no promise per event and operation
-    const result = execute({
-      schema: schemaNow(),
-      document: o.op.document,
-      operationName: o.op.operation.name?.value,
-      rootValue: { instanceStatusChanged: payload },
-      variableValues: o.variables,
-      fieldResolver: byResponseKey,
-    });
-    return isPromise(result) ? result.then(masked) : masked(result);
-  };
-  const toResult = (fe: FeedEvent): Maybe<ExecutionResult> => {
-    if (!remote) return resultWith(fe, toInstancePayload(fe.event));
-    // a failed load is that event's field error, not the stream's
-    return o.instances.load(remote, fe.event.instanceId).then(
-      (instance) => resultWith(fe, instance ?? null),
-      (err: unknown) => resultWith(fe, err),
-    );
-  };
-  // cursors are per tenant, so a tenant's identical subscriptions see identical results (lag markers aside)
-  const opKey =
-    o.query && o.cache
-      ? o.cache.operationId(
-          `${o.tenant}\u0000${o.query}\u0000${o.op.operation.name?.value ?? ''}\u0000${JSON.stringify(o.variables)}`,
-        )
-      : null;
-  const resultOf = (fe: FeedEvent): Maybe<ExecutionResult> =>
-    opKey !== null && !fe.lag && o.cache
-      ? // snapshot and transition results of one event differ in `kind`
-        o.cache.get(fe.seq, opKey * 2 + (fe.kind === 'SNAPSHOT' ? 1 : 0), () => toResult(fe))
-      : toResult(fe);
-  const done = { done: true as const, value: undefined };
-  // the SCHEMA_CHANGED error goes out once; the pull after it is the end
-  const endChanged = (err: GraphQLError) => {
-    if (reported) return done;
-    reported = true;
-    throw err;
-  };
-  const events: StatusRun['events'] = {
-    async next() {
-      if (changed) return endChanged(changed);
-      let r: IteratorResult<FeedEvent>;
-      try {
-        r = await feed.next();
-      } catch (err) {
-        untrack();
-        if (changed) return endChanged(changed);
-        throw err;
-      }
-      if (changed) return endChanged(changed);
-      if (r.done) {
-        untrack();
-        return done;
-      }
-      const result = await resultOf(r.value);
-      if (changed) return endChanged(changed);
-      return { done: false, value: { result, cursor: r.value.cursor } };
-    },
-    async return() {
-      untrack();
-      await feed.return!();
-      return done;
-    },
-    [Symbol.asyncIterator]() {
-      return events;
-    },
-  };
-  const push = (out: ResultSink) => {
-    let open = true;
-    const end = (err?: Error) => {
-      if (!open) return;
-      open = false;
-      untrack();
-      out.end(err);
-    };
-    endPush = end;
-    const sink: FeedSink = {
-      push: (fe) => {
-        if (!open) return false;
-        // runs inside the stream's read of the bus: whatever fails here ends this subscription only
-        try {
-          const r = resultOf(fe);
-          if (!isPromise(r)) return out.push(r, fe.cursor);
-          // still being computed (instance fields from the supergraph): later events queue behind it, in order
-          r.then((v) => {
-            if (open && out.push(v, fe.cursor)) feed.attach(sink);
-          }).catch((err: unknown) => end(asError(err)));
-        } catch (err) {
-          end(asError(err));
-        }
-        return false;
-      },
-      end,
-    };
-    feed.attach(sink);
-    return () => {
-      if (open) feed.attach(sink);
-    };
-  };
-  return { events, push };
+  const results = new StatusResults({
+    ...o,
+    schema: current ? () => current.schema : () => admittedOn,
+  });
+  return new FeedRun(feed, results, watch);
 }

@@ -1,0 +1,83 @@
+import { execute, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { maskError } from '@nvcf/errors';
+import { toInstancePayload, toStatusPayload, type FeedEvent } from '@nvcf/status-stream';
+import type { InstanceFetcher, PreparedInstances } from './instances.js';
+import type { StatusOperation } from './operation.js';
+import type { ResultCache } from './execute.js';
+
+export type Maybe<T> = T | Promise<T>;
+export const isPromise = <T>(v: Maybe<T>): v is Promise<T> => typeof (v as { then?: unknown }).then === 'function';
+
+// remote instance subtrees are keyed by response name (aliases survive), local payloads by field name
+const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) => {
+  if (source === null || typeof source !== 'object') return undefined;
+  const obj = source as Record<string, unknown>;
+  const v = obj[info.path.key as string];
+  return v !== undefined ? v : obj[info.fieldName];
+};
+
+const masked = (r: ExecutionResult): ExecutionResult =>
+  r.errors ? { ...r, errors: r.errors.map((x) => maskError(x)) } : r;
+
+export interface ResultsOptions {
+  op: StatusOperation;
+  variables: Record<string, unknown>;
+  tenant: string;
+  instances: InstanceFetcher;
+  cache?: ResultCache;
+  /** the request's text, to recognise identical subscriptions */
+  query?: string;
+  /** the schema to execute against now (a reload replaces it) */
+  schema: () => GraphQLSchema;
+}
+
+/**
+ * A subscription's results, one per feed event. Everything that depends only on the subscription
+ * (its remote fetch, its cache key) is done once here; `of` runs per event and subscriber.
+ */
+export class StatusResults {
+  private readonly remote: PreparedInstances | null;
+  /** cursors are per tenant, so a tenant's identical subscriptions see identical results (lag markers aside) */
+  private readonly opKey: number | null;
+
+  constructor(private readonly o: ResultsOptions) {
+    this.remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, o.variables) : null;
+    this.opKey =
+      o.query && o.cache
+        ? o.cache.operationId(
+            `${o.tenant}\u0000${o.query}\u0000${o.op.operation.name?.value ?? ''}\u0000${JSON.stringify(o.variables)}`,
+          )
+        : null;
+  }
+
+  of(fe: FeedEvent): Maybe<ExecutionResult> {
+    const { cache } = this.o;
+    return this.opKey !== null && !fe.lag && cache
+      ? // snapshot and transition results of one event differ in `kind`
+        cache.get(fe.seq, this.opKey * 2 + (fe.kind === 'SNAPSHOT' ? 1 : 0), () => this.compute(fe))
+      : this.compute(fe);
+  }
+
+  private compute(fe: FeedEvent): Maybe<ExecutionResult> {
+    if (!this.remote) return this.execute(fe, toInstancePayload(fe.event));
+    // a failed load is that event's field error, not the stream's
+    return this.o.instances.load(this.remote, fe.event.instanceId).then(
+      (instance) => this.execute(fe, instance ?? null),
+      (err: unknown) => this.execute(fe, err),
+    );
+  }
+
+  private execute(fe: FeedEvent, instance: unknown): Maybe<ExecutionResult> {
+    const { op } = this.o;
+    // synchronous for the event's own fields (every resolver is): no promise per event and operation
+    const result = execute({
+      schema: this.o.schema(),
+      document: op.document,
+      operationName: op.operation.name?.value,
+      rootValue: { instanceStatusChanged: toStatusPayload(fe, instance) },
+      variableValues: this.o.variables,
+      fieldResolver: byResponseKey,
+    });
+    return isPromise(result) ? result.then(masked) : masked(result);
+  }
+}
