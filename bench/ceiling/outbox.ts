@@ -3,43 +3,8 @@
 // batches no less than what it bounds.
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
-
-const CLOSE_BRACE = 0x7d;
-/** A server-to-client frame's header size for a payload of `n` bytes (RFC 6455 5.2; never masked). */
-const headerSize = (n: number) => (n < 126 ? 2 : n < 65_536 ? 4 : 10);
-
-/**
- * Text frames whose payloads are `head + body + '}'`: a `next` message is the subscription's
- * fixed head, the event's shared payload and the closing brace, copied into one buffer.
- */
-export function encodeFrames(heads: readonly Buffer[], bodies: readonly Buffer[]): Buffer {
-  let size = 0;
-  for (let i = 0; i < heads.length; i++) {
-    const len = heads[i].length + bodies[i].length + 1;
-    size += headerSize(len) + len;
-  }
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (let i = 0; i < heads.length; i++) {
-    const len = heads[i].length + bodies[i].length + 1;
-    out[at++] = 0x81; // FIN, text
-    if (len < 126) out[at++] = len;
-    else if (len < 65_536) {
-      out[at++] = 126;
-      out.writeUInt16BE(len, at);
-      at += 2;
-    } else {
-      out[at++] = 127;
-      out.writeUInt32BE(Math.floor(len / 2 ** 32), at);
-      out.writeUInt32BE(len >>> 0, at + 4);
-      at += 8;
-    }
-    at += heads[i].copy(out, at);
-    at += bodies[i].copy(out, at);
-    out[at++] = CLOSE_BRACE;
-  }
-  return out;
-}
+// the framing the gateway uses, from the library it is in: the ceiling encodes exactly as ours does
+import { encodeTextFrames } from '@nvcf/http';
 
 /**
  * A connection's frames of one turn, written with one syscall when the turn ends. No cap on a
@@ -71,6 +36,6 @@ export class Outbox {
     this.bodies = [];
     // after its close frame a socket takes no data frames
     if (!heads.length || this.socket.readyState !== this.socket.OPEN || this.tcp.destroyed) return;
-    this.tcp.write(encodeFrames(heads, bodies));
+    this.tcp.write(encodeTextFrames(heads, bodies));
   };
 }

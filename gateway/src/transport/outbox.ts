@@ -1,6 +1,4 @@
-/** A server-to-client text frame's header size for a payload of `n` bytes (RFC 6455 5.2; never masked). */
-const headerSize = (n: number) => (n < 126 ? 2 : n < 65_536 ? 4 : 10);
-const CLOSE_BRACE = 0x7d;
+import { encodeTextFrames } from '@nvcf/http';
 
 /** up to 100 status subscriptions share a connection: one write carries a whole event for all of them */
 export const FRAMES_PER_WRITE = 128;
@@ -48,35 +46,6 @@ export class Outbox {
       bodies = this.bodies;
     this.heads = [];
     this.bodies = [];
-    let size = 0;
-    for (let i = 0; i < n; i++) {
-      const len = messageSize(heads[i], bodies[i]);
-      size += headerSize(len) + len;
-    }
-    const out = Buffer.allocUnsafe(size);
-    let at = 0;
-    for (let i = 0; i < n; i++) {
-      const head = heads[i],
-        body = bodies[i];
-      const len = messageSize(head, body);
-      out[at++] = 0x81; // FIN, text
-      if (len < 126) out[at++] = len;
-      else if (len < 65_536) {
-        out[at++] = 126;
-        out.writeUInt16BE(len, at);
-        at += 2;
-      } else {
-        out[at++] = 127;
-        out.writeUInt32BE(0, at);
-        out.writeUInt32BE(len, at + 4);
-        at += 8;
-      }
-      if (head) at += head.copy(out, at);
-      at += body.copy(out, at);
-      if (head) out[at++] = CLOSE_BRACE;
-    }
-    this.write(out);
+    this.write(encodeTextFrames(heads, bodies, n));
   };
 }
-
-const messageSize = (head: Buffer | null, body: Buffer) => (head ? head.length + body.length + 1 : body.length);
