@@ -1,16 +1,5 @@
-import { median, summarizeStep, type Repeat } from '../steps.js';
-
-const repeat = (x: Partial<Repeat>): Repeat => ({
-  offered_per_s: 10_000,
-  delivered_per_s: 10_000,
-  p50_ms: 5,
-  p99_ms: 20,
-  lost: 0,
-  duplicates: 0,
-  rss_mb: 300,
-  not_ready: 0,
-  ...x,
-});
+import { median, summarizeStep } from '../steps.js';
+import { repeat } from './fixtures.js';
 
 describe('a sweep step from its repeats', () => {
   it('takes the median, and the min and max as the spread', () => {

@@ -4,20 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sessionGroups, type SweepCurve, type SweepStep } from '../run.js';
 import { summarizeStep, type Repeat } from '../steps.js';
+import { repeat } from './fixtures.js';
 import { mergeSweep, plotSeries, sweepSection } from '../sweep-results.js';
 import { sweepSvg } from '../plot.js';
 
-const repeat = (offered: number, x: Partial<Repeat> = {}): Repeat => ({
-  offered_per_s: offered,
-  delivered_per_s: offered,
-  p50_ms: 5,
-  p99_ms: 20,
-  lost: 0,
-  duplicates: 0,
-  rss_mb: 300,
-  not_ready: 0,
-  ...x,
-});
 const step = (rate: number, reps: Repeat[]): SweepStep => ({
   rate,
   ...summarizeStep(rate * 1000, reps, 100),
@@ -27,13 +17,20 @@ const curves: SweepCurve[] = [
   {
     path: 'service',
     subs: 1000,
-    steps: [step(20, [repeat(20_000), repeat(20_000), repeat(20_000)]), step(40, [repeat(40_000, { lost: 2 })])],
+    steps: [
+      step(20, [
+        repeat({ offered_per_s: 20_000 }),
+        repeat({ offered_per_s: 20_000 }),
+        repeat({ offered_per_s: 20_000 }),
+      ]),
+      step(40, [repeat({ offered_per_s: 40_000, lost: 2 })]),
+    ],
     stopped: '1000 × 40/s: 2 lost',
   },
   {
     path: 'fair_ceiling',
     subs: 1000,
-    steps: [step(20, [repeat(20_000)]), step(40, [repeat(40_000)])],
+    steps: [step(20, [repeat({ offered_per_s: 20_000 })]), step(40, [repeat({ offered_per_s: 40_000 })])],
   },
 ];
 const opts = { seconds: 15, p99BoundMs: 100, repeats: 3, plot: 'results/x.svg', cosmoSkipped: 'no binary' };
