@@ -48,8 +48,14 @@ describe('a sweep step from its repeats', () => {
     expect(summarizeStep(10_000, [repeat({}), repeat({ not_ready: 3 })], 100).reason).toBe('3 subscriptions not live');
   });
 
-  it('counts duplicates without failing the step on them', () => {
+  it('fails a step on duplicates: a subscription delivers each event once, across a resume too', () => {
     const s = summarizeStep(10_000, [repeat({ duplicates: 4 })], 100);
-    expect(s).toMatchObject({ duplicates: 4, sustained: true });
+    expect(s).toMatchObject({ duplicates: 4, sustained: false, reason: '4 duplicates' });
+  });
+
+  it('fails a step on a delivery without its remote fields, and counts them only where the repeats do', () => {
+    expect(summarizeStep(10_000, [repeat({})], 100)).not.toHaveProperty('incomplete');
+    const s = summarizeStep(10_000, [repeat({ incomplete: 0 }), repeat({ incomplete: 2 })], 100);
+    expect(s).toMatchObject({ incomplete: 2, sustained: false, reason: '2 deliveries without their remote fields' });
   });
 });
