@@ -11,6 +11,7 @@ import { percentile } from '../lib.js';
 import { startTarget, type Path } from './targets.js';
 import { DeliveryTally } from './tally.js';
 import { summarizeStep, type Repeat, type StepSummary } from './steps.js';
+import { openMixSession } from './mix/session.js';
 
 export type { Path } from './targets.js';
 export { allPaths, sweepPaths } from './targets.js';
@@ -26,6 +27,10 @@ export interface Result {
   lost: number;
   /** counted per subscriber: an event received again */
   duplicates: number;
+  /** the realistic mix (bench/subscriptions/mix/): deliveries without their remote fields, resumes, replayed events */
+  incomplete?: number;
+  resumes?: number;
+  replayed?: number;
   events_per_s: number;
   p50_ms: number;
   p99_ms: number;
@@ -42,6 +47,13 @@ export interface SubscriptionsOptions {
   remote?: boolean;
   /** default: NATS_URL from .services/env (written by npm run services:up) */
   natsUrl?: string;
+  /** the realistic mix's stores; default: CASSANDRA_* from .services/env */
+  cassandra?: Cassandra;
+}
+
+export interface Cassandra {
+  contactPoints: string[];
+  localDataCenter: string;
 }
 
 /** the gateway's limit of status subscriptions per connection */
@@ -59,7 +71,7 @@ export async function runSubscriptions(opts: SubscriptionsOptions): Promise<Resu
   const natsUrl = natsUrlOf(opts.natsUrl);
   const results: Result[] = [];
   for (const path of opts.paths) {
-    const s = await openSession(path, opts.subs, natsUrl, opts.remote);
+    const s = await openSession(path, opts.subs, natsUrl, opts.remote, opts.cassandra);
     try {
       // a single run waits up to 30 s for stragglers, as before: its `lost` is final
       results.push(await s.step(opts.rate, opts.seconds, 30_000));
@@ -74,6 +86,16 @@ const natsUrlOf = (given?: string) => {
   const url = given ?? readServicesEnv().NATS_URL;
   if (!url) throw new Error('no NATS_URL: run npm run services:up first');
   return url;
+};
+
+const cassandraOf = (given?: Cassandra): Cassandra => {
+  if (given) return given;
+  const env = readServicesEnv();
+  if (!env.CASSANDRA_CONTACT_POINTS) throw new Error('no CASSANDRA_CONTACT_POINTS: run npm run services:up first');
+  return {
+    contactPoints: env.CASSANDRA_CONTACT_POINTS.split(','),
+    localDataCenter: env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+  };
 };
 
 export interface SweepSeries {
@@ -104,14 +126,15 @@ export interface SweepOptions {
   /** runs of each step per path, interleaved across the paths (at least 1) */
   repeats: number;
   natsUrl?: string;
+  cassandra?: Cassandra;
 }
 
 /**
- * Paths whose process does more than the fan-out while idle: npm start's status readers write
- * every event of the stream to Cassandra, including the events published for another path's
- * step. They run their series alone, never beside another path's session.
+ * Paths whose process does more than the fan-out while idle: npm start's status readers (and
+ * the mix's icms and nvca-status) write every event of the stream to Cassandra, including the
+ * events published for another path's step. They run their series alone, never beside another path's session.
  */
-const ALONE: Path[] = ['gateway', 'forward'];
+const ALONE: Path[] = ['gateway', 'forward', 'mix'];
 
 /** The groups of paths whose sessions are open together, and whose steps are interleaved. */
 export function sessionGroups(paths: Path[]): Path[][] {
@@ -144,7 +167,7 @@ async function sweepGroup(paths: Path[], series: SweepSeries, o: SweepOptions, n
   try {
     for (const c of curves)
       try {
-        open.set(c.path, await openSession(c.path, series.subs, natsUrl, false));
+        open.set(c.path, await openSession(c.path, series.subs, natsUrl, false, o.cassandra));
       } catch (err) {
         c.stopped = `could not start: ${describe(err)}`;
         console.error(`[bench] sweep ${c.path} ${series.subs}: ${c.stopped}`);
@@ -162,7 +185,7 @@ async function sweepGroup(paths: Path[], series: SweepSeries, o: SweepOptions, n
           const x = await open.get(c.path)!.step(rate, o.seconds, 5000);
           repeats.get(c.path)!.push(repeatOf(x, offered));
           console.error(
-            `[bench] sweep ${c.path} ${series.subs} subs × ${rate}/s, repeat ${r + 1}: ${x.events_per_s}/s delivered, p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms, lost ${x.lost}, duplicates ${x.duplicates}, RSS ${x.rss_mb} MB`,
+            `[bench] sweep ${c.path} ${series.subs} subs × ${rate}/s, repeat ${r + 1}: ${x.events_per_s}/s delivered, p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms, lost ${x.lost}, duplicates ${x.duplicates}${x.incomplete !== undefined ? `, incomplete ${x.incomplete}, resumes ${x.resumes} (${x.replayed} replayed)` : ''}, RSS ${x.rss_mb} MB`,
           );
           await sleep(2000); // let the previous run's garbage and sockets settle
         }
@@ -191,6 +214,7 @@ const repeatOf = (r: Result, offered: number): Repeat => ({
   duplicates: r.duplicates,
   rss_mb: r.rss_mb,
   not_ready: r.subscribers - r.ready,
+  ...(r.incomplete !== undefined ? { incomplete: r.incomplete, resumes: r.resumes, replayed: r.replayed } : {}),
 });
 
 /** The highest offered deliveries/s a path sustained in any series (null: none). */
@@ -204,7 +228,14 @@ interface Session {
   close(): Promise<void>;
 }
 
-async function openSession(path: Path, subs: number, natsUrl: string, remote?: boolean): Promise<Session> {
+async function openSession(
+  path: Path,
+  subs: number,
+  natsUrl: string,
+  remote?: boolean,
+  cassandra?: Cassandra,
+): Promise<Session> {
+  if (path === 'mix') return openMixSession(subs, natsUrl, cassandraOf(cassandra));
   const target = await startTarget(path, natsUrl);
   let bus: Bus | undefined;
   const clients: Client[] = [];

@@ -13,9 +13,10 @@ import { profileArgs, startControlPlane, startProcess, gql, treeRssMb } from '..
  * own process, as the chart deploys it (it reads the stream itself; the stores' consumers run
  * elsewhere in production); `forward`: Hive Gateway forwarding to nvca-status beside the same
  * control plane (bench/subscriptions/forward/); `fair_ceiling`: the same NATS subjects fanned out
- * over WebSockets with the gateway's batching and nothing else (bench/ceiling/).
+ * over WebSockets with the gateway's batching and nothing else (bench/ceiling/); `mix`: the
+ * realistic mix through the deployed topology (bench/subscriptions/mix/), a session of its own.
  */
-export type Path = 'gateway' | 'service' | 'forward' | 'fair_ceiling';
+export type Path = 'gateway' | 'service' | 'forward' | 'fair_ceiling' | 'mix';
 export const allPaths: Path[] = ['gateway', 'service', 'forward', 'fair_ceiling'];
 /**
  * The saturation sweep: ours as deployed against the fair ceiling, interleaved. Forwarding through
@@ -36,7 +37,7 @@ export interface Target {
 
 const INSTANCES = 10;
 
-export async function startTarget(path: Path, natsUrl: string): Promise<Target> {
+export async function startTarget(path: Exclude<Path, 'mix'>, natsUrl: string): Promise<Target> {
   if (path === 'fair_ceiling') return startCeiling(natsUrl);
   if (path === 'service') return startGatewayService(natsUrl);
   return startControlPlaneTarget(path, natsUrl);

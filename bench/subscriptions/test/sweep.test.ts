@@ -7,6 +7,7 @@ import { summarizeStep, type Repeat } from '../steps.js';
 import { repeat } from './fixtures.js';
 import { mergeSweep, plotSeries, sweepSection } from '../sweep-results.js';
 import { sweepSvg } from '../plot.js';
+import { renderSweep } from '../sweep-report.js';
 
 const step = (rate: number, reps: Repeat[]): SweepStep => ({
   rate,
@@ -76,8 +77,50 @@ describe('the sweep section of latest.json', () => {
   });
 });
 
+describe('the realistic mix in the sweep', () => {
+  const mixCurve: SweepCurve = {
+    path: 'mix',
+    subs: 1000,
+    steps: [
+      step(10, [repeat(10_000, { incomplete: 0, resumes: 20, replayed: 7 })]),
+      step(20, [repeat(20_000, { incomplete: 3, resumes: 20, replayed: 9 })]),
+    ],
+    stopped: '1000 × 20/s: 3 deliveries without their remote fields',
+  };
+  const s = sweepSection([...curves, mixCurve], opts);
+
+  it('is a series of its own, beside the best case, with its ratio to the fair ceiling', () => {
+    expect(s.mix).toMatchObject({ label: 'ours, realistic mix', max_sustained_events_per_s: 10_000 });
+    expect(s.ratio_mix_vs_fair_ceiling).toBe(0.25);
+    expect(s.best_case?.max_sustained_events_per_s).toBe(20_000);
+    expect(Object.keys(s).indexOf('mix')).toBe(Object.keys(s).indexOf('best_case') + 1);
+    // a sweep without it keeps the section as it was
+    expect(sweepSection(curves, opts)).not.toHaveProperty('mix');
+  });
+
+  it('is the third line of the plot', () => {
+    expect(plotSeries(s).map((x) => x.name)).toEqual([
+      s.best_case!.label,
+      'ours, realistic mix',
+      s.fair_ceiling!.label,
+    ]);
+  });
+
+  it('renders beside the best case with its missing remote fields and resumes', () => {
+    const md = renderSweep({ run: startRun().finish(), ...s });
+    expect(md.indexOf('**ours, realistic mix**')).toBeGreaterThan(md.indexOf(`**${s.best_case!.label}**`));
+    expect(md.indexOf('**ours, realistic mix**')).toBeLessThan(md.indexOf(`**${s.fair_ceiling!.label}**`));
+    expect(md).toContain('| 20 (9) |');
+    expect(md).toContain('realistic mix **10 000**/s (0.25 × the fair ceiling)');
+    expect(renderSweep({ run: startRun().finish(), ...sweepSection(curves, opts) })).toContain(
+      'Realistic mix: not run in this sweep',
+    );
+  });
+});
+
 describe('sessions of a sweep', () => {
-  it('interleaves ours and the fair ceiling, and runs npm start alone', () => {
+  it('interleaves ours and the fair ceiling, and runs npm start and the realistic mix alone', () => {
     expect(sessionGroups(['gateway', 'service', 'fair_ceiling'])).toEqual([['gateway'], ['service', 'fair_ceiling']]);
+    expect(sessionGroups(['mix', 'service', 'fair_ceiling'])).toEqual([['mix'], ['service', 'fair_ceiling']]);
   });
 });
