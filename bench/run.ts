@@ -31,6 +31,7 @@ const plan = quick
       subscriptions: [{ subs: 1000, rate: 20, seconds: 10 }],
       // a short sweep: the curve's shape and where it bends, not the full issue's steps
       sweep: { series: [{ subs: 1000, rates: [20, 50, 80] }] as SweepSeries[], seconds: 5, repeats: 3 },
+      mix: [{ subs: 1000, rates: [10, 20, 40] }] as SweepSeries[],
       rollout: [100, 1000],
     }
   : {
@@ -51,6 +52,8 @@ const plan = quick
         // each step three times, interleaved: ours, ceiling, ours, …
         repeats: 3,
       },
+      // the realistic mix (bench/subscriptions/mix/): each subscriber receives its tenant's events only
+      mix: [{ subs: 1000, rates: [10, 20, 40, 60, 80] }] as SweepSeries[],
       rollout: [100, 1000],
     };
 
@@ -96,7 +99,14 @@ await phase('sweep', async () => {
   const cosmo = ensureCosmoRouter();
   const cosmoSkipped =
     'skipped' in cosmo ? cosmo.skipped : 'the Cosmo router built, but this benchmark does not configure its EDFS yet';
-  const curves = await runSweep({ ...plan.sweep, paths: sweepPaths, p99BoundMs: P99_BOUND_MS, natsUrl: env.NATS_URL });
+  const cassandra = {
+    contactPoints: env.CASSANDRA_CONTACT_POINTS.split(','),
+    localDataCenter: env.CASSANDRA_LOCAL_DC || 'datacenter1',
+  };
+  const sweep = (paths: Path[], series: SweepSeries[]) =>
+    runSweep({ ...plan.sweep, series, paths, p99BoundMs: P99_BOUND_MS, natsUrl: env.NATS_URL, cassandra });
+  // the mix runs alone (its subgraphs store every event of the stream), before the best case and the ceiling
+  const curves = [...(await sweep(['mix'], plan.mix)), ...(await sweep(sweepPaths, plan.sweep.series))];
   const section = sweepSection(curves, {
     seconds: plan.sweep.seconds,
     p99BoundMs: P99_BOUND_MS,
