@@ -250,6 +250,8 @@ export async function openMixSession(
           );
         if (errored) console.error(`[bench] mix: ${errored} results with errors; first: ${firstErrored}`);
         const live = liveNow.reduce((s, x) => s + x, 0);
+        if (live < ready)
+          console.error(`[bench] mix: ${ready - live} subscriptions failed; first error: ${describe(firstError)}`);
         const rss = d.rssMb();
         return {
           path: 'mix',
