@@ -6,7 +6,7 @@ export { buildPatch, withEnv, MalformedObject } from './patch.js';
 export type { PatchOp, Target } from './patch.js';
 export { injectionOf, INSTANCE_NAMESPACE_LABEL } from './identity.js';
 export type { Injection, NamespaceMeta } from './identity.js';
-export { cachedNamespaces, kubeNamespaces, NamespaceReadTimeout } from './namespaces.js';
+export { cachedNamespaces, kubeNamespaces, NAMESPACE_READ_RULES, NamespaceReadTimeout } from './namespaces.js';
 export type { ReadNamespace } from './namespaces.js';
 export { mutatingWebhookConfiguration, RULES, WEBHOOK_NAME } from './registration.js';
 export type { FailurePolicy, RegistrationOptions } from './registration.js';

@@ -4,6 +4,12 @@ import type { NamespaceMeta } from './identity.js';
 /** A namespace's labels and annotations, or null when it does not exist. */
 export type ReadNamespace = (name: string) => Promise<NamespaceMeta | null>;
 
+/**
+ * The webhook's RBAC: what kubeNamespaces calls and nothing more. The chart's ClusterRole for the
+ * webhook is generated from it (`npm run helm:rbac`, deploy/helm/scripts/rbac.ts).
+ */
+export const NAMESPACE_READ_RULES = [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get'] }];
+
 export class NamespaceReadTimeout extends Error {
   override name = 'NamespaceReadTimeout';
 }

@@ -26,7 +26,7 @@ describeKube('helm template → server-side dry-run on the real kube-apiserver',
     await helmBinary();
     kc = adminConfig();
     client = adminClient(kc);
-    // the Prometheus operator's ServiceMonitor kind (a stand-in CRD), for the production example's monitors
+    // stand-in CRDs: the Prometheus operator's ServiceMonitor (the production example's monitors), cert-manager's Certificate and Issuer (the webhook's)
     for (const f of fs.readdirSync(FIXTURE_CRDS)) {
       const crd = parse(fs.readFileSync(path.join(FIXTURE_CRDS, f), 'utf8')) as K8sObject;
       const r = await serverSideApply(kc, client, crd, '', { dryRun: false });
@@ -49,6 +49,8 @@ describeKube('helm template → server-side dry-run on the real kube-apiserver',
     ['nvcf-control-plane, dev tokens enabled from a Secret', 'controlPlane', { set: { 'auth.dev.enabled': true, 'auth.dev.tokensSecret.name': 'nvcf-dev-tokens', 'metrics.podAnnotations': true } }],
     ['nvca-agent, default values', 'agent', { release: `cluster-${id}` }],
     ['nvca-agent, the production example', 'agent', { release: `gpu-${id}`, values: [EXAMPLES.agent] }],
+    ['nvca-agent, webhook certificate from cert-manager with the chart\'s self-signed Issuer', 'agent', { release: `cm-${id}`, set: { 'webhook.certManager.enabled': true, 'webhook.failurePolicy': 'Ignore' } }],
+    ['nvca-agent, without the webhook', 'agent', { release: `nowh-${id}`, set: { 'webhook.enabled': false } }],
   ];
 
   it.each(cases)('%s: every object accepted, none with a warning', async (_name, chart, o) => {

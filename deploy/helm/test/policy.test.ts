@@ -54,7 +54,7 @@ describe.each(cases.map(([name]) => [name]))('rendered objects (%s)', (name) => 
       if (spec.hostNetwork || spec.hostPID || spec.hostIPC) problems.push(`${owner}: host namespaces`);
     }
     expect(problems).toEqual([]);
-    expect(podSpecs(all(name)).length).toBe(8); // 4 services, 3 hook Jobs, the agent
+    expect(podSpecs(all(name)).length).toBe(9); // 4 services, 3 hook Jobs, the agent, its webhook
   });
 
   it('every Deployment container has startup, readiness (/ready) and liveness (/health) probes', () => {
@@ -70,9 +70,9 @@ describe.each(cases.map(([name]) => [name]))('rendered objects (%s)', (name) => 
     expect(problems).toEqual([]);
   });
 
-  it('no wildcard in any RBAC rule; the only role is the agent\'s', () => {
+  it('no wildcard in any RBAC rule; the only roles are the agent\'s and its webhook\'s', () => {
     const roles = all(name).filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role');
-    expect(roles.map((r) => `${r.kind}/${r.metadata.name}`)).toEqual(['ClusterRole/gpu-west-1-nvca-agent']);
+    expect(roles.map((r) => `${r.kind}/${r.metadata.name}`)).toEqual(['ClusterRole/gpu-west-1-nvca-agent', 'ClusterRole/gpu-west-1-nvca-agent-webhook']);
     const wild = roles.flatMap((r) => (r.rules as Record<string, string[]>[]).flatMap((rule, i) =>
       ['apiGroups', 'resources', 'verbs', 'resourceNames', 'nonResourceURLs'].filter((f) => (rule[f] ?? []).some((v) => v.includes('*'))).map((f) => `${r.metadata.name} rule ${i} ${f}`)));
     expect(wild).toEqual([]);
@@ -116,11 +116,13 @@ describe.each(cases.map(([name]) => [name]))('rendered objects (%s)', (name) => 
     expect(named(cp(), 'Service', '-gateway-metrics').spec.ports).toEqual([{ name: 'metrics', port: metricsPort, targetPort: 'metrics', protocol: 'TCP' }]);
   });
 
-  it('production auth: JWT, no dev token anywhere, secrets only referenced (no Secret rendered)', () => {
+  it('production auth: JWT, no dev token anywhere, secrets only referenced (no Secret rendered but the webhook\'s own certificate)', () => {
     const env = envOf(named(cp(), 'Deployment', '-gateway').spec.template.spec.containers[0]);
     expect(env.AUTH_MODE).toBe('jwt');
     expect(env).not.toHaveProperty('AUTH_TOKENS');
-    expect(all(name).filter((o) => o.kind === 'Secret')).toEqual([]);
+    // the chart-generated serving certificate of the webhook, unless cert-manager issues it (production)
+    const secrets = all(name).filter((o) => o.kind === 'Secret').map((o) => `${o.type} ${o.metadata.name}`);
+    expect(secrets).toEqual(name === 'production' ? [] : ['kubernetes.io/tls gpu-west-1-nvca-agent-webhook-tls']);
     expect(JSON.stringify(all(name))).not.toMatch(/dev-token/);
     for (const svc of SERVICES) {
       const pod = named(cp(), 'Deployment', `-${svc}`).spec.template.spec;

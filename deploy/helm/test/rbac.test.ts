@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { defaultRegistryPath, loadRegistry } from '@nvcf/operators';
-import { agentRules, CLUSTERROLE_FILE, generatedClusterRole, resourceNames, UnknownKind } from '../scripts/rbac.js';
+import { agentRules, CLUSTERROLE_FILE, generatedClusterRole, renderWebhookClusterRole, resourceNames, UnknownKind, WEBHOOK_CLUSTERROLE_FILE, webhookRules } from '../scripts/rbac.js';
 import { HELM_BUILD_TIMEOUT_MS, helmBinary, named, render } from './helm-fixtures.js';
 
 const registry = loadRegistry(defaultRegistryPath());
@@ -49,6 +49,13 @@ describe('the agent\'s ClusterRole and the operator registry', () => {
     expect(Object.fromEntries([...granted].map(([k, v]) => [k, [...v].sort()]))).toEqual(Object.fromEntries([...want].map(([k, v]) => [k, [...v].sort()])));
     // what the agent never does: update (it applies), deletecollection, escalate, bind, impersonate
     for (const verbs of granted.values()) for (const v of ['update', 'deletecollection', 'escalate', 'bind', 'impersonate', '*']) expect(verbs.has(v)).toBe(false);
+  });
+
+  it('the webhook\'s ClusterRole is generated from what its namespace reads call: get on namespaces, nothing else', async () => {
+    expect(fs.readFileSync(WEBHOOK_CLUSTERROLE_FILE, 'utf8')).toBe(renderWebhookClusterRole());
+    const role = named(await render('agent'), 'ClusterRole', '-webhook');
+    expect(role.rules).toEqual(webhookRules());
+    expect(role.rules).toEqual([{ apiGroups: [''], resources: ['namespaces'], verbs: ['get'] }]);
   });
 
   describe('onboarding an operator type changes the role', () => {
