@@ -82,8 +82,8 @@ describe('the realistic mix in the sweep', () => {
     path: 'mix',
     subs: 1000,
     steps: [
-      step(10, [repeat(10_000, { incomplete: 0, resumes: 20, replayed: 7 })]),
-      step(20, [repeat(20_000, { incomplete: 3, resumes: 20, replayed: 9 })]),
+      step(10, [repeat({ offered_per_s: 10_000, incomplete: 0, resumes: 20, replayed: 7 })]),
+      step(20, [repeat({ offered_per_s: 20_000, incomplete: 3, resumes: 20, replayed: 9 })]),
     ],
     stopped: '1000 × 20/s: 3 deliveries without their remote fields',
   };
