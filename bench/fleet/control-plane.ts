@@ -1,8 +1,9 @@
 // The control plane of the fleet benchmark: three subgraphs and the gateway on NATS + Cassandra, the
 // clusters registered with ICMS, and no agent (they run in bench/fleet/agents.ts).
-// FLEET_CONTROL_PLANE=processes (default): the production topology, each service its own OS process
+// FLEET_CONTROL_PLANE=processes: the production topology, each service its own OS process
 // (two gateways, two nvcf replicas, icms, nvca-status: what the chart deploys); `one`: all of them
-// in this process, as `npm start` runs them.
+// in this process, as `npm start` runs them (the default: every earlier row ran so, and on one machine the
+// processes share the very cores they would isolate; bench/results/fleet.json has rows of both).
 // FLEET_CLUSTER_IDS, NATS_URL, NATS_STREAM_REPLICAS, CASSANDRA_*; prints
 // `ready <graphql url> <ws url> <metrics base urls, comma-separated> <keyspace and durable suffix>`:
 // the benchmark scrapes the metrics and reads the stores and durables the suffix names.
@@ -18,7 +19,7 @@ import { setLogLevel } from '@nvcf/logging';
 import { profileArgs } from '../lib.js';
 
 setLogLevel('error');
-const mode = process.env.FLEET_CONTROL_PLANE ?? 'processes';
+const mode = process.env.FLEET_CONTROL_PLANE ?? 'one';
 if (mode !== 'processes' && mode !== 'one') throw new Error(`FLEET_CONTROL_PLANE: processes or one (got '${mode}')`);
 const ids = (process.env.FLEET_CLUSTER_IDS ?? '').split(',').filter(Boolean);
 const base = demoClusters()[0];

@@ -222,7 +222,7 @@ export interface FleetOptions {
   controlPlane: ControlPlaneShape;
 }
 export type ControlPlaneShape = 'processes' | 'one';
-export const FLEET_DEFAULTS: FleetOptions = { submitConcurrency: 8, controlPlane: 'processes' };
+export const FLEET_DEFAULTS: FleetOptions = { submitConcurrency: 8, controlPlane: 'one' };
 
 async function run(size: FleetSize, env: FleetEnv, o: FleetOptions): Promise<FleetResult> {
   const submitConcurrency = o.submitConcurrency;
