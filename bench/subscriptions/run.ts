@@ -7,10 +7,9 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createNatsBus, type Bus } from '@nvcf/bus';
 import { subjects, type StatusEvent } from '@nvcf/contracts';
-import { percentile } from '../lib.js';
 import { startTarget, type Path } from './targets.js';
 import { DeliveryTally } from './tally.js';
-import { summarizeStep, type Repeat, type StepSummary } from './steps.js';
+import { sessionFigures, summarizeStep, type Repeat, type StepSummary } from './steps.js';
 import { openMixSession } from './mix/session.js';
 
 export type { Path } from './targets.js';
@@ -368,12 +367,7 @@ async function openSession(
           delivered,
           lost,
           duplicates,
-          // over no less than the step: a path that keeps up delivers the offered rate, not more
-          events_per_s: delivered ? Math.round(delivered / (Math.max(lastAt - t0, seconds * 1000) / 1000)) : 0,
-          p50_ms: percentile(latencies, 50),
-          p99_ms: percentile(latencies, 99),
-          rss_mb: Math.round(rss),
-          rss_per_1k_subs_mb: Math.round(((rss - rssBase) / subs) * 1000 * 10) / 10,
+          ...sessionFigures({ delivered: delivered, t0, lastAt, seconds, latencies, rss, rssBase, subs }),
         };
       },
     };

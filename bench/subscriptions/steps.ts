@@ -1,3 +1,4 @@
+import { percentile } from '../lib.js';
 // A sweep step from its repeats: the median and the spread (min, max) of each figure, and whether
 // the step was sustained.
 
@@ -17,6 +18,29 @@ export interface Repeat {
   /** the realistic mix: subscriptions dropped and resumed from their cursor, and the events the replays brought */
   resumes?: number;
   replayed?: number;
+}
+
+/**
+ * A session's measured figures once its step ended: the delivered rate over no less than the step (a
+ * path that keeps up delivers the offered rate, not more), latency percentiles and memory.
+ */
+export function sessionFigures(o: {
+  delivered: number;
+  t0: number;
+  lastAt: number;
+  seconds: number;
+  latencies: number[];
+  rss: number;
+  rssBase: number;
+  subs: number;
+}) {
+  return {
+    events_per_s: o.delivered ? Math.round(o.delivered / (Math.max(o.lastAt - o.t0, o.seconds * 1000) / 1000)) : 0,
+    p50_ms: percentile(o.latencies, 50),
+    p99_ms: percentile(o.latencies, 99),
+    rss_mb: Math.round(o.rss),
+    rss_per_1k_subs_mb: Math.round(((o.rss - o.rssBase) / o.subs) * 1000 * 10) / 10,
+  };
 }
 
 export type Figure = 'delivered_per_s' | 'p50_ms' | 'p99_ms' | 'rss_mb';

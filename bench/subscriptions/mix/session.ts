@@ -5,8 +5,8 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createNatsBus, type Bus } from '@nvcf/bus';
 import { subjects, type StatusEvent } from '@nvcf/contracts';
-import { percentile } from '../../lib.js';
 import { DeliveryTally } from '../tally.js';
+import { sessionFigures } from '../steps.js';
 import type { Result } from '../run.js';
 import { startMixDeployment, type MixDeployment, type MixTenantDeployment } from './deployment.js';
 import { publishSpread } from './publish.js';
@@ -260,11 +260,7 @@ export async function openMixSession(
           events,
           ...t,
           incomplete,
-          events_per_s: t.delivered ? Math.round(t.delivered / (Math.max(lastAt - t0, seconds * 1000) / 1000)) : 0,
-          p50_ms: percentile(latencies, 50),
-          p99_ms: percentile(latencies, 99),
-          rss_mb: Math.round(rss),
-          rss_per_1k_subs_mb: Math.round(((rss - rssBase) / subs) * 1000 * 10) / 10,
+          ...sessionFigures({ delivered: t.delivered, t0, lastAt, seconds, latencies, rss, rssBase, subs }),
         };
       },
     };
