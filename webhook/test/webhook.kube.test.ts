@@ -4,6 +4,7 @@
  * creates them, come back with NVCF's labels, annotations and env; the failure policy holds
  * both ways with the webhook down; a malformed review gets an answer, not a crash.
  */
+import { desired } from '@nvcf/agent/test/kube-fixtures';
 import { randomUUID } from 'node:crypto';
 import {
   createKubeClient,
@@ -33,19 +34,13 @@ const CLUSTER = 'nvcf.nvidia.com/cluster-id';
 const WEBHOOK_CONFIG = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration' };
 const NS = { apiVersion: 'v1', kind: 'Namespace' };
 
-const instance = (clusterId: string) => ({
-  ncaId: 'nca-a',
-  functionId: randomUUID(),
-  versionId: randomUUID(),
-  gpuSpecificationId: randomUUID(),
-  clusterId,
-  instanceId: randomUUID(),
-  gpu: 'L40S',
-  instanceType: 'gl40s_1.br25_2xlarge',
-  revisionId: 'rev-1',
-  revisionCreatedAt: new Date().toISOString(),
-  workload: { kind: 'operator' as const, operatorTypes: ['nim'], serviceName: 's', servicePort: 8000, manifests: [] },
-});
+// an operator instance as the agent's tests describe one: the webhook injects what the agent labels
+const instance = (clusterId: string) =>
+  desired(
+    clusterId,
+    { kind: 'operator', operatorTypes: ['nim'], serviceName: 's', servicePort: 8000, manifests: [] },
+    { revisionId: 'rev-1' },
+  );
 type Instance = ReturnType<typeof instance>;
 
 const envOf = (d: Instance) => [
