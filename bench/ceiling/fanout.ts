@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Bus } from '@nvcf/bus';
 import { Streams, subjects, type StatusEvent } from '@nvcf/contracts';
-import { Outbox } from './outbox.js';
+// the gateway's own per-connection batching (one write per connection per turn), uncapped: never less batching than ours
+import { Outbox } from '@nvcf/http';
 import { payloadOf } from './payload.js';
 
 export interface CeilingOptions {
@@ -33,7 +34,13 @@ export async function startCeiling(o: CeilingOptions): Promise<Ceiling> {
   const live = new Set<Connection>();
   const wss = new WebSocketServer({ host: o.host ?? '127.0.0.1', port: o.port ?? 0, path: '/graphql' });
   wss.on('connection', (ws, req) => {
-    const conn: Connection = { box: new Outbox(ws, req.socket), heads: new Map() };
+    const conn: Connection = {
+      box: new Outbox((frames) => {
+        // after its close frame a socket takes no data frames
+        if (ws.readyState === ws.OPEN && !req.socket.destroyed) req.socket.write(frames);
+      }, Infinity),
+      heads: new Map(),
+    };
     // binaryType 'nodebuffer', ws's default: a message is one Buffer
     ws.on('message', (raw: Buffer) => onMessage(ws, conn, live, raw));
     ws.on('close', () => live.delete(conn));

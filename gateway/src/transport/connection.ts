@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { WebSocket as Ws } from 'ws';
 import { CloseCode, type WebSocket } from 'graphql-ws';
 import { createLogger } from '@nvcf/logging';
-import { Outbox } from './outbox.js';
+import { Outbox } from '@nvcf/http';
 
 const log = createLogger('gateway');
 const OPEN = 1; // ws's WebSocket.OPEN

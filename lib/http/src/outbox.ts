@@ -1,4 +1,4 @@
-import { encodeTextFrames } from '@nvcf/http';
+import { encodeTextFrames } from './ws-frames.js';
 
 /** up to 100 status subscriptions share a connection: one write carries a whole event for all of them */
 export const FRAMES_PER_WRITE = 128;
