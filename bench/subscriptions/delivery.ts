@@ -9,8 +9,9 @@ import { spawn } from 'node:child_process';
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createMemoryBus } from '@nvcf/bus';
-import { allStreams, subjects, type StatusEvent } from '@nvcf/contracts';
+import { allStreams, subjects } from '@nvcf/contracts';
 import { Connection, StatusService, StatusSubscription, statusOperation } from '@nvcf/gateway/status';
+import { activeAgain } from './events.js';
 
 const [EVENTS, CONNS, PER] = [300, 10, 100].map((d, i) => Number(process.argv[2 + i] ?? d));
 const QUERY =
@@ -76,20 +77,14 @@ const cpu0 = process.cpuUsage(),
   t0 = Date.now();
 for (let e = 0; e < EVENTS; e++) {
   const instanceId = `i${e % 10}`;
-  const ev: StatusEvent = {
+  const ev = activeAgain({
     ncaId: 'nca-a',
     functionId: 'fn',
     versionId: 'v',
-    gpuSpecificationId: 's',
-    clusterId: 'cluster-a',
     instanceId,
-    state: 'ACTIVE',
-    previousState: 'ACTIVE',
-    revisionId: null,
-    at: new Date().toISOString(),
     clock: ++clock,
     message: String(Date.now()),
-  };
+  });
   await bus.publish(subjects.status('nca-a', instanceId), ev);
   // ~200 events/s: each burst is fanned out before the next arrives
   await new Promise((r) => setTimeout(r, 5));

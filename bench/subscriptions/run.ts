@@ -6,11 +6,12 @@ import { readServicesEnv } from '@nvcf/test/services';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createNatsBus, type Bus } from '@nvcf/bus';
-import { subjects, type StatusEvent } from '@nvcf/contracts';
+import { subjects } from '@nvcf/contracts';
 import { startTarget, type Path } from './targets.js';
 import { DeliveryTally } from './tally.js';
 import { sessionFigures, summarizeStep, type Repeat, type StepSummary } from './steps.js';
 import { openMixSession } from './mix/session.js';
+import { activeAgain } from './events.js';
 
 export type { Path } from './targets.js';
 export { allPaths, sweepPaths } from './targets.js';
@@ -301,20 +302,14 @@ async function openSession(
     let clock = Date.now() * 1000;
     const publish = (n: number, message: string) => {
       const instanceId = target.instanceIds[n % target.instanceIds.length];
-      const e: StatusEvent = {
+      const e = activeAgain({
         ncaId: TENANT,
         functionId: target.functionId,
         versionId: target.versionId,
-        gpuSpecificationId: 's',
-        clusterId: 'cluster-a',
         instanceId,
-        state: 'ACTIVE',
-        previousState: 'ACTIVE',
-        revisionId: null,
-        at: new Date().toISOString(),
         clock: ++clock,
         message,
-      };
+      });
       return publisher.publish(subjects.status(TENANT, instanceId), e);
     };
 

@@ -4,7 +4,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createNatsBus, type Bus } from '@nvcf/bus';
-import { subjects, type StatusEvent } from '@nvcf/contracts';
+import { subjects } from '@nvcf/contracts';
 import { DeliveryTally } from '../tally.js';
 import { sessionFigures } from '../steps.js';
 import type { Result } from '../run.js';
@@ -12,6 +12,7 @@ import { startMixDeployment, type MixDeployment, type MixTenantDeployment } from
 import { publishSpread } from './publish.js';
 import { missingRemote, selectionOf, type DeliveredInstance } from './selections.js';
 import { mixTenants, subscribersByTenant, tenantOf, MIX_TENANTS, RESUMING_TENANT } from './tenants.js';
+import { activeAgain } from '../events.js';
 
 export interface MixResult extends Result {
   /** deliveries of a remote selection without the fields the supergraph should have filled in */
@@ -153,20 +154,17 @@ export async function openMixSession(
     let clock = Date.now() * 1000;
     const publish = (t: MixTenantDeployment, n: number, message: string) => {
       const instance = t.instances[n % t.instances.length];
-      const e: StatusEvent = {
+      const e = activeAgain({
         ncaId: t.ncaId,
         functionId: t.functionId,
         versionId: t.versionId,
         gpuSpecificationId: t.gpuSpecificationId,
         clusterId: instance.clusterId,
         instanceId: instance.id,
-        state: 'ACTIVE',
-        previousState: 'ACTIVE',
         revisionId: `${t.functionId}-r1`,
-        at: new Date().toISOString(),
         clock: ++clock,
         message,
-      };
+      });
       return publisher.publish(subjects.status(t.ncaId, instance.id), e);
     };
 
