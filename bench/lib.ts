@@ -59,7 +59,8 @@ export function spawnProcess(
         child.once('exit', () => resolve());
         // taskset execs the command, so the signal reaches it; tsx forwards it to its node child
         child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+        // a profiled process writes its profile only when it exits by itself: give it the time
+        setTimeout(() => child.kill('SIGKILL'), profileArgs().length ? 120_000 : 10_000).unref();
       }),
   };
 }
