@@ -22,7 +22,10 @@ export interface LaunchSpec {
 }
 
 export interface IcmsRpc {
-  /** All-or-nothing: places every spec or refuses with NO_ELIGIBLE_CLUSTER and creates nothing. */
+  /**
+   * All-or-nothing: places every spec or refuses with NO_ELIGIBLE_CLUSTER and creates nothing.
+   * Repeatable: repeated with the same revisions, it keeps the instances already created.
+   */
   launch: { input: { specs: LaunchSpec[] }; output: { instances: Record<string, string[]> } };
   /** Resolves the full current instance set, records the action, sends one message per cluster. */
   update: {

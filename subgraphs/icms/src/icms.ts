@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { fail } from '@nvcf/errors';
 import { type Bus } from '@nvcf/bus';
 import {
@@ -17,12 +17,18 @@ import { eligibleClusters } from './placement.js';
 type Handlers = RpcHandlers<IcmsRpc>;
 
 /** ICMS's internal operations, called by nvcf over RPC. */
-/** A UUID (version 8, RFC 9562) derived from the revision: the same revision, the same update action. */
-function updateActionIdOf(revisionId: string): string {
-  const h = createHash('sha256').update(`update-action:${revisionId}`).digest('hex');
+/** A UUID (version 8, RFC 9562) derived from a key: the same key, the same id. */
+function derivedId(key: string): string {
+  const h = createHash('sha256').update(key).digest('hex');
   const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
+
+/** The same revision, the same update action. */
+const updateActionIdOf = (revisionId: string) => derivedId(`update-action:${revisionId}`);
+/** The n-th instance a spec's launch creates: a repeated launch names the same instances. */
+const launchedIdOf = (specId: string, revisionId: string, n: number) =>
+  derivedId(`instance:${specId}:${revisionId}:${n}`);
 
 export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
   const liveByCluster = async (clusters: ClusterRecord[]) =>
@@ -34,19 +40,27 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
 
   return {
     async launch(tenant, { specs }) {
+      for (const s of specs) if (s.ref.ncaId !== tenant) throw fail('FORBIDDEN', 'launch for another tenant');
       const clusters = await store.listClusters();
       const live = await liveByCluster(clusters);
+      // A launch is repeated when its answer was lost (nvcf's call timed out while this one went on, or
+      // ICMS went away part-way): the instances it already stored are kept and their messages sent again
+      // (the streams drop the duplicates by msgId); only what is missing is placed
+      const existing = await store.listInstancesBySpec(specs.map((s) => s.ref.gpuSpecificationId));
       // place everything first: a refusal of any spec creates nothing
       const plans = specs.map((s, i) => {
-        if (s.ref.ncaId !== tenant) throw fail('FORBIDDEN', 'launch for another tenant');
+        const kept = existing[i].filter((x) => x.ncaId === tenant && x.launchRevisionId === s.revisionId);
+        const missing = Math.max(0, s.count - kept.length);
         return {
           s,
-          targets: s.count > 0 ? eligibleClusters(clusters, live, tenant, s.placement, `gpuSpecifications[${i}]`) : [],
+          kept,
+          missing,
+          targets: missing > 0 ? eligibleClusters(clusters, live, tenant, s.placement, `gpuSpecifications[${i}]`) : [],
         };
       });
-      for (const { s, targets } of plans) {
+      for (const { s, targets, missing } of plans) {
         if (!s.placement.singleTenant) continue;
-        for (const c of targets.slice(0, s.count)) {
+        for (const c of targets.slice(0, missing)) {
           if (c.dedicatedTo !== tenant && !(await store.setDedication(c.id, null, tenant))) {
             throw fail(
               'NO_ELIGIBLE_CLUSTER',
@@ -57,25 +71,32 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       }
       const now = new Date().toISOString();
       const out: Record<string, string[]> = {};
-      for (const { s, targets } of plans) {
-        const created: InstanceRecord[] = Array.from({ length: s.count }, (_, n) => ({
-          id: randomUUID(),
-          ...s.ref,
-          clusterId: targets[n % targets.length].id,
-          launchRevisionId: s.revisionId,
-          state: 'REQUESTED',
-          revisionId: null,
-          clock: 0,
-          singleTenant: s.placement.singleTenant,
-          createdAt: now,
-          updatedAt: now,
-        }));
-        await store.putInstances(created);
+      for (const { s, targets, kept, missing } of plans) {
+        const taken = new Set(kept.map((k) => k.id));
+        const created: InstanceRecord[] = [];
+        for (let n = 0; created.length < missing; n++) {
+          const id = launchedIdOf(s.ref.gpuSpecificationId, s.revisionId, n);
+          if (taken.has(id)) continue;
+          created.push({
+            id,
+            ...s.ref,
+            clusterId: targets[created.length % targets.length].id,
+            launchRevisionId: s.revisionId,
+            state: 'REQUESTED',
+            revisionId: null,
+            clock: 0,
+            singleTenant: s.placement.singleTenant,
+            createdAt: now,
+            updatedAt: now,
+          });
+        }
+        if (created.length) await store.putInstances(created);
         if (s.count > 0) await store.markAccepted(s.ref.gpuSpecificationId);
+        const all = [...kept, ...created];
         // in parallel, a window at a time: one at a time, each publish waits for its replicated
         // acknowledgement (R3: a round trip through the stream's leader and a follower), so a
         // launch would take a round trip per instance and a large one outlast the gateway's request limit
-        await inWindows(created, PUBLISH_WINDOW, async (inst) => {
+        await inWindows(all, PUBLISH_WINDOW, async (inst) => {
           const msg: CreateInstanceMessage = {
             type: 'create',
             instanceId: inst.id,
@@ -89,7 +110,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
           };
           await bus.publish(subjects.create(inst.clusterId), msg, { msgId: msgIds.create(inst.id) });
         });
-        out[s.ref.gpuSpecificationId] = created.map((i) => i.id);
+        out[s.ref.gpuSpecificationId] = all.map((i) => i.id);
       }
       return { instances: out };
     },

@@ -2,12 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
 import { inputLimit } from '@nvcf/subgraph-kit';
 import type { LaunchSpec } from '@nvcf/contracts';
-import type { DeploymentRecord, JsonObject, RevisionPair, SpecRecord, VersionRecord } from './model.js';
+import { isOutage } from '@nvcf/errors';
+import { createLogger } from '@nvcf/logging';
+import type { DeploymentRecord, JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import { checkConfiguration, checkPort, checkSpec } from './validate.js';
 import { workloadFor } from './workload.js';
 import { mergeManifests } from './operators/merge.js';
 import type { Nvcf } from './nvcf.js';
 import type { DeployInput } from './generated/resolvers.js';
+
+const log = createLogger('nvcf');
 
 /** Attributes a cluster must carry for this version: the spec's own plus each operator type's. */
 export const requiredAttributes = (nvcf: Nvcf, v: VersionRecord, spec: Pick<SpecRecord, 'attributes'>) => [
@@ -41,6 +45,31 @@ function checkOperatorDeploy(nvcf: Nvcf, v: VersionRecord, input: DeployInput) {
     'manifestMergePatches',
     v.operatorTypes ?? [],
   );
+}
+
+/** What ICMS is asked to place and start for one GPU specification of a deployment. */
+export function launchOf(
+  nvcf: Nvcf,
+  v: VersionRecord,
+  deployment: DeploymentRecord,
+  spec: SpecRecord,
+  revision: Revision,
+): LaunchSpec {
+  return {
+    ref: { ncaId: spec.ncaId, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
+    placement: {
+      gpu: spec.gpu,
+      instanceType: spec.instanceType,
+      clusters: spec.clusters,
+      regions: spec.regions,
+      attributes: requiredAttributes(nvcf, v, spec),
+      singleTenant: v.workloadType === 'OPERATOR',
+    },
+    count: spec.minInstances,
+    revisionId: revision.id,
+    revisionCreatedAt: revision.createdAt,
+    workload: workloadFor(v, deployment, revision, nvcf.registry),
+  };
 }
 
 export async function deployFunctionVersion(
@@ -120,27 +149,28 @@ export async function deployFunctionVersion(
     };
     specs.push(spec);
     pairs.push({ specId: spec.id, latest: revision, lastApplied: null });
-    launches.push({
-      ref: { ncaId: tenant, functionId: v.functionId, versionId, gpuSpecificationId: spec.id },
-      placement: {
-        gpu: s.gpu,
-        instanceType: s.instanceType,
-        clusters: spec.clusters,
-        regions: spec.regions,
-        attributes: requiredAttributes(nvcf, v, spec),
-        singleTenant: v.workloadType === 'OPERATOR',
-      },
-      count: s.minInstances,
-      revisionId: revision.id,
-      revisionCreatedAt: revision.createdAt,
-      workload: workloadFor(v, deployment, revision, nvcf.registry),
-    });
+    launches.push(launchOf(nvcf, v, deployment, spec, revision));
   });
   deployment.specIds = specs.map((s) => s.id);
 
   // ICMS is the admission point: it places every spec or refuses and creates nothing.
-  const { instances } = await nvcf.icms.launch(tenant, { specs: launches });
-  for (const p of pairs) p.latest!.targets = instances[p.specId] ?? [];
+  let instances: Record<string, string[]>;
+  try {
+    ({ instances } = await nvcf.icms.launch(tenant, { specs: launches }));
+  } catch (err) {
+    if (!isOutage(err)) throw err;
+    // No answer (ICMS unavailable, or a large launch outlasting the call): ICMS may have placed it all
+    // or nothing. The deployment is stored with its first revisions PENDING and the sweep launches
+    // them again (`retryHandoffs`); ICMS keeps what a lost answer already created, so nothing runs twice
+    // and nothing runs unrecorded. Their deadlines count from the launch ICMS answers.
+    log.warn(
+      `deployment ${deployment.id} of ${versionId} waits for its launch: ${(err as Error).message}; launched again once ICMS answers`,
+    );
+    for (const p of pairs)
+      p.latest = { ...p.latest!, status: 'PENDING', startedAt: null, deadline: null, launch: true };
+    instances = {};
+  }
+  for (const p of pairs) if (p.latest!.status === 'ROLLING_OUT') p.latest!.targets = instances[p.specId] ?? [];
   await nvcf.store.putDeployment(deployment, specs, pairs);
   await nvcf.store.putVersion({ ...v, deploymentId: deployment.id, status: 'DEPLOYING' });
   for (const s of specs) await nvcf.rollouts.evaluate(s.id);

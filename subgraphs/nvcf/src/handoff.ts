@@ -3,11 +3,17 @@ import { createLogger } from '@nvcf/logging';
 import type { Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import type { Nvcf } from './nvcf.js';
 import { workloadFor } from './workload.js';
+import { launchOf } from './deploy.js';
 
 const log = createLogger('nvcf');
 
 /** A PENDING revision older than this whose hand-off is not done is handed off again by the sweep. */
 const RETRY_AFTER_MS = 5_000;
+/**
+ * A launch is repeated later: twice the internal call's limit, so that one which outlasted the call
+ * has finished (or failed) in ICMS before it is asked again.
+ */
+const LAUNCH_RETRY_AFTER_MS = 30_000;
 
 /**
  * Hands a stored PENDING revision to ICMS, which sends the update to the agents: ROLLING_OUT with
@@ -78,14 +84,57 @@ export async function retryHandoffs(nvcf: Nvcf, nowMs = Date.now()): Promise<num
   let handed = 0;
   for (const pair of await nvcf.store.inFlightRevisions()) {
     const rev = pair.latest!;
-    if (rev.status !== 'PENDING' || nowMs - Date.parse(rev.createdAt) < RETRY_AFTER_MS) continue;
+    const after = rev.launch ? LAUNCH_RETRY_AFTER_MS : RETRY_AFTER_MS;
+    if (rev.status !== 'PENDING' || nowMs - Date.parse(rev.createdAt) < after) continue;
     const [spec] = await nvcf.store.getSpecs([pair.specId]);
     const [version] = spec ? await nvcf.store.getVersions([spec.versionId]) : [];
     if (!spec || !version) continue;
-    const next = await handOff(nvcf, spec, version, rev, pair, { checkAccepted: true });
+    const next = rev.launch
+      ? await launchAgain(nvcf, spec, version, rev)
+      : await handOff(nvcf, spec, version, rev, pair, { checkAccepted: true });
     if (next.status === 'PENDING') break;
     handed++;
     void nvcf.rollouts.evaluate(spec.id).catch((err) => log.error(`evaluating ${spec.id} failed`, err));
   }
   return handed;
+}
+
+/**
+ * Launches again a deployment's first revision whose launch ICMS did not answer (deployFunctionVersion
+ * stored it PENDING). ICMS keeps the instances a lost answer created, so this creates only what is
+ * missing. A deployment no longer its version's (undeployed meanwhile, or never linked: a crash while
+ * it was stored) is not launched; a launch ICMS now refuses fails the revision and the version.
+ */
+async function launchAgain(nvcf: Nvcf, spec: SpecRecord, version: VersionRecord, rev: Revision): Promise<Revision> {
+  const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
+  let next: Revision;
+  if (!d || version.deploymentId !== d.id || version.status === 'INACTIVE' || version.status === 'DELETED') {
+    next = {
+      ...rev,
+      status: 'FAILED',
+      failureReason: `deployment ${spec.deploymentId} was undeployed before ICMS launched it`,
+    };
+  } else {
+    const startedAt = new Date().toISOString();
+    try {
+      const { instances } = await nvcf.icms.launch(spec.ncaId, { specs: [launchOf(nvcf, version, d, spec, rev)] });
+      next = {
+        ...rev,
+        status: 'ROLLING_OUT',
+        targets: instances[spec.id] ?? [],
+        startedAt,
+        deadline: nvcf.deadlineFrom(Date.parse(startedAt)),
+      };
+    } catch (err) {
+      if (isOutage(err)) {
+        log.warn(`the launch of ${spec.id} waits: ICMS is unavailable (${(err as Error).message})`);
+        return rev;
+      }
+      next = { ...rev, status: 'FAILED', failureReason: `ICMS did not accept the launch: ${(err as Error).message}` };
+      await nvcf.store.setVersionStatus(version.id, 'ERROR', ['DEPLOYING']);
+    }
+  }
+  await nvcf.store.casRevisions(spec.id, rev.id, { latest: next, lastApplied: null });
+  if (next.status === 'ROLLING_OUT') await nvcf.rollouts.evaluateVersion(version.id);
+  return next;
 }

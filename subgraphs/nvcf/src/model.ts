@@ -82,6 +82,8 @@ export interface Revision {
   supersedes?: string | null;
   /** when it was handed to ICMS (ROLLING_OUT); absent on revisions stored before this field */
   startedAt?: string | null;
+  /** a deployment's first revision whose launch ICMS has not answered yet (PENDING until it does) */
+  launch?: boolean;
 }
 
 /** Exactly two revisions are kept per specification (DOMAIN.md, rule 5). */
