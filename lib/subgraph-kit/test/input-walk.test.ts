@@ -212,30 +212,4 @@ describe('findInputViolation', () => {
       limit: 4,
     });
   });
-
-  it('costs little on an ordinary deployment', () => {
-    const document = parse(DEPLOY);
-    const variables = {
-      v: 'id',
-      input: {
-        gpuSpecifications: [
-          spec({
-            clusters: ['a', 'b'],
-            attributes: ['NIMOperatorSupport'],
-            configuration: {
-              image: { repository: 'nvcr.io/x', tag: '1.2' },
-              replicas: 1,
-              env: [{ name: 'A', value: 'b' }],
-            },
-          }),
-        ],
-      },
-    };
-    for (let i = 0; i < 1000; i++) findInputViolation({ schema, document, variables });
-    const n = 10_000;
-    const started = performance.now();
-    for (let i = 0; i < n; i++) findInputViolation({ schema, document, variables });
-    const perCallUs = ((performance.now() - started) * 1000) / n;
-    expect(perCallUs).toBeLessThan(100);
-  });
 });
