@@ -6,6 +6,7 @@ import { readBody, sendJson, graphqlError, BodyTooLarge } from '@nvcf/http';
 import type { RequestMetrics } from '@nvcf/service';
 import type { Logger } from '@nvcf/logging';
 import { Attr, annotate } from '@nvcf/telemetry';
+import { errorText, isOutage } from '@nvcf/errors';
 import { tenantFrom, TENANT_HEADER } from './context.js';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -80,12 +81,22 @@ export function rpcRoute(
     } catch (err) {
       if (err instanceof BodyTooLarge) throw err;
       const given = err instanceof GraphQLError ? err.extensions.code : undefined;
-      const code = typeof given === 'string' ? given : 'INTERNAL_SERVER_ERROR';
+      // a dependency of this service that is down (its store, the bus) is an outage to the caller
+      // too, which it may wait out (nvcf keeps a launch or an update PENDING), not an internal error
+      const outage = typeof given !== 'string' && isOutage(err);
+      const code = typeof given === 'string' ? given : outage ? 'UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
       if (code === 'INTERNAL_SERVER_ERROR') o.log.error(`rpc ${method} failed`, err);
-      sendJson(res, code === 'UNAUTHENTICATED' ? 401 : code === 'INTERNAL_SERVER_ERROR' ? 500 : 422, {
+      else if (outage) o.log.warn(`rpc ${method} failed: a dependency is unavailable`, err);
+      const status = code === 'UNAUTHENTICATED' ? 401 : code === 'INTERNAL_SERVER_ERROR' ? 500 : outage ? 503 : 422;
+      sendJson(res, status, {
         error: {
           code,
-          message: code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : (err as Error).message,
+          message:
+            code === 'INTERNAL_SERVER_ERROR'
+              ? 'internal error'
+              : outage
+                ? `${method}: ${errorText(err)}; retry later`
+                : (err as Error).message,
           extensions: err instanceof GraphQLError ? err.extensions : {},
         },
       });
