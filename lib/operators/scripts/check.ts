@@ -1,5 +1,6 @@
 // npm run operator:check -- FILE: the onboarding gate for a candidate registry file.
-import { checkRegistryFile } from '../src/index.js';
+// the registry module alone: the rest of the package's entry needs the workspace built (dist/)
+import { checkRegistryFile } from '../src/registry.js';
 
 const file = process.argv[2];
 if (!file) {

@@ -16,3 +16,6 @@ export type { Failure } from './readiness.js';
 export { at, pathError } from './paths.js';
 export { field, isList, isRecord, show } from './values.js';
 export type { Obj } from './values.js';
+export { validateManifests } from './manifests.js';
+export { checkWorkloadInput, checkHelm } from './workload-input.js';
+export type { WorkloadInput, CheckedWorkload } from './workload-input.js';

@@ -3,10 +3,6 @@ import { inputLimit, jsonExtent } from '@nvcf/subgraph-kit';
 import type { Health, JsonObject } from './model.js';
 import type { GpuSpecificationInput } from './generated/resolvers.js';
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const HELM_CHART =
-  /^oci:\/\/[^\s/]+(\/[^\s/]+)*\/[a-z0-9]([-a-z0-9]*[a-z0-9])?-\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?\.tgz$/;
-
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // the gateway and the subgraph refuse these before any resolver runs; kept for in-process callers
@@ -28,21 +24,6 @@ export function checkPort(field: string, port: number | null | undefined) {
   if (port == null) return;
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw fail('BAD_USER_INPUT', `${field} must be between 1 and 65535 (got ${port})`, { field });
-}
-
-export function checkHelm(chart: string, serviceName: string) {
-  if (!HELM_CHART.test(chart)) {
-    throw fail('BAD_USER_INPUT', `helm.chart must be an oci://…/NAME-X.Y.Z.tgz URI (got '${chart}')`, {
-      field: 'helm.chart',
-    });
-  }
-  if (!DNS_LABEL.test(serviceName)) {
-    throw fail(
-      'BAD_USER_INPUT',
-      `helm.serviceName must be a DNS-1123 label: lower-case letters, digits and '-', at most 63 characters (got '${serviceName}')`,
-      { field: 'helm.serviceName' },
-    );
-  }
 }
 
 export function checkHealth(h: Health | null | undefined) {

@@ -1,7 +1,7 @@
 import { fail } from '@nvcf/errors';
 import type { Obj, OperatorRegistry } from '@nvcf/operators';
 import { field as prop, mergePatch, show } from '@nvcf/operators';
-import { validateManifests } from './validate.js';
+import { validateManifests } from '@nvcf/operators';
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 

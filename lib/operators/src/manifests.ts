@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { fail } from '@nvcf/errors';
-import { field, type KindSpec, type OperatorRegistry } from '@nvcf/operators';
+import { field } from './values.js';
+import type { KindSpec, OperatorRegistry } from './registry.js';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const ajv = new Ajv({ allErrors: false, strict: false });
