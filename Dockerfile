@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # One image for every process of the control plane; the command picks which:
-#   docker run IMAGE gateway | nvcf | icms | nvca-status | agent | nvca-webhook
+#   docker run IMAGE gateway | nvcf | icms | nvca-status | nvct | agent | nvca-webhook
 #   docker run IMAGE migrate up          (a Job before a rollout: `migrate status`, `migrate goto V --expect V0 --keyspace K`)
 #   docker run IMAGE preflight | probe --url URL --token T
 #   docker run IMAGE streams ensure      (a Job before a rollout: every NATS stream of this release created or updated)
@@ -48,8 +48,8 @@ RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack 
 COPY --from=deps /app/ ./
 COPY --from=build /stage/ ./
 USER 10001:10001
-# gateway 4000 (metrics 9464 on METRICS_HOST), nvcf 4001, icms 4002, nvca-status 4003, agent 8080,
+# gateway 4000 (metrics 9464 on METRICS_HOST), nvcf 4001, icms 4002, nvca-status 4003, nvct 4004, agent 8080,
 # nvca-webhook 8443 (HTTPS): each sets PORT
-EXPOSE 4000 4001 4002 4003 8080 8443 9464
+EXPOSE 4000 4001 4002 4003 4004 8080 8443 9464
 ENTRYPOINT ["node", "bin/nvcf.js"]
 CMD ["gateway"]

@@ -8,6 +8,7 @@ const mains = {
   nvcf: 'subgraphs/nvcf/dist/main.js',
   icms: 'subgraphs/icms/dist/main.js',
   'nvca-status': 'subgraphs/nvca-status/dist/main.js',
+  nvct: 'subgraphs/nvct/dist/main.js',
   agent: 'agent/dist/main.js',
   'nvca-webhook': 'webhook/dist/main.js',
   migrate: 'lib/cassandra/dist/migrate-main.js',

@@ -13,7 +13,7 @@ export async function startOurGateway(supergraph: string, port = 0) {
   const unused = 'http://unused.invalid/graphql';
   return startGateway({
     supergraph,
-    subgraphs: { nvcf: unused, icms: unused, 'nvca-status': unused },
+    subgraphs: { nvcf: unused, icms: unused, 'nvca-status': unused, nvct: unused },
     verify: staticTokens(DEV_TOKENS),
     secret: 'bench-secret',
     cursorSecret: 'bench-cursor',

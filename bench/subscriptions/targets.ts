@@ -62,7 +62,7 @@ async function startGatewayService(natsUrl: string): Promise<Target> {
   const nowhere = 'http://127.0.0.1:9/graphql';
   const g = await startGatewayProcess({
     natsUrl,
-    subgraphs: { nvcf: nowhere, icms: nowhere, 'nvca-status': nowhere },
+    subgraphs: { nvcf: nowhere, icms: nowhere, 'nvca-status': nowhere, nvct: nowhere },
     secret: randomBytes(24).toString('hex'),
     tokens: { 'dev-token-a': 'nca-a' },
     // one tenant drives all the load

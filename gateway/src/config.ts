@@ -138,6 +138,7 @@ export function readGatewayConfig(env: Env) {
       nvcf: `${url(env, 'NVCF_URL', hint)}/graphql`,
       icms: `${url(env, 'ICMS_URL', hint)}/graphql`,
       'nvca-status': `${url(env, 'NVCA_STATUS_URL', hint)}/graphql`,
+      nvct: `${url(env, 'NVCT_URL', hint)}/graphql`,
     },
     supergraph: readSupergraphFile(env),
     // read again on SIGHUP and whenever it changes (a ConfigMap update): docs/deploy.md

@@ -101,8 +101,13 @@ describe('identical subgraph calls made at the same time', () => {
     await bus.ensureStreams(allStreams);
     const unused = 'http://unused.invalid/graphql';
     gateway = await startGateway({
-      supergraph: withSubgraphUrls(readSupergraph(), { nvcf: subgraph.url, icms: unused, 'nvca-status': unused }),
-      subgraphs: { nvcf: subgraph.url, icms: unused, 'nvca-status': unused },
+      supergraph: withSubgraphUrls(readSupergraph(), {
+        nvcf: subgraph.url,
+        icms: unused,
+        'nvca-status': unused,
+        nvct: unused,
+      }),
+      subgraphs: { nvcf: subgraph.url, icms: unused, 'nvca-status': unused, nvct: unused },
       verify: staticTokens(DEV_TOKENS),
       secret: SECRET,
       cursorSecret: 'dedup-cursor',

@@ -8,7 +8,7 @@ import { describeReal, realEnv, runOpsCommand } from '@nvcf/test';
 import { startPrivateNats, type PrivateNats } from '../../test/services/nats-private.js';
 import { DEFAULT_MIGRATIONS_DIR, runPreflight, type PreflightOptions, type PreflightResult } from '../src/index.js';
 
-const KEYSPACES = ['icms_api', 'nvca_status', 'nvcf_api'];
+const KEYSPACES = ['icms_api', 'nvca_status', 'nvcf_api', 'nvct_api'];
 
 const check = (r: PreflightResult, name: string) => r.checks.find((c) => c.check === name);
 const failed = (r: PreflightResult) => r.checks.filter((c) => c.status === 'FAIL').map((c) => c.check);

@@ -9,7 +9,7 @@ import {
 } from 'graphql';
 import { composeServices, transformSupergraphToPublicSchema } from '@theguild/federation-composition';
 
-export const subgraphNames = ['nvcf', 'icms', 'nvca-status'] as const;
+export const subgraphNames = ['nvcf', 'icms', 'nvca-status', 'nvct'] as const;
 export type SubgraphName = (typeof subgraphNames)[number];
 
 const here = (file: string) => new URL(`../${file}`, import.meta.url);

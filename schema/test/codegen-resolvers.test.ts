@@ -16,6 +16,7 @@ describe('generated resolver types', () => {
       'subgraphs/icms/src/generated/resolvers.ts',
       'subgraphs/nvca-status/src/generated/resolvers.ts',
       'subgraphs/nvcf/src/generated/resolvers.ts',
+      'subgraphs/nvct/src/generated/resolvers.ts',
     ]);
     const out = mkdtempSync(join(tmpdir(), 'codegen-resolvers-'));
     try {

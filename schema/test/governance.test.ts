@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSchema, schemaDir, writeBaseline, baselineFile } from '../scripts/governance.js';
@@ -24,8 +24,10 @@ const run = (args: string[] = []) => {
 /** A copy of the SDLs and the baseline to edit: `edit(file, from, to)` changes one subgraph SDL (or baseline/…). */
 function copy() {
   const dir = mkdtempSync(join(tmpdir(), 'schema-check-'));
-  for (const f of ['nvcf.graphql', 'icms.graphql', 'nvca-status.graphql', 'baseline'])
+  for (const f of ['nvcf.graphql', 'icms.graphql', 'nvca-status.graphql', 'nvct.graphql', 'baseline'])
     cpSync(join(schemaDir, f), join(dir, f), { recursive: true });
+  // each case starts from a baseline equal to the schema (the last release's, as after a release)
+  writeBaseline(dir);
   const edit = (file: string, from: string, to: string) => {
     const text = readFileSync(join(dir, file), 'utf8');
     expect(text).toContain(from);
@@ -35,6 +37,21 @@ function copy() {
 }
 
 describe('schema check (npm run schema:check)', () => {
+  it('takes a subgraph the baseline does not have yet as new: its public additions are safe, nothing else is compared', async () => {
+    using c = copy();
+    // as the committed baseline is: the release before nvct
+    rmSync(join(c.dir, 'baseline', 'nvct.graphql'));
+    cpSync(join(schemaDir, 'baseline', 'public.graphql'), join(c.dir, 'baseline', 'public.graphql'));
+    const report = await checkSchema({ dir: c.dir });
+    expect(report.ok).toBe(true);
+    expect(report.lines).toContainEqual(expect.stringMatching(/^new +nvct +a subgraph without a baseline yet/));
+    expect(report.changes.filter((x) => x.schema === 'nvct')).toEqual([]);
+    // what it adds to the public schema is still compared with the public baseline
+    expect(report.changes).toContainEqual(
+      expect.objectContaining({ schema: 'public', path: 'Query.task', criticality: 'safe' }),
+    );
+  }, 60_000);
+
   it('passes on the committed schema: the baseline is current', async () => {
     const report = await checkSchema();
     expect(report.lines.filter((l) => l.startsWith('breaking'))).toEqual([]);
@@ -115,7 +132,11 @@ describe('schema check (npm run schema:check)', () => {
 
   it('accepts a break when the baseline moves with it and BREAKING.md names every change', async () => {
     using s = copy();
-    const before = (file: string) => readFileSync(join(schemaDir, 'baseline', file), 'utf8');
+    // as `git show` answers: nothing for a baseline file the committed baseline does not have
+    const before = (file: string) =>
+      existsSync(join(schemaDir, 'baseline', file))
+        ? readFileSync(join(schemaDir, 'baseline', file), 'utf8')
+        : undefined;
     s.edit('icms.graphql', '  regions: [String!]!\n', '');
     writeBaseline(s.dir);
     expect(readFileSync(join(s.dir, 'baseline', baselineFile('public')), 'utf8')).not.toContain(

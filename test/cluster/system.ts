@@ -131,7 +131,7 @@ export async function dropKeyspaces(env: ClusterEnv, suffix: string) {
   });
   try {
     await client.connect();
-    for (const k of ['nvcf_api', 'icms_api', 'nvca_status'])
+    for (const k of ['nvcf_api', 'icms_api', 'nvca_status', 'nvct_api'])
       await client.execute(`DROP KEYSPACE IF EXISTS ${k}${suffix}`);
   } finally {
     await client.shutdown();

@@ -27,7 +27,7 @@ import {
 import { startPrivateNats, type PrivateNats } from '../services/nats-private.js';
 import { fast } from './suites/system.js';
 
-const FOLDERS = ['icms_api', 'nvca_status', 'nvcf_api'];
+const FOLDERS = ['icms_api', 'nvca_status', 'nvcf_api', 'nvct_api'];
 
 describeReal('backup and restore: NATS JetStream and Cassandra with work in flight', () => {
   // a private NATS: restoring a stream replaces it whole, which other test systems would feel
@@ -144,6 +144,7 @@ describeReal('backup and restore: NATS JetStream and Cassandra with work in flig
       ['icms_api', 2],
       ['nvca_status', 1],
       ['nvcf_api', 2],
+      ['nvct_api', 1],
     ]);
     // the manifest names what the snapshot holds: the waiting update, not yet delivered to its agent's durable
     const update = manifest.nats.streams.find((s) => s.name === Streams.update.name)!;
@@ -193,6 +194,7 @@ describeReal('backup and restore: NATS JetStream and Cassandra with work in flig
       });
       await migrator.up(`icms_api${older}`);
       await migrator.up(`nvca_status${older}`);
+      await migrator.up(`nvct_api${older}`);
       await migrator.goto(`nvcf_api${older}`, 1, { expect: 0 });
       expect((await runOpsCommand('backup', [set], env(older))).code).toBe(0);
       await migrator.up(`nvcf_api${older}`);
@@ -245,6 +247,7 @@ describeReal('backup and restore: NATS JetStream and Cassandra with work in flig
       [`icms_api${older}`, 2],
       [`nvca_status${older}`, 1],
       [`nvcf_api${older}`, 1],
+      [`nvct_api${older}`, 1],
     ]);
     expect((await migrator.up()).map((m) => m.file)).toEqual(['002_instance_observations.cql']);
   }, 90_000);

@@ -17,7 +17,7 @@ import { describeReal, realEnv, buildDist, httpClient, deployedHelm, deleteDurab
 import { copyFiles, manifestFiles, runtimeFiles } from '../../scripts/image-files.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SERVICES = ['gateway', 'nvcf', 'icms', 'nvca-status', 'agent'] as const;
+const SERVICES = ['gateway', 'nvcf', 'icms', 'nvca-status', 'nvct', 'agent'] as const;
 type Service = (typeof SERVICES)[number];
 
 interface Proc {
@@ -156,7 +156,7 @@ describeReal('the container image, staged without Docker', () => {
     await Promise.all(procs.map((p) => p.exited));
     const { natsUrl, contactPoints, localDataCenter } = realEnv();
     await using client = await createCassandraClient({ contactPoints, localDataCenter });
-    const keyspaces = ['nvcf_api', 'icms_api', 'nvca_status'].map((k) => `${k}${suffix}`);
+    const keyspaces = ['nvcf_api', 'icms_api', 'nvca_status', 'nvct_api'].map((k) => `${k}${suffix}`);
     for (const k of keyspaces) await client.execute(`DROP KEYSPACE IF EXISTS ${k}`);
     await client
       .execute('DELETE FROM schema_migrations.ledger WHERE keyspace_name IN ?', [keyspaces], { prepare: true })
@@ -178,6 +178,7 @@ describeReal('the container image, staged without Docker', () => {
       '@nvcf/subgraph-nvcf',
       '@nvcf/subgraph-icms',
       '@nvcf/subgraph-nvca-status',
+      '@nvcf/subgraph-nvct',
       '@nvcf/agent',
       '@nvcf/agent/kubernetes',
       '@nvcf/ops',
@@ -227,7 +228,7 @@ describeReal('the container image, staged without Docker', () => {
     const unknown = start('unknown', ['web'], {});
     expect(await unknown.exited).toBe(2);
     expect(unknown.stderr()).toMatch(
-      /^usage: nvcf <gateway\|nvcf\|icms\|nvca-status\|agent\|nvca-webhook\|migrate\|[a-z|]+> \[arguments\] \(got 'web'\)/,
+      /^usage: nvcf <gateway\|nvcf\|icms\|nvca-status\|nvct\|agent\|nvca-webhook\|migrate\|[a-z|]+> \[arguments\] \(got 'web'\)/,
     );
   }, 60_000);
 
@@ -237,16 +238,17 @@ describeReal('the container image, staged without Docker', () => {
     expect(migrate.stdout()).toMatch(new RegExp(`applied .*nvcf_api${suffix}/`));
     const status = start('migrate status', ['migrate', 'status'], env);
     expect(await status.exited).toBe(0);
-    for (const k of ['nvcf_api', 'icms_api', 'nvca_status'])
+    for (const k of ['nvcf_api', 'icms_api', 'nvca_status', 'nvct_api'])
       expect(status.stdout()).toMatch(new RegExp(`${k}${suffix} .*up to date`));
   }, 120_000);
 
   it('starts every service on NATS and Cassandra; each answers /health, /ready and /metrics', async () => {
     // durables of its own, from new events on: the shared stream's history is other suites'
     const consumer = (name: string) => ({ STATUS_CONSUMER_NAME: `${name}-img${tag}`, STATUS_CONSUMER_START: 'new' });
-    const [icms, status, agent] = await Promise.all([
+    const [icms, status, nvct, agent] = await Promise.all([
       service('icms', { ...consumer('icms'), ICMS_CLUSTERS_FILE: path.join(work, 'clusters.json') }),
       service('nvca-status', consumer('nvca-status')),
+      service('nvct', {}),
       service('agent', {
         CLUSTER_ID: clusterId,
         CLUSTER_DRIVER: 'simulated',
@@ -260,6 +262,7 @@ describeReal('the container image, staged without Docker', () => {
       NVCF_URL: base(nvcf.urls[0]),
       ICMS_URL: base(icms.urls[0]),
       NVCA_STATUS_URL: base(status.urls[0]),
+      NVCT_URL: base(nvct.urls[0]),
       AUTH_MODE: 'dev',
       AUTH_TOKENS: 'dev-token-a=nca-a',
       METRICS_PORT: '0',
@@ -268,6 +271,7 @@ describeReal('the container image, staged without Docker', () => {
     Object.assign(urls, {
       icms: base(icms.urls[0]),
       'nvca-status': base(status.urls[0]),
+      nvct: base(nvct.urls[0]),
       nvcf: base(nvcf.urls[0]),
       agent: agent.urls[0],
       gateway: base(gateway.urls[0]),

@@ -46,6 +46,7 @@ export async function startGatewayProcess(o: GatewayProcessOptions): Promise<Gat
       NVCF_URL: base('nvcf'),
       ICMS_URL: base('icms'),
       NVCA_STATUS_URL: base('nvca-status'),
+      NVCT_URL: base('nvct'),
       // cursors must verify on every replica: the system signs them with its one secret too
       NVCF_INTERNAL_SECRET: o.secret,
       NVCF_CURSOR_SECRET: o.secret,

@@ -17,6 +17,7 @@ const gateway = await startGateway({
     nvcf: placeholderUrl('nvcf'),
     icms: placeholderUrl('icms'),
     'nvca-status': placeholderUrl('nvca-status'),
+    nvct: placeholderUrl('nvct'),
   },
   verify: staticTokens(DEV_TOKENS),
   secret: 'sighup-test-secret-0123456789abcdef',

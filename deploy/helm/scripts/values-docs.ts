@@ -15,7 +15,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export const DOCS_FILE = path.join(ROOT, 'docs', 'deploy.md');
 export const CHART_NAMES = ['nvcf-control-plane', 'nvca-agent'] as const;
 /** the control plane's four services share their keys: one row for the same key, default and meaning */
-const SERVICE_KEYS = ['gateway', 'nvcf', 'icms', 'nvcaStatus'];
+const SERVICE_KEYS = ['gateway', 'nvcf', 'icms', 'nvcaStatus', 'nvct'];
 
 interface Node {
   type?: string | string[];

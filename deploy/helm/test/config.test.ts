@@ -50,7 +50,7 @@ describe('the services accept the environment the chart gives them', () => {
     const objs = await render('controlPlane', { values: [EXAMPLES.controlPlane] });
     const gw = readGatewayConfig(podEnv(objs, named(objs, 'Deployment', '-gateway')));
     expect(gw).toMatchObject({ authMode: 'jwt', introspection: 'claim', graphiql: false, console: true, metricsHost: '0.0.0.0', host: '0.0.0.0', streamReplicas: 3, drainGraceMs: 30000 });
-    for (const [name, key] of [['nvcf', 'nvcf'], ['icms', 'icms'], ['nvca-status', 'nvca-status']] as const) {
+    for (const [name, key] of [['nvcf', 'nvcf'], ['icms', 'icms'], ['nvca-status', 'nvca-status'], ['nvct', 'nvct']] as const) {
       const svc = named(objs, 'Service', `-${name}`);
       expect(gw.subgraphs[key]).toBe(`http://${svc.metadata.name}:${svc.spec.ports[0].port}/graphql`);
     }
@@ -60,7 +60,7 @@ describe('the services accept the environment the chart gives them', () => {
 
   it('production example: every subgraph reads its common, Cassandra, secret and own settings', async () => {
     const objs = await render('controlPlane', { values: [EXAMPLES.controlPlane] });
-    for (const svc of ['nvcf', 'icms', 'nvca-status']) {
+    for (const svc of ['nvcf', 'icms', 'nvca-status', 'nvct']) {
       const env = podEnv(objs, named(objs, 'Deployment', `-${svc}`));
       expect(readServiceConfig(env, { port: 0 }).port).toBe(Number(env.PORT));
       expect(readBusConfig(env).streamReplicas).toBe(3);

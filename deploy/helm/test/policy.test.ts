@@ -26,7 +26,7 @@ beforeAll(async () => {
   for (const [name, r] of rendered) process.stderr.write(`[helm] ${name}: nvcf-control-plane ${r.controlPlane.length} objects ${JSON.stringify(countByKind(r.controlPlane))}; nvca-agent ${r.agent.length} objects ${JSON.stringify(countByKind(r.agent))}\n`);
 }, HELM_BUILD_TIMEOUT_MS);
 
-const SERVICES = ['gateway', 'nvcf', 'icms', 'nvca-status'];
+const SERVICES = ['gateway', 'nvcf', 'icms', 'nvca-status', 'nvct'];
 const metricsFrom = (name: string) => (name === 'production' ? (parse(fs.readFileSync(EXAMPLES.controlPlane, 'utf8')).networkPolicy.metricsFrom as object[]) : []);
 const all = (name: string) => [...rendered.get(name)!.controlPlane, ...rendered.get(name)!.agent];
 
@@ -54,7 +54,7 @@ describe.each(cases.map(([name]) => [name]))('rendered objects (%s)', (name) => 
       if (spec.hostNetwork || spec.hostPID || spec.hostIPC) problems.push(`${owner}: host namespaces`);
     }
     expect(problems).toEqual([]);
-    expect(podSpecs(all(name)).length).toBe(9); // 4 services, 3 hook Jobs, the agent, its webhook
+    expect(podSpecs(all(name)).length).toBe(10); // 5 services, 3 hook Jobs, the agent, its webhook
   });
 
   it('every Deployment container has startup, readiness (/ready) and liveness (/health) probes', () => {
@@ -137,7 +137,7 @@ describe.each(cases.map(([name]) => [name]))('rendered objects (%s)', (name) => 
 
   it('subgraphs accept traffic only from the gateway (icms also from nvcf); metrics only from metricsFrom', () => {
     const podLabels = (svc: string) => named(cp(), 'Deployment', `-${svc}`).spec.template.metadata.labels;
-    const allowed = { nvcf: ['gateway'], icms: ['gateway', 'nvcf'], 'nvca-status': ['gateway'] } as Record<string, string[]>;
+    const allowed = { nvcf: ['gateway'], icms: ['gateway', 'nvcf'], 'nvca-status': ['gateway'], nvct: ['gateway'] } as Record<string, string[]>;
     for (const svc of Object.keys(allowed)) {
       const np = named(cp(), 'NetworkPolicy', `-${svc}`);
       expect(np.spec.policyTypes).toEqual(['Ingress']);

@@ -6,13 +6,14 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-export type ServiceKind = 'gateway' | 'nvcf' | 'icms' | 'nvca-status' | 'agent';
+export type ServiceKind = 'gateway' | 'nvcf' | 'icms' | 'nvca-status' | 'nvct' | 'agent';
 /** Where a service's entrypoint lives, relative to the repository (or image) root. */
 export const packageDir: Record<ServiceKind, string> = {
   gateway: 'gateway',
   nvcf: 'subgraphs/nvcf',
   icms: 'subgraphs/icms',
   'nvca-status': 'subgraphs/nvca-status',
+  nvct: 'subgraphs/nvct',
   agent: 'agent',
 };
 

@@ -4,10 +4,11 @@ import { createCassandraClient, createMigrator, type Replication } from '@nvcf/c
 import { createCassandraNvcfStore } from '@nvcf/subgraph-nvcf';
 import { createCassandraIcmsStore } from '@nvcf/subgraph-icms';
 import { createCassandraStatusStore } from '@nvcf/subgraph-nvca-status';
+import { createCassandraTaskStore } from '@nvcf/subgraph-nvct';
 import type { Backends } from './system.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
-const KEYSPACES = ['nvcf_api', 'icms_api', 'nvca_status'] as const;
+const KEYSPACES = ['nvcf_api', 'icms_api', 'nvca_status', 'nvct_api'] as const;
 
 export interface RealBackendOptions {
   natsUrl: string;
@@ -46,6 +47,7 @@ export async function realBackends(o: RealBackendOptions): Promise<Backends> {
     nvcfStore: createCassandraNvcfStore(client, { keyspace: ks('nvcf_api') }),
     icmsStore: createCassandraIcmsStore(client, { keyspace: ks('icms_api') }),
     statusStore: createCassandraStatusStore(client, { keyspace: ks('nvca_status') }),
+    taskStore: createCassandraTaskStore(client, { keyspace: ks('nvct_api') }),
     async dispose() {
       try {
         await bus.dispose();

@@ -5,6 +5,8 @@ import { createNvcfServer, createMemoryNvcfStore, httpIcmsClient, type NvcfStore
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { createIcmsServer, createMemoryIcmsStore, type ClusterRecord, type IcmsStore } from '@nvcf/subgraph-icms';
 import { createStatusServer, createMemoryStatusStore, type StatusStore } from '@nvcf/subgraph-nvca-status';
+import { createNvctServer, createMemoryTaskStore, type TaskStore } from '@nvcf/subgraph-nvct';
+import type { SubgraphName } from '@nvcf/schema';
 import { createSimulatedCluster, type Agent, type ClusterDriver } from '@nvcf/agent';
 import {
   startGateway,
@@ -23,6 +25,7 @@ export interface Backends {
   nvcfStore: NvcfStore;
   icmsStore: IcmsStore;
   statusStore: StatusStore;
+  taskStore: TaskStore;
   /** closes connections (the bus included) */
   dispose(): Promise<void>;
 }
@@ -92,9 +95,9 @@ export interface System extends AsyncDisposable {
   backends: Backends;
   agents: Map<string, Agent>;
   drivers: Map<string, ClusterDriver>;
-  subgraphs: { nvcf: string; icms: string; 'nvca-status': string };
+  subgraphs: Record<SubgraphName, string>;
   /** base URLs (health, metrics) */
-  services: { nvcf: string; icms: string; 'nvca-status': string };
+  services: Record<SubgraphName, string>;
   secret: string;
   /** kills a cluster's agent (work in flight is redelivered to the next one) */
   stopAgent(clusterId: string): Promise<void>;
@@ -109,6 +112,7 @@ export function memoryBackends(): Backends {
     nvcfStore: createMemoryNvcfStore(),
     icmsStore: createMemoryIcmsStore(),
     statusStore: createMemoryStatusStore(),
+    taskStore: createMemoryTaskStore(),
     dispose: () => bus.dispose(),
   };
 }
@@ -120,7 +124,7 @@ export const statusConsumers = (deploymentSuffix = '') => ({
   nvcf: `nvcf${deploymentSuffix}`,
 });
 
-/** The whole control plane in one process: three subgraphs, the gateway, one agent per cluster. */
+/** The whole control plane in one process: four subgraphs, the gateway, one agent per cluster. */
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const stack = new DisposalStack();
   try {
@@ -134,7 +138,11 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     );
     const clusters = opts.clusters ?? demoClusters();
     const host = opts.host ?? '127.0.0.1';
-    const { icms, status, nvcf, registry } = await startSubgraphs(opts, { backends, secret, host, clusters }, stack);
+    const { icms, status, nvcf, nvct, registry } = await startSubgraphs(
+      opts,
+      { backends, secret, host, clusters },
+      stack,
+    );
 
     const fleet = new AgentFleet({
       bus,
@@ -145,7 +153,12 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     stack.use(fleet);
     if (opts.agents !== 'external') for (const c of clusters) await fleet.start(c.id);
 
-    const subgraphs = { nvcf: nvcf.graphqlUrl, icms: icms.graphqlUrl, 'nvca-status': status.graphqlUrl };
+    const subgraphs = {
+      nvcf: nvcf.graphqlUrl,
+      icms: icms.graphqlUrl,
+      'nvca-status': status.graphqlUrl,
+      nvct: nvct.graphqlUrl,
+    };
     const gateway = stack.use(await startGateway(gatewayOptions(opts, { subgraphs, secret, bus, host })));
     // the gateway goes first on dispose (stack order), the bus last
     const services = stack.move();
@@ -159,7 +172,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       drivers: fleet.drivers,
       subgraphs,
       secret,
-      services: { nvcf: nvcf.url, icms: icms.url, 'nvca-status': status.url },
+      services: { nvcf: nvcf.url, icms: icms.url, 'nvca-status': status.url, nvct: nvct.url },
       stopAgent: (id) => fleet.stop(id),
       startAgent: (id) => fleet.start(id),
       dispose,
@@ -178,7 +191,7 @@ interface Wiring {
   clusters: ClusterRecord[];
 }
 
-/** ICMS, status and NVCF (with the operator registry it checks workloads against), each on the stack the moment it listens. */
+/** ICMS, status, NVCF and NVCT (with the operator registry they check workloads against), each on the stack the moment it listens. */
 async function startSubgraphs(opts: SystemOptions, w: Wiring, stack: DisposalStack) {
   const { backends, secret, host } = w;
   const { bus } = backends;
@@ -220,7 +233,8 @@ async function startSubgraphs(opts: SystemOptions, w: Wiring, stack: DisposalSta
       deadlineSweepMs: opts.deadlineSweepMs,
     }),
   );
-  return { icms, status, nvcf, registry };
+  const nvct = stack.use(await createNvctServer({ store: backends.taskStore, registry, secret, host }));
+  return { icms, status, nvcf, nvct, registry };
 }
 
 /** The gateway in front of the subgraphs; the IDE and the console sign in with the dev tokens unless `verify` is given. */

@@ -36,7 +36,7 @@ export interface TopologyOptions {
 export interface Topology extends AsyncDisposable {
   gateways: ServiceProcess[];
   /** what a Kubernetes Service would be: one ready-aware balancer per subgraph */
-  services: Record<'nvcf' | 'icms' | 'nvca-status', Balancer>;
+  services: Record<'nvcf' | 'icms' | 'nvca-status' | 'nvct', Balancer>;
   processes(): ServiceProcess[];
   clusters: string[];
   /**
@@ -101,11 +101,12 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
     const consumer = statusConsumers(o.deploymentSuffix);
     define('icms', 'icms', { ICMS_CLUSTERS_FILE: clustersFile, STATUS_CONSUMER_NAME: consumer.icms });
     define('nvca-status', 'nvca-status', { STATUS_CONSUMER_NAME: consumer.status });
-    const icms = await start('icms');
-    const status = await start('nvca-status');
+    define('nvct', 'nvct', {});
+    const [icms, status, nvct] = await Promise.all([start('icms'), start('nvca-status'), start('nvct')]);
     const services = {
       icms: stack.use(await startBalancer({ backends: [icms.url] })),
       'nvca-status': stack.use(await startBalancer({ backends: [status.url] })),
+      nvct: stack.use(await startBalancer({ backends: [nvct.url] })),
     } as Topology['services'];
     define('nvcf-1', 'nvcf', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvcf });
     define('nvcf-2', 'nvcf', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvcf });
@@ -122,6 +123,7 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
       NVCF_URL: services.nvcf.url,
       ICMS_URL: services.icms.url,
       NVCA_STATUS_URL: services['nvca-status'].url,
+      NVCT_URL: services.nvct.url,
       ...o.gatewayEnv,
     };
     const [p1, p2] = o.gatewayPorts ?? [0, 0];
@@ -134,8 +136,8 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
         ? services.nvcf
         : name === 'icms'
           ? services.icms
-          : name === 'nvca-status'
-            ? services['nvca-status']
+          : name === 'nvca-status' || name === 'nvct'
+            ? services[name]
             : undefined;
     const backendsOf = (kind: ServiceKind) => [...live.values()].filter((p) => p.kind === kind).map((p) => p.url);
 

@@ -10,7 +10,7 @@ import { demoClusters } from '../src/seed.js';
 describe('gatewayOptions', () => {
   const bus = createMemoryBus();
   afterAll(() => bus.dispose());
-  const subgraphs = { nvcf: 'http://n', icms: 'http://i', 'nvca-status': 'http://s' };
+  const subgraphs = { nvcf: 'http://n', icms: 'http://i', 'nvca-status': 'http://s', nvct: 'http://t' };
   const wiring = { subgraphs, secret: 's', bus, host: '127.0.0.1' };
 
   it('signs the IDE and the console in with the dev tokens when no verifier is given', () => {

@@ -13,6 +13,7 @@ gateway: gateway
 nvcf: nvcf
 icms: icms
 nvcaStatus: nvca-status
+nvct: nvct
 {{- end -}}
 
 {{- define "nvcf.componentName" -}}
@@ -130,7 +131,7 @@ seccompProfile:
 
 {{/* extraEnv may add variables, never replace one the chart sets (auth above all). */}}
 {{- define "nvcf.extraEnv" -}}
-{{- $reserved := list "HOST" "PORT" "LOG_LEVEL" "LOG_FORMAT" "DRAIN_GRACE_MS" "NATS_URL" "NATS_STREAM_REPLICAS" "NVCF_INTERNAL_SECRET" "NVCF_INTERNAL_SECRET_FILE" "NVCF_CURSOR_SECRET" "NVCF_CURSOR_SECRET_FILE" "AUTH_MODE" "AUTH_TOKENS" "JWT_ISSUER" "JWT_AUDIENCE" "JWT_JWKS_URL" "METRICS_HOST" "METRICS_PORT" "SUPERGRAPH_FILE" "CASSANDRA_CONTACT_POINTS" "CASSANDRA_LOCAL_DC" "CASSANDRA_KEYSPACE_SUFFIX" "ICMS_URL" "NVCF_URL" "NVCA_STATUS_URL" "ICMS_CLUSTERS_FILE" -}}
+{{- $reserved := list "HOST" "PORT" "LOG_LEVEL" "LOG_FORMAT" "DRAIN_GRACE_MS" "NATS_URL" "NATS_STREAM_REPLICAS" "NVCF_INTERNAL_SECRET" "NVCF_INTERNAL_SECRET_FILE" "NVCF_CURSOR_SECRET" "NVCF_CURSOR_SECRET_FILE" "AUTH_MODE" "AUTH_TOKENS" "JWT_ISSUER" "JWT_AUDIENCE" "JWT_JWKS_URL" "METRICS_HOST" "METRICS_PORT" "SUPERGRAPH_FILE" "CASSANDRA_CONTACT_POINTS" "CASSANDRA_LOCAL_DC" "CASSANDRA_KEYSPACE_SUFFIX" "ICMS_URL" "NVCF_URL" "NVCA_STATUS_URL" "NVCT_URL" "ICMS_CLUSTERS_FILE" -}}
 {{- range .extraEnv -}}
 {{- if has .name $reserved -}}
 {{- fail (printf "%s.extraEnv: %s is set by the chart; use its value instead" $.key .name) -}}
@@ -181,6 +182,8 @@ livenessProbe:
   value: {{ include "nvcf.url" (dict "root" . "key" "icms" "component" "icms") }}
 - name: NVCA_STATUS_URL
   value: {{ include "nvcf.url" (dict "root" . "key" "nvcaStatus" "component" "nvca-status") }}
+- name: NVCT_URL
+  value: {{ include "nvcf.url" (dict "root" . "key" "nvct" "component" "nvct") }}
 - name: SUPERGRAPH_FILE
   value: /etc/nvcf/supergraph/supergraph.graphql
 # /metrics names tenants: its own port, reachable in the pod network for scraping only

@@ -1,0 +1,51 @@
+import DataLoader from 'dataloader';
+import type { OperatorRegistry } from '@nvcf/operators';
+import { DateTimeScalar, JSONScalar, type TenantContext } from '@nvcf/subgraph-kit';
+import type { TaskStore } from './store/index.js';
+import type { Resolvers } from './generated/resolvers.js';
+import type { TaskEventRecord, TaskRecord } from './model.js';
+import { cancelTask, createTask, listTasks, type Clock } from './tasks.js';
+
+export const createLoaders = (store: TaskStore) => ({
+  task: new DataLoader((ids: readonly string[]) => store.get(ids)),
+});
+
+export interface NvctContext extends TenantContext {
+  loaders: ReturnType<typeof createLoaders>;
+}
+
+/** A transition's position: the task and its transition counter. */
+export const eventCursor = (taskId: string, e: Pick<TaskEventRecord, 'seq'>) =>
+  Buffer.from(`${taskId}:${e.seq}`).toString('base64url');
+
+const own = async (ctx: NvctContext, id: string): Promise<TaskRecord | null> => {
+  const t = await ctx.loaders.task.load(id);
+  // another tenant's task is no task here
+  return t && t.ncaId === ctx.tenant ? t : null;
+};
+
+export function resolvers(store: TaskStore, registry: OperatorRegistry, clock: Clock): Resolvers {
+  return {
+    DateTime: DateTimeScalar,
+    JSON: JSONScalar,
+    Query: {
+      task: (_, { id }, ctx) => own(ctx, id),
+      tasks: (_, args, ctx) => listTasks(store, ctx.tenant, args),
+    },
+    Mutation: {
+      createTask: (_, { input }, ctx) => createTask(store, registry, clock, ctx.tenant, input),
+      cancelTask: (_, { id }, ctx) => cancelTask(store, clock, ctx.tenant, id),
+    },
+    Task: {
+      __resolveReference: ({ id }, ctx) => own(ctx, id),
+      events: (t) => t.events.map((event) => ({ event, task: t })),
+    },
+    TaskStatusEvent: {
+      cursor: ({ event, task }) => eventCursor(task.id, event),
+      at: ({ event }) => event.at,
+      status: ({ event }) => event.status,
+      message: ({ event }) => event.message,
+      task: ({ task }) => task,
+    },
+  };
+}

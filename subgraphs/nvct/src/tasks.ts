@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { fail } from '@nvcf/errors';
+import { checkWorkloadInput, type OperatorRegistry } from '@nvcf/operators';
+import { inputLimit, jsonExtent } from '@nvcf/subgraph-kit';
+import { DURATIONS, checkDuration } from './duration.js';
+import { isTerminal, type JsonObject, type TaskRecord, type TaskStatus } from './model.js';
+import { ownTask, transition } from './lifecycle.js';
+import type { TaskStore } from './store/index.js';
+import type { CreateTaskInput } from './generated/resolvers.js';
+
+/** Now, as the control plane sees it: tests pass a fake clock. */
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
+// the gateway and the subgraph refuse these before any resolver runs; kept for in-process callers
+const NAME = inputLimit('CreateTaskInput.name');
+const CONFIGURATION = inputLimit('CreateTaskInput.configuration');
+
+function checkName(name: string) {
+  if (name.length < NAME.minLength! || name.length > NAME.maxLength!)
+    throw fail(
+      'BAD_USER_INPUT',
+      `name must be ${NAME.minLength} to ${NAME.maxLength} characters (got ${name.length})`,
+      {
+        field: 'name',
+      },
+    );
+  // eslint-disable-next-line no-control-regex -- the check is for control characters
+  if (/[\u0000-\u001f]/.test(name))
+    throw fail('BAD_USER_INPUT', 'name must not contain control characters', { field: 'name' });
+}
+
+function checkConfiguration(value: unknown): JsonObject | null {
+  if (value == null) return null;
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw fail('BAD_USER_INPUT', 'configuration must be a JSON object', { field: 'configuration' });
+  const { bytes } = jsonExtent({ raw: value });
+  if (bytes > CONFIGURATION.maxBytes!)
+    throw fail('LIMIT_EXCEEDED', `configuration is ${bytes} bytes; the limit is ${CONFIGURATION.maxBytes} bytes`, {
+      field: 'configuration',
+      limit: CONFIGURATION.maxBytes,
+      size: bytes,
+    });
+  return value as JsonObject;
+}
+
+/** Validates the whole input before anything is stored, then queues the task. */
+export async function createTask(
+  store: TaskStore,
+  registry: OperatorRegistry,
+  clock: Clock,
+  tenant: string,
+  input: CreateTaskInput,
+): Promise<TaskRecord> {
+  checkName(input.name);
+  const workload = checkWorkloadInput(input, registry);
+  const g = input.gpuSpecification;
+  for (const f of ['gpu', 'instanceType'] as const)
+    if (!g[f].trim())
+      throw fail('BAD_USER_INPUT', `gpuSpecification.${f} must not be empty`, { field: `gpuSpecification.${f}` });
+  const durations = {
+    maxRuntimeDuration: checkDuration('maxRuntimeDuration', input.maxRuntimeDuration, DURATIONS.maxRuntimeDuration),
+    maxQueuedDuration: checkDuration('maxQueuedDuration', input.maxQueuedDuration, DURATIONS.maxQueuedDuration),
+    terminationGracePeriodDuration: checkDuration(
+      'terminationGracePeriodDuration',
+      input.terminationGracePeriodDuration,
+      DURATIONS.terminationGracePeriodDuration,
+    ),
+  };
+  const configuration = checkConfiguration(input.configuration);
+  const now = clock().toISOString();
+  const task: TaskRecord = {
+    id: randomUUID(),
+    ncaId: tenant,
+    name: input.name,
+    ...workload,
+    status: 'QUEUED',
+    configuration,
+    gpu: g.gpu,
+    instanceType: g.instanceType,
+    clusters: g.clusters ?? [],
+    regions: g.regions ?? [],
+    ...durations,
+    createdAt: now,
+    runningAt: null,
+    endedAt: null,
+    message: null,
+    seq: 1,
+    events: [{ seq: 1, at: now, status: 'QUEUED', message: null }],
+  };
+  await store.create(task);
+  return task;
+}
+
+export async function cancelTask(store: TaskStore, clock: Clock, tenant: string, id: string): Promise<TaskRecord> {
+  const task = await ownTask(store, tenant, id);
+  const ended = (t: TaskRecord) =>
+    fail('TASK_ENDED', `task ${id} already ended ${t.status} at ${t.endedAt}; submit a new task instead`, {
+      field: 'id',
+      status: t.status,
+    });
+  if (isTerminal(task.status)) throw ended(task);
+  const canceled = await transition(store, id, 'CANCELED', () => clock().toISOString(), 'canceled by the owner');
+  if (canceled) return canceled;
+  // it ended between the read and the compare-and-set
+  throw ended(await ownTask(store, tenant, id));
+}
+
+export const DEFAULT_PAGE = 20;
+export const MAX_PAGE = 100;
+
+/** A position in a tenant's newest-first list: opaque to clients. */
+export interface PageKey {
+  createdAt: string;
+  id: string;
+}
+
+export const encodePageCursor = (t: PageKey) => Buffer.from(JSON.stringify([t.createdAt, t.id])).toString('base64url');
+
+export function decodePageCursor(after: string): PageKey {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
+      return { createdAt: v[0], id: v[1] };
+  } catch {
+    // refused below with the same message as any other malformed cursor
+  }
+  throw fail('CURSOR_INVALID', 'after is not a cursor of this list; pass pageInfo.endCursor of the page before', {
+    field: 'after',
+  });
+}
+
+export async function listTasks(
+  store: TaskStore,
+  tenant: string,
+  args: { status?: TaskStatus | null; first?: number | null; after?: string | null },
+) {
+  const first = args.first ?? DEFAULT_PAGE;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE)
+    throw fail('BAD_USER_INPUT', `first must be between 1 and ${MAX_PAGE} (got ${first})`, { field: 'first' });
+  const after = args.after ? decodePageCursor(args.after) : null;
+  // one more than the page: whether there is a next page, without a second query
+  const found = await store.list(tenant, { status: args.status ?? null, limit: first + 1, after });
+  const page = found.slice(0, first);
+  const edges = page.map((t) => ({ cursor: encodePageCursor(t), node: t }));
+  return {
+    edges,
+    pageInfo: { hasNextPage: found.length > first, endCursor: edges.at(-1)?.cursor ?? null },
+  };
+}

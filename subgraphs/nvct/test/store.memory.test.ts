@@ -1,0 +1,4 @@
+import { createMemoryTaskStore } from '../src/index.js';
+import { taskStoreContract } from './store.contract.js';
+
+taskStoreContract('memory', async () => createMemoryTaskStore());
