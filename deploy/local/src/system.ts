@@ -233,7 +233,16 @@ async function startSubgraphs(opts: SystemOptions, w: Wiring, stack: DisposalSta
       deadlineSweepMs: opts.deadlineSweepMs,
     }),
   );
-  const nvct = stack.use(await createNvctServer({ store: backends.taskStore, registry, secret, host }));
+  const nvct = stack.use(
+    await createNvctServer({
+      store: backends.taskStore,
+      bus,
+      registry,
+      secret,
+      host,
+      deadlineSweepMs: opts.deadlineSweepMs,
+    }),
+  );
   return { icms, status, nvcf, nvct, registry };
 }
 

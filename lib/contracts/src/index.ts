@@ -15,5 +15,7 @@ export type {
   StatusEvent,
   ClusterOperatorsMessage,
   OperatorSupport,
+  TaskStatus,
+  TaskStatusEvent,
 } from './payloads.js';
 export type { IcmsRpc, LaunchSpec, PlacementRequest } from './icms-rpc.js';

@@ -114,7 +114,36 @@ export interface ClusterOperatorsMessage {
   operators: OperatorSupport[];
 }
 
+export type TaskStatus =
+  | 'QUEUED'
+  | 'LAUNCHED'
+  | 'RUNNING'
+  | 'COMPLETED'
+  | 'ERRORED'
+  | 'CANCELED'
+  | 'EXCEEDED_MAX_RUNTIME'
+  | 'EXCEEDED_MAX_QUEUED_DURATION';
+
+/**
+ * One transition of a task (subject `Status.NVCT.<ncaId>.<taskId>`), published by nvct once the
+ * transition is stored. `seq` counts the task's transitions (1 is QUEUED): a reader drops an
+ * event whose seq is not newer than the last one it applied for that task.
+ */
+export interface TaskStatusEvent {
+  type: 'task-status';
+  ncaId: string;
+  taskId: string;
+  seq: number;
+  status: TaskStatus;
+  previousStatus: TaskStatus | null;
+  /** ISO-8601 time of the transition */
+  at: string;
+  /** why it ended (every terminal state but COMPLETED), or the workload's exit message */
+  message: string | null;
+}
+
 export const msgIds = {
+  taskStatus: (e: Pick<TaskStatusEvent, 'taskId' | 'seq'>) => `task-status:${e.taskId}:${e.seq}`,
   create: (instanceId: string) => `create:${instanceId}`,
   update: (updateActionId: string, clusterId: string) => `update:${updateActionId}:${clusterId}`,
   terminate: (instanceId: string) => `terminate:${instanceId}`,

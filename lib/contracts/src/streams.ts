@@ -37,6 +37,14 @@ export const Streams = {
     maxAgeMs: 7 * DAY,
     duplicateWindowMs: 120_000,
   },
+  /** every transition of every task (nvct); a subject space of its own, tenant first */
+  taskStatus: {
+    name: 'NvctTaskStatusStream',
+    subjects: ['Status.NVCT.>'],
+    retention: 'limits',
+    maxAgeMs: 7 * DAY,
+    duplicateWindowMs: 120_000,
+  },
 } as const satisfies Record<string, StreamSpec>;
 
 /** Every stream of a release: the domain's, and the bus's dead-letter stream. */
@@ -55,6 +63,9 @@ export const subjects = {
   /** one subject per instance; the tenant leads so a reader can filter a tenant cheaply */
   status: (ncaId: string, instanceId: string) => `Status.NVCA.${token(ncaId)}.${token(instanceId)}`,
   statusOfTenant: (ncaId: string) => `Status.NVCA.${token(ncaId)}.*`,
+  /** one subject per task, the tenant first: a tenant's tasks are `Status.NVCT.<ncaId>.*` */
+  taskStatus: (ncaId: string, taskId: string) => `Status.NVCT.${token(ncaId)}.${token(taskId)}`,
+  taskStatusOfTenant: (ncaId: string) => `Status.NVCT.${token(ncaId)}.*`,
   /** one subject per cluster: its agent's reports about the cluster itself */
   cluster: (clusterId: string) => `Cluster.NVCA.${token(clusterId)}`,
 };

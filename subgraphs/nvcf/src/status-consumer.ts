@@ -3,6 +3,7 @@ import { Streams, readerOf, statusEventOf } from '@nvcf/contracts';
 import type { Nvcf } from './nvcf.js';
 import { retryHandoffs } from './handoff.js';
 import { createLogger } from '@nvcf/logging';
+import { periodic } from '@nvcf/lifecycle';
 
 const log = createLogger('nvcf');
 
@@ -38,17 +39,9 @@ export async function consumeStatus(nvcf: Nvcf, bus: Bus, consumer = 'nvcf', sta
 
 /** Periodically fails revisions past their deadline, and hands off those ICMS could not take yet. */
 export function sweepDeadlines(nvcf: Nvcf, everyMs: number): { stop(): void } {
-  let running = false;
-  const t = setInterval(() => {
-    // a sweep slower than its interval (a loaded store) is not joined by a second one
-    if (running) return;
-    running = true;
-    nvcf.rollouts
-      .sweepDeadlines()
-      .then(() => retryHandoffs(nvcf))
-      .catch((err) => log.error('deadline sweep failed', err))
-      .finally(() => (running = false));
-  }, everyMs);
-  t.unref();
-  return { stop: () => clearInterval(t) };
+  return periodic(
+    everyMs,
+    () => nvcf.rollouts.sweepDeadlines().then(() => retryHandoffs(nvcf)),
+    (err) => log.error('deadline sweep failed', err),
+  );
 }

@@ -1,6 +1,23 @@
 import { fail } from '@nvcf/errors';
+import type { Bus } from '@nvcf/bus';
+import { msgIds, subjects, type TaskStatusEvent } from '@nvcf/contracts';
 import { EVENTS_KEPT, NEXT, isTerminal, type TaskRecord, type TaskStatus } from './model.js';
 import type { TaskStore } from './store/index.js';
+
+/** Now, as the control plane sees it: tests pass a fake clock. */
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
+/** What every change of a task needs: where it is stored, where its transitions go, and now. */
+export interface TaskDeps {
+  store: TaskStore;
+  bus: Bus;
+  clock: Clock;
+}
+
+export class TransitionRefused extends Error {
+  override name = 'TransitionRefused';
+}
 
 /** The task after one transition, its event appended; a transition the state machine has no edge for is refused. */
 export function advance(task: TaskRecord, status: TaskStatus, at: string, message: string | null = null): TaskRecord {
@@ -19,29 +36,51 @@ export function advance(task: TaskRecord, status: TaskStatus, at: string, messag
   };
 }
 
-export class TransitionRefused extends Error {
-  override name = 'TransitionRefused';
+/** The newest transition of a stored task, as its status event. */
+export function statusEventOf(task: TaskRecord): TaskStatusEvent {
+  const last = task.events.at(-1)!;
+  const previous = task.events.at(-2);
+  return {
+    type: 'task-status',
+    ncaId: task.ncaId,
+    taskId: task.id,
+    seq: last.seq,
+    status: last.status,
+    // the task keeps its newest events only; the first has no previous status
+    previousStatus: previous?.seq === last.seq - 1 ? previous.status : null,
+    at: last.at,
+    message: last.message,
+  };
 }
 
 /**
- * Moves a task to `status` by compare-and-set, reading it again when another writer (a cancel, a
- * deadline, an agent's report) moved it first. Null when the task is missing or the transition is
- * no longer possible from where the task now is (it ended meanwhile).
+ * Publishes the task's newest transition on its tenant's subject. After the store: the event
+ * never announces what a reader could not read yet; the message id makes a repeat a duplicate.
  */
-export async function transition(
-  store: TaskStore,
-  id: string,
-  status: TaskStatus | ((t: TaskRecord) => TaskStatus | null),
-  at: () => string,
-  message: string | null = null,
-): Promise<TaskRecord | null> {
+export async function announce(bus: Bus, task: TaskRecord): Promise<void> {
+  const e = statusEventOf(task);
+  await bus.publish(subjects.taskStatus(e.ncaId, e.taskId), e, { msgId: msgIds.taskStatus(e) });
+}
+
+/** Where a task should go from the state it is in now, and why; null: nowhere. */
+export type Decision = (t: TaskRecord) => { status: TaskStatus; message: string | null } | null;
+
+/**
+ * Moves a task where `decide` says by compare-and-set, deciding again on a fresh read when another
+ * writer (a cancel, a deadline, an agent's report) moved it first, and announces the transition.
+ * Null when the task is missing, or when from where it now is there is nowhere to go (it ended).
+ */
+export async function transition(deps: TaskDeps, id: string, decide: Decision): Promise<TaskRecord | null> {
   for (;;) {
-    const [cur] = await store.get([id]);
+    const [cur] = await deps.store.get([id]);
     if (!cur) return null;
-    const next = typeof status === 'function' ? status(cur) : status;
-    if (!next || !NEXT[cur.status].includes(next)) return null;
-    const moved = advance(cur, next, at(), message);
-    if (await store.replace(cur.seq, moved)) return moved;
+    const next = decide(cur);
+    if (!next || !NEXT[cur.status].includes(next.status)) return null;
+    const moved = advance(cur, next.status, deps.clock().toISOString(), next.message);
+    if (await deps.store.replace(cur.seq, moved)) {
+      await announce(deps.bus, moved);
+      return moved;
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { str } from '@nvcf/config';
+import { int, str } from '@nvcf/config';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { runSubgraphMain } from '@nvcf/service';
 import { createNvctServer } from './server.js';
@@ -9,11 +9,14 @@ runSubgraphMain(
   { port: 4004 },
   (env) => ({
     registryFile: str(env, 'OPERATOR_REGISTRY_FILE', defaultRegistryPath()),
+    deadlineSweepMs: int(env, 'TASK_DEADLINE_SWEEP_MS', 1000, { min: 100 }),
   }),
-  async ({ cassandra, keyspace, config: c }) =>
+  async ({ bus, cassandra, keyspace, config: c }) =>
     createNvctServer({
       store: createCassandraTaskStore(cassandra, { keyspace: keyspace('nvct_api') }),
+      bus,
       registry: loadRegistry(c.registryFile),
+      deadlineSweepMs: c.deadlineSweepMs,
       secret: c.secret,
       port: c.port,
       host: c.host,

@@ -1,19 +1,13 @@
+import type { TaskStatus } from '@nvcf/contracts';
 import type { CheckedWorkload } from '@nvcf/operators';
 
-export type TaskStatus =
-  | 'QUEUED'
-  | 'LAUNCHED'
-  | 'RUNNING'
-  | 'COMPLETED'
-  | 'ERRORED'
-  | 'CANCELED'
-  | 'EXCEEDED_MAX_RUNTIME'
-  | 'EXCEEDED_MAX_QUEUED_DURATION';
+export type { TaskStatus };
 
 /** Where a task may go from each state; a terminal state goes nowhere (tasks are never updated). */
 export const NEXT: Record<TaskStatus, readonly TaskStatus[]> = {
   QUEUED: ['LAUNCHED', 'ERRORED', 'CANCELED', 'EXCEEDED_MAX_QUEUED_DURATION'],
-  LAUNCHED: ['RUNNING', 'COMPLETED', 'ERRORED', 'CANCELED', 'EXCEEDED_MAX_RUNTIME'],
+  // a launch that never starts running is held to the queue deadline
+  LAUNCHED: ['RUNNING', 'COMPLETED', 'ERRORED', 'CANCELED', 'EXCEEDED_MAX_QUEUED_DURATION'],
   RUNNING: ['COMPLETED', 'ERRORED', 'CANCELED', 'EXCEEDED_MAX_RUNTIME'],
   COMPLETED: [],
   ERRORED: [],

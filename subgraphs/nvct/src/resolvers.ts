@@ -4,7 +4,8 @@ import { DateTimeScalar, JSONScalar, type TenantContext } from '@nvcf/subgraph-k
 import type { TaskStore } from './store/index.js';
 import type { Resolvers } from './generated/resolvers.js';
 import type { TaskEventRecord, TaskRecord } from './model.js';
-import { cancelTask, createTask, listTasks, type Clock } from './tasks.js';
+import { cancelTask, createTask, listTasks } from './tasks.js';
+import type { TaskDeps } from './lifecycle.js';
 
 export const createLoaders = (store: TaskStore) => ({
   task: new DataLoader((ids: readonly string[]) => store.get(ids)),
@@ -24,17 +25,17 @@ const own = async (ctx: NvctContext, id: string): Promise<TaskRecord | null> => 
   return t && t.ncaId === ctx.tenant ? t : null;
 };
 
-export function resolvers(store: TaskStore, registry: OperatorRegistry, clock: Clock): Resolvers {
+export function resolvers(deps: TaskDeps, registry: OperatorRegistry): Resolvers {
   return {
     DateTime: DateTimeScalar,
     JSON: JSONScalar,
     Query: {
       task: (_, { id }, ctx) => own(ctx, id),
-      tasks: (_, args, ctx) => listTasks(store, ctx.tenant, args),
+      tasks: (_, args, ctx) => listTasks(deps.store, ctx.tenant, args),
     },
     Mutation: {
-      createTask: (_, { input }, ctx) => createTask(store, registry, clock, ctx.tenant, input),
-      cancelTask: (_, { id }, ctx) => cancelTask(store, clock, ctx.tenant, id),
+      createTask: (_, { input }, ctx) => createTask(deps, registry, ctx.tenant, input),
+      cancelTask: (_, { id }, ctx) => cancelTask(deps, ctx.tenant, id),
     },
     Task: {
       __resolveReference: ({ id }, ctx) => own(ctx, id),

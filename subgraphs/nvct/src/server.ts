@@ -1,38 +1,57 @@
 import { parse } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { Bus } from '@nvcf/bus';
 import { subgraphSdl } from '@nvcf/schema';
-import { build } from '@nvcf/lifecycle';
+import { build, periodic } from '@nvcf/lifecycle';
+import { createLogger } from '@nvcf/logging';
 import type { OperatorRegistry } from '@nvcf/operators';
 import { startSubgraph, type RunningSubgraph } from '@nvcf/subgraph-kit';
 import type { TaskStore } from './store/index.js';
 import { createLoaders, resolvers } from './resolvers.js';
-import { systemClock, type Clock } from './tasks.js';
+import { systemClock, type Clock, type TaskDeps } from './lifecycle.js';
+import { sweepDeadlines } from './deadlines.js';
+
+const log = createLogger('nvct');
 
 export interface NvctServerOptions {
   store: TaskStore;
+  /** where every transition is announced (the task status stream) */
+  bus: Bus;
   /** the operator registry operator tasks are checked against (the one nvcf checks functions with) */
   registry: OperatorRegistry;
   secret: string;
   port?: number;
   host?: string;
-  /** the control plane's now: deadlines and timestamps; tests pass a fake one */
+  /** the control plane's now: timestamps and deadlines; tests pass a fake one */
   clock?: Clock;
+  /** how often the open tasks' deadlines are checked (default 1000) */
+  deadlineSweepMs?: number;
 }
 
-export const buildNvctSchema = (store: TaskStore, registry: OperatorRegistry, clock: Clock = systemClock) =>
-  buildSubgraphSchema([{ typeDefs: parse(subgraphSdl('nvct')), resolvers: resolvers(store, registry, clock) }]);
+export const buildNvctSchema = (deps: TaskDeps, registry: OperatorRegistry) =>
+  buildSubgraphSchema([{ typeDefs: parse(subgraphSdl('nvct')), resolvers: resolvers(deps, registry) }]);
 
 export async function createNvctServer(opts: NvctServerOptions): Promise<RunningSubgraph> {
-  return build(async () => {
+  const deps: TaskDeps = { store: opts.store, bus: opts.bus, clock: opts.clock ?? systemClock };
+  return build(async (stack) => {
+    const sweeper = periodic(
+      opts.deadlineSweepMs ?? 1000,
+      () => sweepDeadlines(deps),
+      (err) => log.error('deadline sweep failed', err),
+    );
+    stack.defer(() => sweeper.stop());
     const server = await startSubgraph({
       name: 'nvct',
-      schema: buildNvctSchema(opts.store, opts.registry, opts.clock),
+      schema: buildNvctSchema(deps, opts.registry),
       secret: opts.secret,
       port: opts.port,
       host: opts.host,
       context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
     });
-    const drain = (graceMs: number) => server.drain(graceMs);
+    const drain = async (graceMs: number) => {
+      sweeper.stop();
+      await server.drain(graceMs);
+    };
     const dispose = () => drain(0);
     return { ...server, drain, dispose, [Symbol.asyncDispose]: dispose };
   });

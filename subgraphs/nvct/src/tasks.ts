@@ -4,13 +4,9 @@ import { checkWorkloadInput, type OperatorRegistry } from '@nvcf/operators';
 import { inputLimit, jsonExtent } from '@nvcf/subgraph-kit';
 import { DURATIONS, checkDuration } from './duration.js';
 import { isTerminal, type JsonObject, type TaskRecord, type TaskStatus } from './model.js';
-import { ownTask, transition } from './lifecycle.js';
+import { announce, ownTask, transition, type TaskDeps } from './lifecycle.js';
 import type { TaskStore } from './store/index.js';
 import type { CreateTaskInput } from './generated/resolvers.js';
-
-/** Now, as the control plane sees it: tests pass a fake clock. */
-export type Clock = () => Date;
-export const systemClock: Clock = () => new Date();
 
 // the gateway and the subgraph refuse these before any resolver runs; kept for in-process callers
 const NAME = inputLimit('CreateTaskInput.name');
@@ -46,9 +42,8 @@ function checkConfiguration(value: unknown): JsonObject | null {
 
 /** Validates the whole input before anything is stored, then queues the task. */
 export async function createTask(
-  store: TaskStore,
+  { store, bus, clock }: TaskDeps,
   registry: OperatorRegistry,
-  clock: Clock,
   tenant: string,
   input: CreateTaskInput,
 ): Promise<TaskRecord> {
@@ -89,21 +84,22 @@ export async function createTask(
     events: [{ seq: 1, at: now, status: 'QUEUED', message: null }],
   };
   await store.create(task);
+  await announce(bus, task);
   return task;
 }
 
-export async function cancelTask(store: TaskStore, clock: Clock, tenant: string, id: string): Promise<TaskRecord> {
-  const task = await ownTask(store, tenant, id);
+export async function cancelTask(deps: TaskDeps, tenant: string, id: string): Promise<TaskRecord> {
   const ended = (t: TaskRecord) =>
     fail('TASK_ENDED', `task ${id} already ended ${t.status} at ${t.endedAt}; submit a new task instead`, {
       field: 'id',
       status: t.status,
     });
+  const task = await ownTask(deps.store, tenant, id);
   if (isTerminal(task.status)) throw ended(task);
-  const canceled = await transition(store, id, 'CANCELED', () => clock().toISOString(), 'canceled by the owner');
+  const canceled = await transition(deps, id, () => ({ status: 'CANCELED', message: 'canceled by the owner' }));
   if (canceled) return canceled;
   // it ended between the read and the compare-and-set
-  throw ended(await ownTask(store, tenant, id));
+  throw ended(await ownTask(deps.store, tenant, id));
 }
 
 export const DEFAULT_PAGE = 20;

@@ -1,5 +1,7 @@
 import { graphql } from 'graphql';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
+import { createMemoryBus } from '@nvcf/bus';
+import { allStreams } from '@nvcf/contracts';
 import { buildNvctSchema, createMemoryTaskStore, type TaskStore } from '../src/index.js';
 import { createLoaders } from '../src/resolvers.js';
 
@@ -11,10 +13,12 @@ describe('nvct API', () => {
   let store: TaskStore;
   let now: Date;
   let run: (tenant: string, source: string, variableValues?: Record<string, unknown>) => ReturnType<typeof graphql>;
-  beforeEach(() => {
+  beforeEach(async () => {
     store = createMemoryTaskStore();
     now = new Date('2026-01-01T00:00:00.000Z');
-    const schema = buildNvctSchema(store, registry, () => now);
+    const bus = createMemoryBus();
+    await bus.ensureStreams(allStreams);
+    const schema = buildNvctSchema({ store, bus, clock: () => now }, registry);
     run = (tenant, source, variableValues) =>
       graphql({ schema, source, variableValues, contextValue: { tenant, loaders: createLoaders(store) } });
   });
