@@ -142,6 +142,7 @@ describeReal('the production topology, from the built output', () => {
       const order = [
         'icms',
         'nvca-status',
+        'nvct',
         'nvcf-1',
         'nvcf-2',
         ...topology.clusters.map((c) => `agent-${c}`),
