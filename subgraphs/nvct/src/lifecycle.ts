@@ -3,6 +3,7 @@ import type { Bus } from '@nvcf/bus';
 import { msgIds, subjects, type TaskStatusEvent } from '@nvcf/contracts';
 import { EVENTS_KEPT, NEXT, isTerminal, type TaskRecord, type TaskStatus } from './model.js';
 import type { TaskStore } from './store/index.js';
+import type { TaskMetrics } from './metrics.js';
 
 /** Now, as the control plane sees it: tests pass a fake clock. */
 export type Clock = () => Date;
@@ -13,6 +14,7 @@ export interface TaskDeps {
   store: TaskStore;
   bus: Bus;
   clock: Clock;
+  metrics?: TaskMetrics;
 }
 
 export class TransitionRefused extends Error {
@@ -57,9 +59,10 @@ export function statusEventOf(task: TaskRecord): TaskStatusEvent {
  * Publishes the task's newest transition on its tenant's subject. After the store: the event
  * never announces what a reader could not read yet; the message id makes a repeat a duplicate.
  */
-export async function announce(bus: Bus, task: TaskRecord): Promise<void> {
+export async function announce(deps: Pick<TaskDeps, 'bus' | 'metrics'>, task: TaskRecord): Promise<void> {
   const e = statusEventOf(task);
-  await bus.publish(subjects.taskStatus(e.ncaId, e.taskId), e, { msgId: msgIds.taskStatus(e) });
+  deps.metrics?.transitioned(e.status);
+  await deps.bus.publish(subjects.taskStatus(e.ncaId, e.taskId), e, { msgId: msgIds.taskStatus(e) });
 }
 
 /** Where a task should go from the state it is in now, and why; null: nowhere. */
@@ -78,7 +81,7 @@ export async function transition(deps: TaskDeps, id: string, decide: Decision): 
     if (!next || !NEXT[cur.status].includes(next.status)) return null;
     const moved = advance(cur, next.status, deps.clock().toISOString(), next.message);
     if (await deps.store.replace(cur.seq, moved)) {
-      await announce(deps.bus, moved);
+      await announce(deps, moved);
       return moved;
     }
   }

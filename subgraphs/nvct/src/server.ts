@@ -10,6 +10,7 @@ import type { TaskStore } from './store/index.js';
 import { createLoaders, resolvers } from './resolvers.js';
 import { systemClock, type Clock, type TaskDeps } from './lifecycle.js';
 import { sweepDeadlines } from './deadlines.js';
+import { TaskMetrics } from './metrics.js';
 
 const log = createLogger('nvct');
 
@@ -32,7 +33,8 @@ export const buildNvctSchema = (deps: TaskDeps, registry: OperatorRegistry) =>
   buildSubgraphSchema([{ typeDefs: parse(subgraphSdl('nvct')), resolvers: resolvers(deps, registry) }]);
 
 export async function createNvctServer(opts: NvctServerOptions): Promise<RunningSubgraph> {
-  const deps: TaskDeps = { store: opts.store, bus: opts.bus, clock: opts.clock ?? systemClock };
+  const metrics = new TaskMetrics();
+  const deps: TaskDeps = { store: opts.store, bus: opts.bus, clock: opts.clock ?? systemClock, metrics };
   return build(async (stack) => {
     const sweeper = periodic(
       opts.deadlineSweepMs ?? 1000,
@@ -47,6 +49,7 @@ export async function createNvctServer(opts: NvctServerOptions): Promise<Running
       port: opts.port,
       host: opts.host,
       context: (tenant) => ({ tenant, loaders: createLoaders(opts.store) }),
+      metrics: () => metrics.render(),
     });
     const drain = async (graceMs: number) => {
       sweeper.stop();

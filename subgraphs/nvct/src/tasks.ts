@@ -42,7 +42,7 @@ function checkConfiguration(value: unknown): JsonObject | null {
 
 /** Validates the whole input before anything is stored, then queues the task. */
 export async function createTask(
-  { store, bus, clock }: TaskDeps,
+  deps: TaskDeps,
   registry: OperatorRegistry,
   tenant: string,
   input: CreateTaskInput,
@@ -63,7 +63,7 @@ export async function createTask(
     ),
   };
   const configuration = checkConfiguration(input.configuration);
-  const now = clock().toISOString();
+  const now = deps.clock().toISOString();
   const task: TaskRecord = {
     id: randomUUID(),
     ncaId: tenant,
@@ -83,8 +83,8 @@ export async function createTask(
     seq: 1,
     events: [{ seq: 1, at: now, status: 'QUEUED', message: null }],
   };
-  await store.create(task);
-  await announce(bus, task);
+  await deps.store.create(task);
+  await announce(deps, task);
   return task;
 }
 

@@ -28,7 +28,7 @@ describe('task deadlines, on a fake clock', () => {
   const queued = async (id: string, ncaId = 'nca-a') => {
     const t = queuedTask(id, ncaId, new Date(nowMs).toISOString());
     await deps.store.create(t);
-    await announce(bus, t);
+    await announce(deps, t);
     return t;
   };
   const statusOf = async (id: string) => (await deps.store.get([id]))[0]!.status;

@@ -1,0 +1,43 @@
+import { createMemoryBus } from '@nvcf/bus';
+import { allStreams } from '@nvcf/contracts';
+import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
+import { waitUntil } from '@nvcf/testing';
+import { createMemoryTaskStore, createNvctServer } from '../src/index.js';
+import { announce } from '../src/lifecycle.js';
+import { queuedTask } from './fixtures.js';
+
+describe('nvct server', () => {
+  it('sweeps deadlines on its own clock and counts each transition on /metrics; drains on dispose', async () => {
+    const bus = createMemoryBus();
+    await bus.ensureStreams(allStreams);
+    const store = createMemoryTaskStore();
+    const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+    // the fixture's maxQueuedDuration is PT1H: the server's clock is already past it
+    const server = await createNvctServer({
+      store,
+      bus,
+      registry: loadRegistry(defaultRegistryPath()),
+      secret: 'nvct-test-secret-0123456789abcdef',
+      port: 0,
+      host: '127.0.0.1',
+      clock: () => new Date(t0 + 2 * 3_600_000),
+      deadlineSweepMs: 50,
+    });
+    try {
+      expect((await fetch(`${server.url}/ready`)).status).toBe(200);
+      const t = queuedTask('s1', 'nca-a', new Date(t0).toISOString());
+      await store.create(t);
+      await announce({ bus }, t);
+      await waitUntil(async () => (await store.get(['s1']))[0]!.status === 'EXCEEDED_MAX_QUEUED_DURATION', {
+        what: 'the sweep to end the task',
+      });
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      expect(text).toContain('nvcf_nvct_task_transitions_total{status="EXCEEDED_MAX_QUEUED_DURATION"} 1');
+      expect(text).toContain('nvcf_nvct_requests_total');
+    } finally {
+      await server.dispose();
+      await bus.dispose();
+    }
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+});
