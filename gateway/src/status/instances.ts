@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { fail } from '@nvcf/errors';
+import { inputLimit } from '@nvcf/subgraph-kit';
 import { print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import type { StatusOperation } from './operation.js';
 
@@ -31,6 +32,20 @@ const unavailable = (res: Result) => !!res.errors?.some((e) => e.extensions?.cod
  * for good; held back, it arrives complete (and in order) once the store answers again.
  */
 export const INSTANCE_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000, missingForMs: 5000 };
+
+/**
+ * How far ahead pushed subscriptions resolve their events' remote fields (see FeedRun.push): each
+ * holds at most `perSubscription` results not delivered yet, and while `inflight` instance loads
+ * are in flight on this replica, none takes more than one event at a time.
+ */
+export interface AheadLimits {
+  perSubscription: number;
+  inflight: number;
+}
+export const defaultAhead: AheadLimits = { perSubscription: 64, inflight: 4096 };
+
+/** The most ids one query asks for: the supergraph refuses a longer list. */
+const MAX_BATCH = inputLimit('Query.instances(ids:)').maxItems!;
 
 /** The query that fetches a subscription's Instance selection for many ids at once. */
 export function remoteQuery(
@@ -69,10 +84,26 @@ export function remoteQuery(
  */
 export class InstanceFetcher {
   private readonly loaders = new Map<string, DataLoader<string, Record<string, unknown> | null>>();
+  private readonly ahead: AheadLimits;
+  private readonly maxLoaders: number;
+  /** loads asked for and not answered yet, on this replica */
+  private inflight = 0;
   constructor(
     private readonly execute: Execute,
-    private readonly maxLoaders = 1000,
-  ) {}
+    opts: { ahead?: Partial<AheadLimits>; maxLoaders?: number } = {},
+  ) {
+    this.ahead = { ...defaultAhead, ...opts.ahead };
+    this.maxLoaders = opts.maxLoaders ?? 1000;
+  }
+
+  /**
+   * Whether a subscription that holds `held` results not delivered yet may take another event
+   * now. One is always allowed, as it was before events were taken ahead: the replica's bound
+   * slows every subscription down to a round trip per event, and never stops one.
+   */
+  takesAhead(held: number): boolean {
+    return held === 0 || (held < this.ahead.perSubscription && this.inflight < this.ahead.inflight);
+  }
 
   /** Prints the remote query once per subscription; `load` then runs per event. */
   prepare(tenant: string, op: StatusOperation, variables: Record<string, unknown>): PreparedInstances {
@@ -107,11 +138,12 @@ export class InstanceFetcher {
           );
           return ids.map((id) => byId.get(id) ?? null);
         },
-        { cache: false },
+        { cache: false, maxBatchSize: MAX_BATCH },
       );
       this.loaders.set(key, loader);
     }
-    return this.untilStored(loader, id);
+    this.inflight++;
+    return this.untilStored(loader, id).finally(() => this.inflight--);
   }
 
   /**
