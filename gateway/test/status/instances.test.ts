@@ -61,4 +61,51 @@ describe('InstanceFetcher', () => {
       INSTANCE_RETRY.forMs = saved;
     }
   });
+
+  it('past its queries in flight, the ids asked for meanwhile wait and go as one query', async () => {
+    const asked: string[][] = [];
+    const answers: (() => void)[] = [];
+    const execute: Execute = async (_t, _q, v) => {
+      const ids = v.__ids as string[];
+      asked.push(ids);
+      await new Promise<void>((r) => answers.push(r));
+      return { data: { __instances: ids.map(row) } };
+    };
+    const f = new InstanceFetcher(execute, { ahead: { queriesPerSelection: 1 } });
+    const turn = () => new Promise((r) => setImmediate(r));
+    const first = f.load(prepared, 'i-1');
+    await turn();
+    // each in its own turn, as events arrive: without the gate, one query each
+    const later = [];
+    for (const id of ['i-2', 'i-3', 'i-4']) {
+      later.push(f.load(prepared, id));
+      await turn();
+    }
+    expect(asked).toEqual([['i-1']]);
+    answers.shift()!();
+    expect(await first).toEqual(row('i-1'));
+    await turn();
+    expect(asked).toEqual([['i-1'], ['i-2', 'i-3', 'i-4']]);
+    answers.shift()!();
+    expect(await Promise.all(later)).toEqual(['i-2', 'i-3', 'i-4'].map(row));
+  });
+
+  it('takes events ahead within its bounds: one always, more while the replica has room', async () => {
+    const answers: (() => void)[] = [];
+    const f = new InstanceFetcher(
+      async (_t, _q, v) => {
+        await new Promise<void>((r) => answers.push(r));
+        return { data: { __instances: (v.__ids as string[]).map(row) } };
+      },
+      { ahead: { perSubscription: 3, inflight: 2 } },
+    );
+    expect([0, 1, 2, 3].map((held) => f.takesAhead(held))).toEqual([true, true, true, false]);
+    const loads = [f.load(prepared, 'i-1'), f.load(prepared, 'i-2')];
+    // two loads in flight: the replica's bound, so one event at a time
+    expect([0, 1].map((held) => f.takesAhead(held))).toEqual([true, false]);
+    await new Promise((r) => setImmediate(r));
+    answers.shift()!();
+    await Promise.all(loads);
+    expect(f.takesAhead(1)).toBe(true);
+  });
 });
