@@ -1,7 +1,7 @@
 export { startAgent } from './agent.js';
 export type { Agent, AgentOptions } from './agent.js';
 export { createSimulatedCluster } from './drivers/simulated.js';
-export type { SimulatedClusterOptions, SimulatedCluster } from './drivers/simulated.js';
+export type { SimulatedClusterOptions, SimulatedCluster, SimMiniService } from './drivers/simulated.js';
 export type { SimObject } from './drivers/sim-operator.js';
 export { TemporaryFailure, PermanentFailure, MissingCrds, RemovalStuck } from './driver.js';
 export type { ClusterDriver, DesiredInstance, ObservedInstance } from './driver.js';

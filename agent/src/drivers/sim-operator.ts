@@ -9,6 +9,7 @@ import {
   LABEL,
   SIM_ANNOTATION,
   type Failure,
+  type OperatorObservation,
   type OperatorRegistry,
   type ReadyRule,
 } from '@nvcf/operators';
@@ -41,6 +42,8 @@ const readyValue = (r: ReadyRule) => (r.atLeast !== undefined ? r.atLeast : r.va
  */
 export class SimulatedOperators {
   private readonly objects: SimObject[] = [];
+  /** what the operators created (not applied by us) */
+  private readonly created = new WeakSet<Obj>();
   constructor(
     private readonly registry: OperatorRegistry,
     private readonly delays: { primaryMs: number; secondaryMs: number },
@@ -123,6 +126,7 @@ export class SimulatedOperators {
         readyAt: null,
       };
       this.objects.push(child);
+      this.created.add(child.object);
       setTimeout(() => {
         setPath(child.object, sec.ready.path, readyValue(sec.ready));
         child.readyAt = Date.now();
@@ -136,6 +140,20 @@ export class SimulatedOperators {
       this.byInstance(instanceId).map((o) => o.object),
       this.registry,
     );
+  }
+
+  /** What the instance's objects say, for its MiniService's status (operatorStatus). */
+  observation(instanceId: string): OperatorObservation {
+    const all = this.byInstance(instanceId).map((o) => o.object);
+    const secondaries = all.filter((o) => this.created.has(o));
+    return {
+      pending: notReady(all, this.registry).map((n) => `${n} (not ready)`),
+      failures: this.failed(instanceId),
+      secondaries: {
+        ready: secondaries.length - notReady(secondaries, this.registry).length,
+        total: secondaries.length,
+      },
+    };
   }
 
   /** What is not ready yet among the instance's objects, by the registry's status mapping. */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { InstanceState } from '@nvcf/contracts';
-import type { OperatorRegistry } from '@nvcf/operators';
+import { operatorStatus, type OperatorRegistry, type OperatorStatus } from '@nvcf/operators';
+import { forgetOperatorStatus, noteOperatorStatus, operatorVerdict } from '../operator-phases.js';
 import {
   PermanentFailure,
   TemporaryFailure,
@@ -61,9 +62,17 @@ const wait = (ms: number, signal: AbortSignal) =>
  */
 export type SimulatedCluster = ClusterDriver & {
   attempts(instanceId: string, revisionId: string): number;
+  /** the MiniService of an operator instance, as `kubectl get miniservice -o json` would show it */
+  miniService(instanceId: string): SimMiniService | null;
   /** the Kubernetes objects of an operator instance, secondary ones included */
   objects(instanceId: string): SimObject[];
 };
+
+/** An operator instance's MiniService in the simulated cluster: its operator-mode spec and status. */
+export interface SimMiniService {
+  spec: { operatorTypes: string[]; manifests: Record<string, unknown>[]; manifestMergePatches: unknown[] };
+  status: OperatorStatus;
+}
 
 export function createSimulatedCluster(opts: SimulatedClusterOptions): SimulatedCluster {
   const { startDelayMs = 50, updateDelayMs = 50 } = opts;
@@ -75,6 +84,7 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
     : undefined;
   const objects = loadState(opts.stateFile);
   const attempts = new Map<string, number>();
+  const miniServices = new Map<string, SimMiniService>();
   const save = () => {
     if (opts.stateFile) saveState(opts.stateFile, objects);
   };
@@ -83,6 +93,7 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
     clusterId: opts.clusterId,
     attempts: (instanceId: string, revisionId: string) => attempts.get(`${instanceId}/${revisionId}`) ?? 0,
     objects: (instanceId: string) => structuredClone(operators?.byInstance(instanceId) ?? []),
+    miniService: (instanceId: string) => structuredClone(miniServices.get(instanceId) ?? null),
     async observe(instanceId: string) {
       const o = objects.get(instanceId);
       return o ? structuredClone(o) : null;
@@ -110,11 +121,18 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
       save();
       if (desired.workload.kind === 'operator') {
         if (!operators) throw new PermanentFailure('this cluster runs no operators');
-        operators.apply(desired, desired.workload);
-        // ready only when every applied object and every object its operator created is
-        while (operators.pending(desired.instanceId).length) {
-          const [f] = operators.failed(desired.instanceId);
-          if (f) throw f.severity === 'permanent' ? new PermanentFailure(f.text) : new TemporaryFailure(f.text);
+        const w = desired.workload;
+        operators.apply(desired, w);
+        // ready only when every applied object and every object its operator created is, as
+        // the MiniService's status says (the same status the controller writes on an API server)
+        for (;;) {
+          const status = operatorStatus(operators.observation(desired.instanceId));
+          miniServices.set(desired.instanceId, {
+            spec: { operatorTypes: w.operatorTypes, manifests: w.manifests, manifestMergePatches: [] },
+            status,
+          });
+          noteOperatorStatus(desired.instanceId, w.operatorTypes, status);
+          if (operatorVerdict(status)) break;
           await wait(10, signal);
         }
       } else await wait(sim.delayMs ?? (cur ? updateDelayMs : startDelayMs), signal);
@@ -134,6 +152,10 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
       }
     },
     async remove(instanceId: string) {
+      const ms = miniServices.get(instanceId);
+      if (ms) noteOperatorStatus(instanceId, ms.spec.operatorTypes, { ...ms.status, phase: 'Deleting' });
+      miniServices.delete(instanceId);
+      forgetOperatorStatus(instanceId);
       objects.delete(instanceId);
       save();
       operators?.remove(instanceId);

@@ -8,7 +8,7 @@ export {
   RegistryRejected,
 } from './registry.js';
 export type { OperatorRegistry, OperatorType, KindSpec, ReadyRule, RbacRule, FailureRule } from './registry.js';
-export { mergePatch } from './merge-patch.js';
+export { mergePatch, mergeManifestPatches, ManifestPatchRejected } from './merge-patch.js';
 export { injectIdentity, nvcfLabels, ENV, LABEL, REVISION_ANNOTATION, SIM_ANNOTATION } from './labels.js';
 export type { NvcfIdentity } from './labels.js';
 export { meets, notReady, kindSpecOf, failureOf, failures } from './readiness.js';
@@ -19,3 +19,5 @@ export type { Obj } from './values.js';
 export { validateManifests } from './manifests.js';
 export { checkWorkloadInput, checkHelm } from './workload-input.js';
 export type { WorkloadInput, CheckedWorkload } from './workload-input.js';
+export { operatorStatus, operatorMessages, parseReadiness, OPERATOR_PHASES, READY_REASON } from './status.js';
+export type { OperatorPhase, OperatorStatus, OperatorCondition, OperatorObservation, ReadyReason } from './status.js';

@@ -1,9 +1,10 @@
 /**
  * The in-cluster controllers NVCF does not own, for an API server that runs none: the
- * MiniService controller, the NIM and Dynamo operators (with their Deployments), and the
- * namespace controller. Started by `services:up -- kubernetes` (main.ts) or in process by tests.
+ * MiniService controller (its operator mode is the real one, startOperatorMode), the NIM and
+ * Dynamo operators (with their Deployments), and the namespace controller. Started by `services:up -- kubernetes` (main.ts) or in process by tests.
  */
-import { CLUSTER_LABEL, type KubeClient } from '@nvcf/agent/kubernetes';
+import { CLUSTER_LABEL, startOperatorMode, type KubeClient, type OperatorModeController } from '@nvcf/agent/kubernetes';
+import { defaultRegistryPath, loadRegistry } from '@nvcf/operators';
 import type { Controller } from './controller.js';
 import { miniServiceController, type MiniServiceDelays } from './miniservices.js';
 import { namespaceController } from './namespaces.js';
@@ -24,6 +25,7 @@ export interface ClusterSim extends AsyncDisposable {
   /** resolves once every watch has listed what exists */
   synced: Promise<void>;
   controllers: Controller[];
+  operatorMode: OperatorModeController;
   dispose(): Promise<void>;
 }
 
@@ -36,12 +38,19 @@ export function startClusterSim(o: ClusterSimOptions): ClusterSim {
     ...operatorControllers(o.client, delays, selector, log),
     namespaceController(o.client, selector, log),
   ];
+  const operatorMode = startOperatorMode({
+    client: o.client,
+    registry: loadRegistry(defaultRegistryPath()),
+    labelSelector: selector,
+    log,
+  });
   const dispose = async () => {
-    await Promise.all(controllers.map((c) => c.dispose()));
+    await Promise.all([...controllers.map((c) => c.dispose()), operatorMode.dispose()]);
   };
   return {
     controllers,
-    synced: Promise.all(controllers.map((c) => c.watcher.synced)).then(() => {}),
+    operatorMode,
+    synced: Promise.all([...controllers.map((c) => c.watcher.synced), operatorMode.synced]).then(() => {}),
     dispose,
     [Symbol.asyncDispose]: dispose,
   };

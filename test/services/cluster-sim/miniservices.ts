@@ -4,7 +4,13 @@
  * `{ failure: "permanent" }` → Failed, `{ failure: "temporary", failTimes: N }` → Retrying N
  * times, then Running; `delayMs` overrides the delay.
  */
-import { MINISERVICE, type KubeClient, type KubeObject, type MiniServicePhase } from '@nvcf/agent/kubernetes';
+import {
+  isOperatorMode,
+  MINISERVICE,
+  type KubeClient,
+  type KubeObject,
+  type MiniServicePhase,
+} from '@nvcf/agent/kubernetes';
 import { applyStatus, generationController, stillAt, type Controller } from './controller.js';
 import type { Steps } from './timers.js';
 
@@ -67,9 +73,11 @@ export function miniServiceController(
     ...MINISERVICE,
     labelSelector,
     log,
+    // operator mode is the agent's own controller code (startOperatorMode), not simulated here
     settled: (obj) =>
-      statusOf(obj).observedGeneration === obj.metadata.generation &&
-      ['Running', 'Failed'].includes(statusOf(obj).phase ?? ''),
+      isOperatorMode(obj) ||
+      (statusOf(obj).observedGeneration === obj.metadata.generation &&
+        ['Running', 'Failed'].includes(statusOf(obj).phase ?? '')),
     async start(obj, steps, key) {
       const gen = obj.metadata.generation ?? 1;
       if (statusOf(obj).observedGeneration !== gen) await setStatus(obj, gen, 'Installing');

@@ -1,5 +1,5 @@
 import type { HelmWorkload, InstanceState, OperatorWorkload } from '@nvcf/contracts';
-import { LABEL, type OperatorRegistry } from '@nvcf/operators';
+import type { OperatorRegistry } from '@nvcf/operators';
 import { createLogger } from '@nvcf/logging';
 import {
   PermanentFailure,
@@ -11,16 +11,16 @@ import {
 import { Changes } from './changes.js';
 import type { KubeClient, KubeObject, ObjectRef } from './client.js';
 import { classify, KubeApiError } from './errors.js';
-import { miniService, miniServiceReady } from './helm.js';
-import { CLUSTER_LABEL, FIELD_MANAGER, instanceNames, MINISERVICE, NAMESPACE } from './names.js';
+import { miniService, miniServiceReady, statusAt } from './helm.js';
+import { CLUSTER_LABEL, FIELD_MANAGER, instanceNames, MINISERVICE, NAMESPACE, RECORD } from './names.js';
+import { checkKinds, instanceNamespace, operatorSupport, requireCrds } from './operator.js';
+import { isOperatorMode, operatorMiniService } from './operator-mode.js';
 import {
-  instanceNamespace,
-  operatorObjects,
-  operatorPending,
-  operatorSupport,
-  requireCrds,
-  secondaryKinds,
-} from './operator.js';
+  forgetOperatorStatus,
+  noteOperatorStatus,
+  operatorVerdict,
+  type ObservedOperatorStatus,
+} from '../../operator-phases.js';
 import { RemovalStuck } from '../../driver.js';
 import { observedFrom, readyPatch, reportedPatch } from './record.js';
 import { startWatch, type Watcher } from './watcher.js';
@@ -153,31 +153,70 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     await client.mergePatch(obj, readyPatch(d.revisionId), FIELD_MANAGER);
   };
 
+  /**
+   * An operator instance is a MiniService in operator mode: the agent makes its namespace
+   * (labelled for the admission webhook) and applies the MiniService; the controller applies
+   * the manifests and writes phase and readiness, which is all the agent reads back.
+   */
   const applyOperator = async (d: DesiredInstance, w: OperatorWorkload, signal: AbortSignal) => {
     const namespace = names.namespace(d.instanceId);
-    const objects = operatorObjects(namespace, d, w, registry);
-    const ns = await client.apply(instanceNamespace(namespace, d), FIELD_MANAGER);
+    checkKinds(w.manifests, w.operatorTypes, registry);
+    await client.apply(instanceNamespace(namespace, d), FIELD_MANAGER);
+    // before the MiniService: a kind the API server does not serve fails at once, by name (the
+    // namespace is there for the undeploy to remove)
     records.set(d.instanceId, nsRef(d.instanceId));
-    // before any manifest: a kind the API server does not serve fails at once, by name (the
-    // namespace, the instance's record, is there for the undeploy to remove)
     await requireCrds(client, registry, clusterId, w);
-    for (const k of [...objects, ...secondaryKinds(registry, w)]) watch(k.apiVersion, k.kind, LABEL.instanceId);
-    const applied: KubeObject[] = [];
-    for (const m of objects)
-      applied.push({ ...(await client.apply(m, FIELD_MANAGER)), apiVersion: m.apiVersion, kind: m.kind });
+    watch(MINISERVICE.apiVersion, MINISERVICE.kind, `${CLUSTER_LABEL}=${clusterId}`);
+    const obj = operatorMiniService(names.miniService(d.instanceId), namespace, d, w);
+    const applied = await client.apply(obj, FIELD_MANAGER);
+    records.set(d.instanceId, msRef(d.instanceId));
     await until(
       d.instanceId,
-      async () => (await operatorPending(client, registry, namespace, d, w, applied)).length === 0,
+      async () => {
+        const status = statusAt<ObservedOperatorStatus & { observedGeneration?: number }>(
+          await client.get(obj),
+          d.revisionId,
+          applied.metadata.generation ?? 0,
+        );
+        if (!status) return false;
+        noteOperatorStatus(d.instanceId, w.operatorTypes, status);
+        return operatorVerdict(status);
+      },
       signal,
     );
-    await client.mergePatch(ns, readyPatch(d.revisionId), FIELD_MANAGER);
+    await client.mergePatch(obj, readyPatch(d.revisionId), FIELD_MANAGER);
+  };
+
+  /**
+   * An operator instance of the loose-manifest layout (its record on the namespace, no
+   * MiniService) gets its MiniService, carrying the record over: the controller then applies
+   * the same objects under its own field manager, which changes none of them.
+   */
+  const adopt = async (id: string, ns: KubeObject): Promise<KubeObject> => {
+    const observed = observedFrom(ns, clusterId);
+    const w = observed?.desired.workload;
+    if (!observed || w?.kind !== 'operator') return ns;
+    const obj = operatorMiniService(names.miniService(id), ns.metadata.name!, observed.desired, w);
+    const carried = Object.fromEntries(
+      [RECORD.readyRevision, RECORD.reportedState, RECORD.lastClock].flatMap((k) => {
+        const v = ns.metadata.annotations?.[k];
+        return v === undefined ? [] : [[k, v]];
+      }),
+    );
+    await client.apply(obj, FIELD_MANAGER);
+    const ms = await client.mergePatch(obj, { metadata: { annotations: carried } }, FIELD_MANAGER);
+    records.set(id, msRef(id));
+    log(`instance ${id}: adopted its namespace ${ns.metadata.name} as MiniService ${obj.metadata.name}`);
+    return ms;
   };
 
   const driver: KubernetesDriver = {
     clusterId,
     watchers,
     async observe(instanceId): Promise<ObservedInstance | null> {
-      return observedFrom(await locate(instanceId), clusterId);
+      let obj = await locate(instanceId);
+      if (obj?.kind === NAMESPACE.kind && observedFrom(obj, clusterId)) obj = await adopt(instanceId, obj);
+      return observedFrom(obj, clusterId);
     },
     async apply(d, signal) {
       const w = d.workload;
@@ -204,12 +243,22 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
         records.delete(instanceId);
         return;
       } // gone, or not ours
-      const ref = records.get(instanceId)!;
-      // a namespace takes the operators' objects with it, once their finalizers are done
-      if (!obj.metadata.deletionTimestamp) await client.delete(ref, { gracePeriodSeconds: graceful ? undefined : 0 });
+      forgetOperatorStatus(instanceId);
+      // an operator instance is its MiniService and its namespace, which takes the operators'
+      // objects with it once their finalizers are done; the controller's own finalizer keeps the
+      // MiniService (phase Deleting) until then
+      const refs = [records.get(instanceId)!];
+      if (obj.kind === MINISERVICE.kind && isOperatorMode(obj)) refs.push(nsRef(instanceId));
+      const opts = { gracePeriodSeconds: graceful ? undefined : 0 };
+      for (const ref of refs) {
+        const cur = ref === refs[0] ? obj : await client.get(ref);
+        if (cur && !cur.metadata.deletionTimestamp) await client.delete(ref, opts);
+      }
       const end = Date.now() + removalTimeoutMs;
-      while (await client.get(ref)) {
-        if (Date.now() >= end) throw new RemovalStuck(await stuckReport(ref));
+      for (;;) {
+        const left = (await Promise.all(refs.map(async (r) => ((await client.get(r)) ? r : null)))).filter((r) => r);
+        if (!left.length) break;
+        if (Date.now() >= end) throw new RemovalStuck(await stuckReport(left.at(-1)!));
         await new Promise((r) => setTimeout(r, Math.min(250, pollMs)));
       }
       records.delete(instanceId);

@@ -28,17 +28,33 @@ export function miniService(name: string, d: DesiredInstance, w: HelmWorkload): 
 }
 
 /**
- * Ready when the controller has seen this generation (the one our apply produced, or a
- * later one) and runs it, and the object still carries our revision. Retrying is the
+ * The MiniService's status once the controller has seen this generation (the one our apply
+ * produced, or a later one) and the object still carries our revision; null before.
+ */
+export function statusAt<S extends { observedGeneration?: number }>(
+  obj: KubeObject | null,
+  revisionId: string,
+  appliedGeneration: number,
+): S | null {
+  if (!obj) throw new TemporaryFailure(`MiniService deleted while revision ${revisionId} was rolling out`);
+  const gen = obj.metadata.generation ?? 0;
+  const status = (obj.status ?? {}) as S;
+  if (obj.metadata.annotations?.[REVISION_ANNOTATION] !== revisionId || gen < appliedGeneration) return null;
+  return status.observedGeneration === gen ? status : null;
+}
+
+/**
+ * Ready when the controller runs the generation of our revision (statusAt). Retrying is the
  * controller's own retry of a failure that may pass; Failed will not pass.
  */
 export function miniServiceReady(obj: KubeObject | null, revisionId: string, appliedGeneration: number): boolean {
-  if (!obj) throw new TemporaryFailure(`MiniService deleted while revision ${revisionId} was rolling out`);
-  const gen = obj.metadata.generation ?? 0;
-  const status = (obj.status ?? {}) as { observedGeneration?: number; phase?: MiniServicePhase; message?: string };
-  if (obj.metadata.annotations?.[REVISION_ANNOTATION] !== revisionId || gen < appliedGeneration) return false;
-  if (status.observedGeneration !== gen) return false;
-  const why = `MiniService ${obj.metadata.name}: ${status.message ?? 'no message'}`;
+  const status = statusAt<{ observedGeneration?: number; phase?: MiniServicePhase; message?: string }>(
+    obj,
+    revisionId,
+    appliedGeneration,
+  );
+  if (!status) return false;
+  const why = `MiniService ${obj!.metadata.name}: ${status.message ?? 'no message'}`;
   if (status.phase === 'Failed') throw new PermanentFailure(why);
   if (status.phase === 'Retrying') throw new TemporaryFailure(why);
   return status.phase === 'Running';

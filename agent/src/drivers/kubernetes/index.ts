@@ -8,3 +8,11 @@ export { KubeApiError, classify } from './errors.js';
 export { CLUSTER_LABEL, FIELD_MANAGER, MINISERVICE, RECORD, dnsLabel, instanceNames } from './names.js';
 export { instanceNamespace } from './operator.js';
 export type { MiniServicePhase } from './helm.js';
+export {
+  startOperatorMode,
+  operatorMiniService,
+  isOperatorMode,
+  OPERATOR_MODE_MANAGER,
+  OPERATOR_FINALIZER,
+} from './operator-mode.js';
+export type { OperatorModeController, OperatorModeOptions, OperatorMiniServiceSpec } from './operator-mode.js';

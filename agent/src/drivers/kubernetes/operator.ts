@@ -8,10 +8,14 @@ import {
   nvcfLabels,
   notReady,
   REVISION_ANNOTATION,
+  show,
   type KindSpec,
+  type NvcfIdentity,
+  type Obj,
+  type OperatorObservation,
   type OperatorRegistry,
 } from '@nvcf/operators';
-import { MissingCrds, PermanentFailure, TemporaryFailure, type DesiredInstance } from '../../driver.js';
+import { MissingCrds, PermanentFailure, type DesiredInstance } from '../../driver.js';
 import { KubeApiError } from './errors.js';
 import type { KubeClient, KubeObject } from './client.js';
 import { CLUSTER_LABEL, NAMESPACE } from './names.js';
@@ -25,30 +29,41 @@ export function instanceNamespace(name: string, d: DesiredInstance): KubeObject 
   };
 }
 
-/** The merged manifests with NVCF labels (the cluster's too, so operators copy it), in the namespace. */
-export function operatorObjects(
-  namespace: string,
-  d: DesiredInstance,
-  w: OperatorWorkload,
+/** Every manifest is a kind of the instance's operator types (the API checked it; a MiniService edited by hand may not be). */
+export function checkKinds(
+  manifests: readonly Obj[],
+  operatorTypes: readonly string[],
   registry: OperatorRegistry,
-): KubeObject[] {
-  for (const m of w.manifests as KubeObject[]) {
-    if (!registry.kindOf(m.apiVersion, m.kind, w.operatorTypes)) {
+): void {
+  for (const m of manifests) {
+    if (!registry.kindOf(String(m.apiVersion), String(m.kind), [...operatorTypes])) {
       throw new PermanentFailure(
-        `${m.apiVersion}/${m.kind} ${m.metadata?.name} is not a kind of operator types ${w.operatorTypes.join(', ')}`,
+        `${show(m.apiVersion)}/${show(m.kind)} ${show(field(m.metadata, 'name'))} is not a kind of operator types ${operatorTypes.join(', ')}`,
       );
     }
   }
-  return (injectIdentity(w.manifests, d, registry) as KubeObject[]).map((m) => ({
+}
+
+/** The merged manifests with NVCF labels (the cluster's too, so operators copy it), in the namespace. */
+export function operatorObjects(
+  namespace: string,
+  id: NvcfIdentity,
+  clusterId: string,
+  operatorTypes: readonly string[],
+  manifests: Obj[],
+  registry: OperatorRegistry,
+): KubeObject[] {
+  checkKinds(manifests, operatorTypes, registry);
+  return (injectIdentity(manifests, id, registry) as KubeObject[]).map((m) => ({
     ...m,
-    metadata: { ...m.metadata, namespace, labels: { ...m.metadata.labels, [CLUSTER_LABEL]: d.clusterId } },
+    metadata: { ...m.metadata, namespace, labels: { ...m.metadata.labels, [CLUSTER_LABEL]: clusterId } },
   }));
 }
 
 /** The kinds the instance's operators create for what we apply (found by the instance label). */
-export function secondaryKinds(registry: OperatorRegistry, w: OperatorWorkload): KindSpec[] {
+export function secondaryKinds(registry: OperatorRegistry, operatorTypes: readonly string[]): KindSpec[] {
   const out = new Map<string, KindSpec>();
-  for (const t of registry.types.filter((t) => w.operatorTypes.includes(t.name))) {
+  for (const t of registry.types.filter((t) => operatorTypes.includes(t.name))) {
     for (const k of t.secondary) out.set(`${k.apiVersion}/${k.kind}`, k);
   }
   return [...out.values()];
@@ -60,51 +75,55 @@ const staleStatus = (o: KubeObject) => {
 };
 
 /**
- * What is not ready yet (empty: the instance is ready): read fresh, not from a watch cache,
- * so that the secondary objects an operator created before it marked the primary ready are
- * always seen together with that mark.
+ * What the instance's objects say, for its MiniService's status: read fresh, not from a watch
+ * cache, so that the secondary objects an operator created before it marked the primary ready
+ * are always seen together with that mark.
  */
-export async function operatorPending(
+export async function operatorObservation(
   client: KubeClient,
   registry: OperatorRegistry,
   namespace: string,
-  d: DesiredInstance,
-  w: OperatorWorkload,
+  id: NvcfIdentity,
+  operatorTypes: readonly string[],
   applied: KubeObject[],
-): Promise<string[]> {
+): Promise<OperatorObservation> {
   const pending: string[] = [];
   const primaries: KubeObject[] = [];
   for (const a of applied) {
     const cur = await client.get(a);
-    const id = `${a.kind}/${a.metadata.name}`;
-    if (!cur) pending.push(`${id} (missing)`);
+    const name = `${a.kind}/${a.metadata.name}`;
+    if (!cur) pending.push(`${name} (missing)`);
     else if (
-      cur.metadata.annotations?.[REVISION_ANNOTATION] !== d.revisionId ||
+      cur.metadata.annotations?.[REVISION_ANNOTATION] !== id.revisionId ||
       (cur.metadata.generation ?? 0) < (a.metadata.generation ?? 0)
     )
-      pending.push(`${id} (not at revision ${d.revisionId})`);
-    else if (staleStatus(cur)) pending.push(`${id} (status of an older generation)`);
-    else primaries.push(cur);
+      pending.push(`${name} (not at revision ${id.revisionId})`);
+    else if (staleStatus(cur)) pending.push(`${name} (status of an older generation)`);
+    else primaries.push({ ...cur, apiVersion: a.apiVersion, kind: a.kind });
   }
   const seen = new Set(applied.map((a) => a.metadata.uid));
   const secondaries: KubeObject[] = [];
-  for (const k of secondaryKinds(registry, w)) {
+  let total = 0;
+  for (const k of secondaryKinds(registry, operatorTypes)) {
     const list = await client.list(k.apiVersion, k.kind, {
       namespace,
-      labelSelector: `${LABEL.instanceId}=${d.instanceId}`,
+      labelSelector: `${LABEL.instanceId}=${id.instanceId}`,
     });
     for (const item of list.items) {
       if (seen.has(item.metadata.uid)) continue;
+      total++;
       const obj = { ...item, apiVersion: k.apiVersion, kind: k.kind } as KubeObject;
       if (staleStatus(obj)) pending.push(`${k.kind}/${obj.metadata.name} (status of an older generation)`);
       else secondaries.push(obj);
     }
   }
-  // the operator's own verdict first: a failed object is not "pending" until the deadline
-  const failed = failures([...primaries, ...secondaries], registry);
-  if (failed[0]?.severity === 'permanent') throw new PermanentFailure(failed[0].text);
-  if (failed[0]) throw new TemporaryFailure(failed[0].text);
-  return [...pending, ...notReady([...primaries, ...secondaries], registry)];
+  const notReadyNow = notReady([...primaries, ...secondaries], registry);
+  const notReadySecondaries = notReady(secondaries, registry).length;
+  return {
+    pending: [...pending, ...notReadyNow.map((n) => `${n} (not ready)`)],
+    failures: failures([...primaries, ...secondaries], registry),
+    secondaries: { ready: secondaries.length - notReadySecondaries, total },
+  };
 }
 
 /**
