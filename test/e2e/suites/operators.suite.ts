@@ -20,6 +20,7 @@ import {
   versionStatus,
   wsSubscribe,
   watchSubscriptions,
+  gauge,
   l40s,
   type HttpClient,
 } from '@nvcf/test';
@@ -52,6 +53,18 @@ async function deployNim(client: HttpClient, versionId: string, input: Record<st
     versionId,
     input: { gpuSpecifications: [nimSpec()], serviceName: 'llama-svc', servicePort: 8000, ...input } as any,
   });
+}
+
+/** The operator families of the agents' /metrics (in process: the gateway's page) for one operator type. */
+async function operatorMetricsOf(metricsUrl: string, operator: string) {
+  const [installing, ready, failed, installs, ratio] = await Promise.all([
+    gauge(metricsUrl, 'nvca_operator_phase_transitions_total', { operator, phase: 'Installing' }),
+    gauge(metricsUrl, 'nvca_operator_phase_transitions_total', { operator, phase: 'Ready' }),
+    gauge(metricsUrl, 'nvca_operator_phase_transitions_total', { operator, phase: 'Failed' }),
+    gauge(metricsUrl, 'nvca_operator_install_seconds_count', { operator }),
+    gauge(metricsUrl, 'nvca_operator_secondary_ready_ratio', { operator }),
+  ]);
+  return { installing, ready, failed, installs, ratio };
 }
 
 /** DOMAIN.md "Operator workloads", through the gateway. */
@@ -133,6 +146,8 @@ export function operatorsSuite(name: string, make: MakeSystem) {
 
     it('deploys on a cluster with the attribute, labels every object, and is ACTIVE only once secondary objects are ready', async () => {
       const watchA = await watchSubscriptions(system.gateway.metricsUrl, 'nca-a');
+      const operatorMetrics = () => operatorMetricsOf(system.gateway.metricsUrl, 'nim');
+      const before = await operatorMetrics();
       const v = ok(await nimFunction(a())).createFunction;
       await using sub = wsSubscribe(system.gateway.wsUrl, 'dev-token-a', InstanceStatusChangedDocument, {
         versionId: v.id,
@@ -166,6 +181,13 @@ export function operatorsSuite(name: string, make: MakeSystem) {
       expect(nim.object.spec.replicas).toBe(2);
       expect(nim.object.spec.labels[LABEL.functionId]).toBe(v.function.id); // the pod template path of NIMService
       expect(await versionStatus(a(), v.id)).toBe('ACTIVE');
+      // the instance's MiniService, and the operator metrics the agent recorded from its status
+      expect(sim(operatorCluster(system)).miniService(id)?.status).toMatchObject({ phase: 'Ready', readiness: '1/1' });
+      const after = await operatorMetrics();
+      expect(after.installing).toBeGreaterThanOrEqual(before.installing + 1);
+      expect(after.ready).toBe(before.ready + 1);
+      expect(after.installs).toBe(before.installs + 1);
+      expect(after.ratio).toBe(1);
     });
 
     it.each([
@@ -373,6 +395,7 @@ export function operatorsKubernetesSuite(
     };
 
     it('a failure condition set by the Dynamo controller fails the instance within 5 s, with its message', async () => {
+      const failedBefore = (await operatorMetricsOf(k.system.gateway.metricsUrl, 'dynamo')).failed;
       const t0 = Date.now();
       const { v, specId } = await deploy(
         [
@@ -393,6 +416,14 @@ export function operatorsKubernetesSuite(
       expect(s.latestRevision!.failureReason).toContain(
         'DynamoGraphDeployment/graph: status.state=failed: pull access denied for nvcr.io/nvidia/dynamo:bad',
       );
+      // the instance's MiniService says so too, and the agent counted the phase it read there
+      const ms = (
+        await k.client.list('nvca.nvcf.nvidia.io/v1alpha1', 'MiniService', {
+          labelSelector: `${LABEL.instanceId}=${s.instances[0].id}`,
+        })
+      ).items[0];
+      expect(ms.status).toMatchObject({ phase: 'Failed', conditions: [{ type: 'Ready', reason: 'OperatorFailed' }] });
+      expect((await operatorMetricsOf(k.system.gateway.metricsUrl, 'dynamo')).failed).toBe(failedBefore + 1);
       await undeploy(v.id);
     });
 
