@@ -12,3 +12,7 @@ export { mutatingWebhookConfiguration, RULES, WEBHOOK_NAME } from './registratio
 export type { FailurePolicy, RegistrationOptions } from './registration.js';
 export { readWebhookConfig } from './config.js';
 export type { WebhookConfig } from './config.js';
+export { startLocalWebhook } from './local.js';
+export type { LocalWebhook, LocalWebhookOptions } from './local.js';
+export { makeLocalTls } from './local-tls.js';
+export type { LocalTls } from './local-tls.js';

@@ -5,7 +5,7 @@ import { startTelemetry } from '@nvcf/telemetry';
 import { defaultRegistryPath, loadRegistry } from '@nvcf/operators';
 import { readConfig, readRealConfig } from './config.js';
 import { readEnvFile } from './env-file.js';
-import { kubernetesDrivers, readKubernetesConfig } from './kubernetes.js';
+import { kubernetesDrivers, kubernetesWebhook, readKubernetesConfig } from './kubernetes.js';
 import { realBackends } from './real.js';
 import { startSystem } from './system.js';
 
@@ -20,16 +20,15 @@ async function main() {
     const web = await ensureWebBuild({ log: (text) => process.stdout.write(text) });
     if (web.built) process.stdout.write(` done in ${(web.ms / 1000).toFixed(1)} s\n`);
   }
-  const driver =
+  const kubeconfig =
     config.clusterDriver === 'kubernetes'
-      ? await kubernetesDrivers(
-          readKubernetesConfig({
-            ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname),
-            ...process.env,
-          }).kubeconfig,
-          loadRegistry(defaultRegistryPath()),
-        )
+      ? readKubernetesConfig({
+          ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname),
+          ...process.env,
+        }).kubeconfig
       : undefined;
+  const driver = kubeconfig ? await kubernetesDrivers(kubeconfig, loadRegistry(defaultRegistryPath())) : undefined;
+  const webhook = kubeconfig ? await kubernetesWebhook(kubeconfig) : undefined;
   const real =
     config.backend === 'real'
       ? readRealConfig({ ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname), ...process.env })
@@ -64,6 +63,7 @@ async function main() {
   if (gateway.console) console.log(`  console: ${system.gateway.url}/console/`);
   console.log(`  WebSocket subscriptions: ${system.gateway.wsUrl}`);
   console.log(`  metrics (loopback only): ${system.gateway.metricsUrl}/metrics`);
+  if (webhook) console.log(`  admission webhook: ${webhook.url}/mutate (MutatingWebhookConfiguration ${webhook.name})`);
   for (const [token, tenant] of Object.entries(gateway.pageAuth.devTokens ?? {}))
     console.log(`  token for tenant ${tenant}: Authorization: Bearer ${token}`);
   console.log('Press Ctrl-C to stop.');
@@ -73,6 +73,7 @@ async function main() {
     stopping = true;
     console.log(`\n${signal}: stopping…`);
     await system.dispose();
+    await webhook?.dispose();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
