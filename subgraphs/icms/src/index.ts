@@ -3,3 +3,4 @@ export type { IcmsServerOptions } from './server.js';
 export { createMemoryIcmsStore, createCassandraIcmsStore } from './store/index.js';
 export type { IcmsStore, CassandraIcmsStoreOptions } from './store/index.js';
 export type { ClusterRecord, InstanceRecord, UpdateActionRecord } from './model.js';
+export { TENANCY_REFUSAL } from './placement.js';

@@ -2,13 +2,19 @@ import { fail } from '@nvcf/errors';
 import type { PlacementRequest } from '@nvcf/contracts';
 import { isLive, type ClusterRecord, type InstanceRecord } from './model.js';
 
+/** The single-tenancy refusals, as NO_ELIGIBLE_CLUSTER lists them per cluster (docs/operators.md quotes them). */
+export const TENANCY_REFUSAL = {
+  dedicated: "single-tenant: it hosts another tenant's operator workload",
+  shared: "hosts other tenants' workloads, and operator workloads need a single-tenant cluster",
+} as const;
+
 export const mayUse = (c: ClusterRecord, tenant: string) =>
   c.authorizedNcaIds.includes(tenant) && (c.dedicatedTo == null || c.dedicatedTo === tenant);
 
 /** Why a cluster cannot take this request, or null when it can. */
 function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: InstanceRecord[]): string | null {
   if (!c.authorizedNcaIds.includes(tenant)) return 'not authorized for the tenant';
-  if (c.dedicatedTo && c.dedicatedTo !== tenant) return "single-tenant: it hosts another tenant's operator workload";
+  if (c.dedicatedTo && c.dedicatedTo !== tenant) return TENANCY_REFUSAL.dedicated;
   if (p.clusters.length && !p.clusters.includes(c.id) && !p.clusters.includes(c.name))
     return 'not in the requested clusters';
   if (p.regions.length && !c.regions.some((r) => p.regions.includes(r))) return 'not in the requested regions';
@@ -28,8 +34,7 @@ function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: In
           `operator type '${o.operatorType}' not installed (its agent reported CRD ${o.missingCrds.join(', ')} missing at ${c.operators!.at})`,
       )
       .join('; ');
-  if (p.singleTenant && live.some((i) => i.ncaId !== tenant))
-    return "hosts other tenants' workloads, and operator workloads need a single-tenant cluster";
+  if (p.singleTenant && live.some((i) => i.ncaId !== tenant)) return TENANCY_REFUSAL.shared;
   return null;
 }
 
