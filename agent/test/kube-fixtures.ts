@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { HelmWorkload, OperatorWorkload } from '@nvcf/contracts';
 import { defaultRegistryPath, loadRegistry } from '@nvcf/operators';
 import type { DesiredInstance } from '../src/index.js';
-import { createKubeClient, loadKubeConfig, MINISERVICE, type KubeClient } from '../src/drivers/kubernetes/index.js';
+import {
+  createKubeClient,
+  createKubernetesDriver,
+  loadKubeConfig,
+  MINISERVICE,
+  type KubeClient,
+  type KubernetesDriver,
+} from '../src/drivers/kubernetes/index.js';
 
 /** The suites need a kube-apiserver, which costs a one-time build of several minutes. */
 export const kubeEnabled = process.env.NVCF_TEST_KUBERNETES !== '0' && process.env.NVCF_TEST_BACKENDS !== 'memory';
@@ -127,4 +134,24 @@ export async function cleanupCluster(client: KubeClient, clusterId: string): Pro
     });
     for (const item of list.items) await client.delete({ ...kind, metadata: { name: item.metadata.name } });
   }
+}
+
+/**
+ * Per test: a cluster id of its own and a Kubernetes driver on the shared API server, disposed
+ * and cleaned up after it. Read the fields in a later beforeEach or in the test.
+ */
+export function driverPerTest(o: { pollMs?: number } = {}) {
+  const k = {} as { client: KubeClient; clusterId: string; driver: KubernetesDriver };
+  beforeAll(() => {
+    k.client = sharedClient();
+  });
+  beforeEach(() => {
+    k.clusterId = newClusterId();
+    k.driver = createKubernetesDriver({ clusterId: k.clusterId, client: k.client, registry, pollMs: o.pollMs ?? 500 });
+  });
+  afterEach(async () => {
+    await k.driver.dispose();
+    await cleanupCluster(k.client, k.clusterId);
+  });
+  return k;
 }

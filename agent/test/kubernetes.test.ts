@@ -6,8 +6,8 @@
 import { PermanentFailure, TemporaryFailure } from '../src/index.js';
 import { createKubernetesDriver, type KubeClient, type KubernetesDriver } from '../src/drivers/kubernetes/index.js';
 import {
-  cleanupCluster,
   describeKube,
+  driverPerTest,
   desired,
   helm,
   miniServiceOf,
@@ -17,25 +17,15 @@ import {
   next,
   nim,
   registry,
-  sharedClient,
   waitFor,
 } from './kube-fixtures.js';
 
 describeKube('kubernetes driver on a real API server', () => {
+  const k = driverPerTest();
   let client: KubeClient;
   let clusterId: string;
   let driver: KubernetesDriver;
-  beforeAll(() => {
-    client = sharedClient();
-  });
-  beforeEach(() => {
-    clusterId = newClusterId();
-    driver = createKubernetesDriver({ clusterId, client, registry, pollMs: 500 });
-  });
-  afterEach(async () => {
-    await driver.dispose();
-    await cleanupCluster(client, clusterId);
-  });
+  beforeEach(() => ({ client, clusterId, driver } = k));
 
   it('applies a Helm instance as one cluster-scoped MiniService with the whole values, ready once Running at its generation', async () => {
     const d = desired(clusterId, helm({ replicas: 2, model: { name: 'llama' } }));

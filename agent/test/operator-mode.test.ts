@@ -19,17 +19,15 @@ import {
 } from '../src/drivers/kubernetes/index.js';
 import { operatorObjects } from '../src/drivers/kubernetes/operator.js';
 import {
-  cleanupCluster,
   describeKube,
+  driverPerTest,
   desired,
   dynamo,
   miniServiceOf,
   NAMESPACE_REF,
   never,
-  newClusterId,
   nim,
   registry,
-  sharedClient,
   waitFor,
 } from './kube-fixtures.js';
 
@@ -105,20 +103,11 @@ describe('operator mode on the simulated driver', () => {
 });
 
 describeKube('MiniService operator mode on a real API server', () => {
+  const k = driverPerTest();
   let client: KubeClient;
   let clusterId: string;
   let driver: KubernetesDriver;
-  beforeAll(() => {
-    client = sharedClient();
-  });
-  beforeEach(() => {
-    clusterId = newClusterId();
-    driver = createKubernetesDriver({ clusterId, client, registry, pollMs: 500 });
-  });
-  afterEach(async () => {
-    await driver.dispose();
-    await cleanupCluster(client, clusterId);
-  });
+  beforeEach(() => ({ client, clusterId, driver } = k));
 
   it('an operator instance is a MiniService in operator mode: the controller applies its manifests and writes phase, readiness and conditions', async () => {
     const d = desired(clusterId, nim());
