@@ -47,10 +47,10 @@ export type KubernetesDriver = ClusterDriver & {
 };
 
 /**
- * The agent's port on a real API server. Helm instances are one cluster-scoped MiniService
- * each; operator instances are their merged manifests in a namespace of their own. Both are
- * server-side applied under one field manager, so re-applying a revision changes nothing,
- * and the record a restarted agent needs lives on that MiniService or namespace.
+ * The agent's port on a real API server. Every instance is one cluster-scoped MiniService:
+ * Helm mode for a chart, operator mode for merged manifests (which the controller applies into
+ * a namespace of their own). The agent server-side applies it under one field manager, so
+ * re-applying a revision changes nothing, and keeps there the record a restarted agent needs.
  */
 export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDriver {
   const { client, clusterId, registry } = o;

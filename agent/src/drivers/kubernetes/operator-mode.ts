@@ -60,7 +60,14 @@ export function operatorMiniService(name: string, namespace: string, d: DesiredI
   };
   return {
     ...MINISERVICE,
-    metadata: { name, labels: { ...nvcfLabels(d), [CLUSTER_LABEL]: d.clusterId }, annotations: desiredAnnotations(d) },
+    metadata: {
+      name,
+      labels: { ...nvcfLabels(d), [CLUSTER_LABEL]: d.clusterId },
+      annotations: desiredAnnotations(d),
+      // set with the object rather than by the controller's first reconcile: one write less
+      // between the apply and the first status
+      finalizers: [OPERATOR_FINALIZER],
+    },
     spec,
   } satisfies KubeObject;
 }
