@@ -1,9 +1,9 @@
 import type { HelmWorkload } from '@nvcf/contracts';
-import { nvcfLabels, REVISION_ANNOTATION } from '@nvcf/operators';
+import { REVISION_ANNOTATION } from '@nvcf/operators';
 import { PermanentFailure, TemporaryFailure, type DesiredInstance } from '../../driver.js';
 import type { KubeObject } from './client.js';
-import { CLUSTER_LABEL, MINISERVICE } from './names.js';
-import { desiredAnnotations } from './record.js';
+import { MINISERVICE } from './names.js';
+import { recordMetadata } from './record.js';
 
 export type MiniServicePhase = 'Installing' | 'Running' | 'Retrying' | 'Failed';
 
@@ -11,11 +11,7 @@ export type MiniServicePhase = 'Installing' | 'Running' | 'Retrying' | 'Failed';
 export function miniService(name: string, d: DesiredInstance, w: HelmWorkload): KubeObject {
   return {
     ...MINISERVICE,
-    metadata: {
-      name,
-      labels: { ...nvcfLabels(d), [CLUSTER_LABEL]: d.clusterId },
-      annotations: desiredAnnotations(d),
-    },
+    metadata: recordMetadata(name, d),
     spec: {
       chart: w.chart,
       serviceName: w.serviceName,

@@ -5,7 +5,6 @@ import {
   ManifestPatchRejected,
   mergeManifestPatches,
   parseReadiness,
-  nvcfLabels,
   operatorStatus,
   REVISION_ANNOTATION,
   type NvcfIdentity,
@@ -19,7 +18,7 @@ import type { KubeClient, KubeObject, ObjectRef } from './client.js';
 import { classify } from './errors.js';
 import { CLUSTER_LABEL, MINISERVICE, NAMESPACE } from './names.js';
 import { operatorObjects, operatorObservation, secondaryKinds } from './operator.js';
-import { desiredAnnotations } from './record.js';
+import { recordMetadata } from './record.js';
 import { startWatch, type Watcher } from './watcher.js';
 
 /** The field manager of the MiniService controller's operator mode: it owns the instance's objects. */
@@ -61,9 +60,7 @@ export function operatorMiniService(name: string, namespace: string, d: DesiredI
   return {
     ...MINISERVICE,
     metadata: {
-      name,
-      labels: { ...nvcfLabels(d), [CLUSTER_LABEL]: d.clusterId },
-      annotations: desiredAnnotations(d),
+      ...recordMetadata(name, d),
       // set with the object rather than by the controller's first reconcile: one write less
       // between the apply and the first status
       finalizers: [OPERATOR_FINALIZER],

@@ -5,7 +5,6 @@ import {
   failures,
   injectIdentity,
   LABEL,
-  nvcfLabels,
   notReady,
   REVISION_ANNOTATION,
   show,
@@ -19,13 +18,13 @@ import { MissingCrds, PermanentFailure, type DesiredInstance } from '../../drive
 import { KubeApiError } from './errors.js';
 import type { KubeClient, KubeObject } from './client.js';
 import { CLUSTER_LABEL, NAMESPACE } from './names.js';
-import { desiredAnnotations } from './record.js';
+import { recordMetadata } from './record.js';
 
 /** The instance's namespace, which also holds its record (desired, reported state, clock). */
 export function instanceNamespace(name: string, d: DesiredInstance): KubeObject {
   return {
     ...NAMESPACE,
-    metadata: { name, labels: { ...nvcfLabels(d), [CLUSTER_LABEL]: d.clusterId }, annotations: desiredAnnotations(d) },
+    metadata: recordMetadata(name, d),
   };
 }
 

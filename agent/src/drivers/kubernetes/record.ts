@@ -1,5 +1,5 @@
 import type { InstanceState } from '@nvcf/contracts';
-import { REVISION_ANNOTATION } from '@nvcf/operators';
+import { nvcfLabels, REVISION_ANNOTATION } from '@nvcf/operators';
 import type { DesiredInstance, ObservedInstance } from '../../driver.js';
 import type { KubeObject } from './client.js';
 import { CLUSTER_LABEL, RECORD } from './names.js';
@@ -10,6 +10,13 @@ const STATES: InstanceState[] = ['STARTING', 'ACTIVE', 'UPDATING', 'FAILED', 'TE
 export const desiredAnnotations = (d: DesiredInstance): Record<string, string> => ({
   [REVISION_ANNOTATION]: d.revisionId,
   [RECORD.desired]: JSON.stringify(d),
+});
+
+/** The metadata of an instance's record object (MiniService, namespace): ids, cluster, desired instance. */
+export const recordMetadata = (name: string, d: DesiredInstance) => ({
+  name,
+  labels: { ...nvcfLabels(d), [CLUSTER_LABEL]: d.clusterId },
+  annotations: desiredAnnotations(d),
 });
 
 /** Written by merge patch, never by the apply: an apply drops the fields it does not send. */
