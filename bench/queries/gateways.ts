@@ -68,6 +68,8 @@ export const gateways: GatewaySpec[] = [
           'http:',
           '  host: 127.0.0.1',
           `  port: ${port}`,
+          // one worker, on the one core it is pinned to (its default counts every core)
+          '  workers: 1',
           'log:',
           '  level: error',
           'traffic_shaping:',
