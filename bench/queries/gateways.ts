@@ -1,8 +1,9 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCosmoRouter, ensureHiveRouter, HIVE_ROUTER, type Built } from '../peers/native/build.js';
+import { composeCosmoConfig, cosmoRouterConfig, writeCosmoExecutionConfig } from '../peers/native/cosmo.js';
+import { benchSdl, benchSubgraphs } from './subgraphs/schemas.js';
 
 const tsx = 'node_modules/.bin/tsx';
 const peer = (name: string) => `bench/peers/${name}`;
@@ -12,6 +13,8 @@ export interface GatewaySpec {
   label: string;
   /** a native peer: built (or found cached) before it runs, or skipped with the reason */
   build?: () => Built;
+  /** a native peer's label once its build says which version it is */
+  versioned?: (version: string) => string;
   /** command and args, given the supergraph file, the subgraphs' base URL and the port */
   command(
     supergraph: string,
@@ -84,10 +87,18 @@ export const gateways: GatewaySpec[] = [
   },
   {
     key: 'cosmo_router',
-    label: 'Cosmo router (Go, Go module proxy)',
-    build: ensureCosmoRouter,
-    // not reached while the module proxy refuses the module: the build step says why
-    command: () => ({ cmd: builtBin('cosmo_router'), args: [] }),
+    label: 'Cosmo router (Go)',
+    versioned: (v) => `Cosmo router ${v} (Go)`,
+    build: buildCosmo,
+    command: (_sg, base, port) => {
+      // its own directory: the router reads a .env from where it starts
+      const dir = mkdtempSync(join(tmpdir(), 'bench-cosmo-router-'));
+      const executionConfig = join(dir, 'execution-config.json');
+      writeCosmoExecutionConfig(cosmoConfig, base, executionConfig);
+      const config = join(dir, 'config.yaml');
+      writeFileSync(config, cosmoRouterConfig({ port, executionConfig }));
+      return { cmd: builtBin('cosmo_router'), args: ['-config', config], cwd: dir };
+    },
   },
   {
     key: 'apollo_gateway',
@@ -124,21 +135,24 @@ const builtBin = (key: string) => {
   return bin;
 };
 
+/** the cached execution config (set by `buildCosmo`), pointed at each run's subgraphs */
+let cosmoConfig = '';
+/** The Cosmo router and the execution config it runs from, composed from the benchmark's SDLs. */
+function buildCosmo(): Built {
+  const router = ensureCosmoRouter();
+  if ('skipped' in router) return router;
+  const config = composeCosmoConfig(benchSubgraphs.map((name) => ({ name, sdl: benchSdl(name) })));
+  if ('skipped' in config) return { skipped: `Cosmo router: ${config.skipped}` };
+  cosmoConfig = config.path;
+  return router;
+}
+
 /** Builds or finds a native peer; returns why it is skipped, if it is. */
 export function prepareNative(spec: GatewaySpec): string | null {
   if (!spec.build) return null;
   const r = spec.build();
   if ('skipped' in r) return r.skipped;
   built.set(spec.key, r.bin);
+  if (spec.versioned) spec.label = spec.versioned(r.version);
   return null;
-}
-
-/** Installs a peer from its lockfile the first time (the registry is the only source). */
-export function ensurePeer(name: string) {
-  if (existsSync(`${peer(name)}/node_modules`)) return;
-  console.error(`installing bench peer ${name} (npm ci)`);
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--workspaces=false'], {
-    cwd: peer(name),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
 }

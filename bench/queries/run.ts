@@ -4,7 +4,8 @@ import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { spawnProcess, waitForLine, freePort, type Started } from '../lib.js';
 import { benchSupergraph } from './compose.js';
-import { gateways, ensurePeer, prepareNative, type GatewaySpec } from './gateways.js';
+import { ensurePeer } from '../peers/install.js';
+import { gateways, prepareNative, type GatewaySpec } from './gateways.js';
 import { isExpectedAnswer, requestBody, requestHeaders } from './request.js';
 
 // Two cores: the gateway under test gets core 0 to itself; subgraphs and load share core 1.

@@ -1,7 +1,8 @@
 // Native routers as benchmark peers, built from their registries on first use and cached under
 // .cache/ (like nats-server in test/services/nats.ts): Hive Router from crates.io with
-// `cargo install --locked`, the Cosmo router from the Go module proxy with `go install`. A
-// missing toolchain or a refused download skips that peer with the reason, never the benchmark.
+// `cargo install --locked`, the Cosmo router from the Go module proxy with `go install` unless
+// COSMO_ROUTER_BIN names a binary. A missing toolchain or a refused download skips that peer with
+// the reason, never the benchmark.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -79,15 +80,33 @@ export function ensureHiveRouter(): Built {
   return { bin, version: HIVE_ROUTER.version };
 }
 
+/** A Cosmo router binary named by COSMO_ROUTER_BIN, with the release it reports. */
+function cosmoFromEnv(bin: string): Built {
+  if (!existsSync(bin)) return { skipped: `Cosmo router: COSMO_ROUTER_BIN=${bin} does not exist` };
+  const r = spawnSync(bin, ['-version'], { encoding: 'utf8', timeout: 30_000 });
+  if (r.status !== 0) return { skipped: `Cosmo router: ${bin} -version failed: ${tail(r.stderr || r.stdout || '')}` };
+  // `Router:\n  Version: 0.341.0\n  Go version: …`; a build without the release's ldflags says "dev"
+  const version = /^\s*Version: (\S+)/m.exec(r.stdout)?.[1] ?? 'unknown version';
+  return { bin: resolve(bin), version };
+}
+
+/**
+ * COSMO_ROUTER_BIN first (any Cosmo router binary, however it was built), else the pinned release
+ * from the Go module proxy. The proxy refuses the module and one of its dependencies
+ * (go.withmatt.com/connect-brotli), so without the variable the peer is skipped with that reason.
+ */
 export function ensureCosmoRouter(): Built {
+  const fromEnv = process.env.COSMO_ROUTER_BIN;
+  if (fromEnv) return cosmoFromEnv(fromEnv);
+  const hint = 'set COSMO_ROUTER_BIN to a Cosmo router binary to include it';
   const dir = join(CACHE, 'cosmo-router');
   const bin = join(dir, 'router');
   const want = `${COSMO_ROUTER.pkg}@${COSMO_ROUTER.version}`;
   const s = stamp(dir, want);
   if (s.ok && existsSync(bin)) return { bin, version: COSMO_ROUTER.release };
   if (s.ok === false && !process.env.BENCH_REBUILD)
-    return { skipped: `Cosmo router: ${s.reason} (BENCH_REBUILD=1 retries)` };
-  if (!has('go')) return { skipped: 'Cosmo router: no go on this machine (install Go to include it)' };
+    return { skipped: `Cosmo router: ${s.reason} (${hint}; BENCH_REBUILD=1 retries)` };
+  if (!has('go')) return { skipped: `Cosmo router: no go on this machine (${hint})` };
   mkdirSync(dir, { recursive: true });
   console.error(`building the Cosmo router ${COSMO_ROUTER.release} with go install (first run only)...`);
   let out = '';
@@ -101,7 +120,7 @@ export function ensureCosmoRouter(): Built {
     const e = err as { stderr?: string };
     const reason = `go install ${want} failed: ${tail(e.stderr ?? out)}`;
     record(dir, want, false, reason);
-    return { skipped: `Cosmo router: ${reason}` };
+    return { skipped: `Cosmo router: ${reason} (${hint})` };
   }
   record(dir, want, true);
   return { bin, version: COSMO_ROUTER.release };
