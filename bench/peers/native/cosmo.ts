@@ -79,7 +79,8 @@ export function cosmoRouterConfig(o: { port: number; executionConfig: string; ex
     'introspection:',
     '  enabled: false',
     'router_registration: false',
-    'shutdown_delay: 1s',
+    // the shortest shutdown the router's config schema accepts: it ends sooner when nothing is in flight
+    'shutdown_delay: 15s',
     'grace_period: 1s',
     'execution_config:',
     '  file:',
