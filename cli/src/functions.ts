@@ -112,9 +112,16 @@ export interface CreateOptions extends ReadOptions {
   healthStatus?: number;
 }
 
-function workloadOf(o: CreateOptions): Pick<CreateFunctionInput, 'helm' | 'container'> {
+/** The workload flags `functions create` and `tasks create` share. */
+export type WorkloadFlags = Pick<CreateOptions, 'helmChart' | 'helmService' | 'containerImage' | 'arg' | 'env'>;
+
+/** A Helm or container workload from the flags; `missing` is the hint when neither is given. */
+export function workloadOf(
+  o: WorkloadFlags,
+  missing = 'operator workloads: `nvcf operator submit NAME -f manifests.yaml`',
+): Pick<CreateFunctionInput, 'helm' | 'container'> {
   if (o.helmChart && o.containerImage)
-    throw new UsageError('--helm-chart and --container-image are exclusive: a version runs one workload');
+    throw new UsageError('--helm-chart and --container-image are exclusive: it runs one workload');
   if (o.helmChart) {
     if (!o.helmService)
       throw new UsageError('--helm-chart needs --helm-service (the Service the worker sidecar sends requests to)');
@@ -136,10 +143,7 @@ function workloadOf(o: CreateOptions): Pick<CreateFunctionInput, 'helm' | 'conta
       },
     };
   }
-  throw new UsageError(
-    'say what the version runs: --helm-chart URI --helm-service NAME, or --container-image IMAGE',
-    'operator workloads: `nvcf operator submit NAME -f manifests.yaml`',
-  );
+  throw new UsageError('say what it runs: --helm-chart URI --helm-service NAME, or --container-image IMAGE', missing);
 }
 
 function healthOf(o: CreateOptions): CreateFunctionInput['health'] {

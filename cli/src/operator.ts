@@ -4,6 +4,7 @@ import {
   OperatorTypesDocument,
   UpdateGpuSpecificationDocument,
   type CreateFunctionInput,
+  type NvcfClient,
 } from '@nvcf/client';
 import type { Ctx } from './context.js';
 import { EXIT, UsageError } from './errors.js';
@@ -13,7 +14,7 @@ import { explainConflict, submitAndReport, type SubmitOptions } from './gpu-spec
 import type { OutputFormat } from './formats.js';
 import { readYamlDocuments } from './values.js';
 
-interface Manifest {
+export interface Manifest {
   apiVersion: string;
   kind: string;
   [key: string]: unknown;
@@ -46,6 +47,25 @@ export async function readManifests(cwd: string, files: string[]): Promise<Manif
   return out;
 }
 
+/** The operator types given, or else the registry's types that drive the manifests' kinds. */
+export async function operatorTypesFor(
+  client: NvcfClient,
+  manifests: readonly Manifest[],
+  given: string[],
+): Promise<string[]> {
+  if (given.length) return given;
+  const { operatorTypes: registry } = await client.query(OperatorTypesDocument);
+  const found = new Set<string>();
+  for (const m of manifests)
+    for (const t of registry) if (t.kinds.includes(m.kind) && t.apiVersions.includes(m.apiVersion)) found.add(t.name);
+  if (!found.size)
+    throw new UsageError(
+      `no operator type drives the kinds of these manifests (${[...new Set(manifests.map((m) => `${m.apiVersion}/${m.kind}`))].join(', ')})`,
+      `pass --operator-type; the registry has ${registry.map((t) => `${t.name} (${t.kinds.join(', ')})`).join('; ')}`,
+    );
+  return [...found].sort();
+}
+
 export interface SubmitManifestOptions {
   output: OutputFormat;
   file: string[];
@@ -60,20 +80,7 @@ export async function submit(ctx: Ctx, name: string | undefined, opts: SubmitMan
   const manifests = await readManifests(ctx.io.cwd, opts.file);
   const client = await ctx.client();
   const functionName = await nameFor(ctx, name, opts.function);
-  let operatorTypes = opts.operatorType;
-  if (!operatorTypes.length) {
-    // the registry says which operator drives each kind: the manifests name their types themselves
-    const { operatorTypes: registry } = await client.query(OperatorTypesDocument);
-    const found = new Set<string>();
-    for (const m of manifests)
-      for (const t of registry) if (t.kinds.includes(m.kind) && t.apiVersions.includes(m.apiVersion)) found.add(t.name);
-    if (!found.size)
-      throw new UsageError(
-        `no operator type drives the kinds of these manifests (${[...new Set(manifests.map((m) => `${m.apiVersion}/${m.kind}`))].join(', ')})`,
-        `pass --operator-type; the registry has ${registry.map((t) => `${t.name} (${t.kinds.join(', ')})`).join('; ')}`,
-      );
-    operatorTypes = [...found].sort();
-  }
+  const operatorTypes = await operatorTypesFor(client, manifests, opts.operatorType);
   const input: CreateFunctionInput = {
     name: functionName,
     operator: { operatorTypes, manifests },
