@@ -5,6 +5,8 @@ export const EXIT = {
   ok: 0,
   /** the rollout ended FAILED, or its deadline passed */
   rolloutFailed: 1,
+  /** `tasks watch`: the task ended in a terminal state other than COMPLETED */
+  taskNotCompleted: 1,
   /** a bad command line, a missing configuration, an unreadable or invalid input file */
   usage: 2,
   /** the API refused the request (its registry code is printed), or another failure */

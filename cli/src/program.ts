@@ -12,6 +12,7 @@ import type { LoginOptions } from './login.js';
 import type { SubmitOptions, UpdateOptions } from './gpu-spec.js';
 import type { PatchOptions, SubmitManifestOptions } from './operator.js';
 import type { StatusOptions } from './rollout.js';
+import type { CreateTaskOptions, ListOptions, TaskWatchOptions } from './tasks.js';
 import type { WatchOptions } from './watch.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
@@ -29,8 +30,9 @@ Output:
   --no-tty prints plain lines instead of redrawing the screen.
 
 Exit codes:
-  0    success; rollout status --watch: the revision is APPLIED
-  1    the rollout FAILED or passed its deadline (the failing instances' messages on stderr)
+  0    success; rollout status --watch: the revision is APPLIED; tasks watch: the task COMPLETED
+  1    the rollout FAILED or passed its deadline (the failing instances' messages on stderr);
+       tasks watch: the task ended ERRORED, CANCELED or EXCEEDED_* (its message on stderr)
   2    usage: a bad command line, no URL or token configured, an unreadable or invalid file
   3    the API refused the request: \`error: CODE: message\` (codes: docs/errors.md)
   4    the gateway could not be reached or timed out (UNAVAILABLE, TIMEOUT): retry later
@@ -74,6 +76,7 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
   const gpuSpec = () => import('./gpu-spec.js');
   const operator = () => import('./operator.js');
   const login = () => import('./login.js');
+  const tasks = () => import('./tasks.js');
 
   const program = new Command('nvcf')
     .description('Manage NVCF cloud functions: create, deploy, update in place, and follow rollouts.')
@@ -290,6 +293,73 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .option('-w, --watch', 'follow the rollout to its end (exit 0 APPLIED, 1 FAILED)')
     .addOption(output())
     .action(act<PatchOptions>(async (ctx, [id], o) => (await operator()).patch(ctx, id!, o)));
+
+  const task = program.command('tasks').description('tasks: short-lived workloads that run to completion');
+  const interval = () =>
+    new Option('--interval <ms>', 'milliseconds between two reads of the task')
+      .argParser(int('--interval'))
+      .default(2000);
+  task
+    .command('create')
+    .argument('<name>', "the task's name")
+    .description('queue a container, Helm or operator task on one GPU type')
+    .option('--container-image <image>', 'container image')
+    .option('--arg <arg>', 'container argument (repeatable)', collect, [])
+    .option('--env <key=value>', 'container environment variable (repeatable)', collect, [])
+    .option('--helm-chart <uri>', 'Helm chart, oci://…/NAME-X.Y.Z.tgz')
+    .option('--helm-service <name>', "the chart's Service")
+    .option('-f, --file <file>', 'operator manifests, YAML (repeatable)', collect, [])
+    .option(
+      '--operator-type <type>',
+      "operator type (repeatable; default: the types that drive the manifests' kinds)",
+      collect,
+      [],
+    )
+    .requiredOption('--gpu <gpu>', 'GPU, e.g. L40S (see `nvcf clusters`)')
+    .requiredOption('--instance-type <type>', 'instance type, e.g. gl40s_1.br25_2xlarge')
+    .option('--cluster <cluster>', 'only this cluster (repeatable)', collect, [])
+    .option('--region <region>', 'only this region (repeatable)', collect, [])
+    .option('--values <file>', 'configuration, YAML (repeatable: merged in order)', collect, [])
+    .option('--set <key=value>', 'a configuration value, as helm --set (repeatable)', collect, [])
+    .option('--set-string <key=value>', 'a configuration value kept as a string (repeatable)', collect, [])
+    .option('--max-runtime <duration>', 'how long it may run, ISO 8601 (default P1D)')
+    .option('--max-queued <duration>', 'how long it may wait to run, ISO 8601 (default P3D)')
+    .option('--termination-grace <duration>', 'how long a stopped workload gets to exit (default PT30S)')
+    .option('-w, --watch', 'follow it to its end (exit 0 COMPLETED, 1 any other end)')
+    .addOption(interval())
+    .addOption(output())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  nvcf tasks create eval --container-image nvcr.io/nca-a/eval:1 --gpu L40S --instance-type gl40s_1.br25_2xlarge \\\n    --max-runtime PT1H --watch\n  nvcf tasks create graph -f dynamo-graph.yaml --gpu L40S --instance-type gl40s_1.br25_2xlarge --set nvcfSimulate.runMs=500',
+    )
+    .action(act<CreateTaskOptions>(async (ctx, [name], o) => (await tasks()).create(ctx, name!, o)));
+  task
+    .command('get')
+    .argument('<task-id>')
+    .description('a task and its transitions')
+    .addOption(output())
+    .action(act<Read>(async (ctx, [id], o) => (await tasks()).get(ctx, id!, o)));
+  task
+    .command('list')
+    .description('the tasks of your tenant, newest first')
+    .option('--status <status>', 'only tasks in this status')
+    .option('--limit <n>', 'at most this many (default 20, at most 100)', int('--limit'))
+    .option('--after <cursor>', 'the page after this cursor')
+    .addOption(output())
+    .action(act<ListOptions>(async (ctx, _a, o) => (await tasks()).list(ctx, o)));
+  task
+    .command('cancel')
+    .argument('<task-id>')
+    .description('end a task that has not ended (CANCELED)')
+    .addOption(output())
+    .action(act<Read>(async (ctx, [id], o) => (await tasks()).cancel(ctx, id!, o)));
+  task
+    .command('watch')
+    .argument('<task-id>')
+    .description('print its transitions until it ends: exit 0 COMPLETED, 1 any other end')
+    .addOption(interval())
+    .addOption(output())
+    .action(act<TaskWatchOptions>(async (ctx, [id], o) => (await tasks()).watch(ctx, id!, o)));
 
   program
     .command('completion')

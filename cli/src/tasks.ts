@@ -1,0 +1,230 @@
+import {
+  CancelTaskDocument,
+  CreateTaskDocument,
+  TaskDocument,
+  TaskProgressDocument,
+  TasksDocument,
+  type CreateTaskInput,
+  type TaskEventFieldsFragment,
+  type TaskFieldsFragment,
+  type TaskStatus,
+} from '@nvcf/client';
+import { setTimeout as delay } from 'node:timers/promises';
+import { found, type Ctx } from './context.js';
+import { EXIT, UsageError } from './errors.js';
+import { workloadOf, type WorkloadFlags } from './functions.js';
+import { details, renderStreamItem, streamFormat, table, when, type Colors } from './output.js';
+import type { OutputFormat } from './formats.js';
+import { composeConfiguration, readConfigurationInputs } from './values.js';
+
+export interface ReadOptions {
+  output: OutputFormat;
+}
+
+export interface ListOptions extends ReadOptions {
+  status?: string;
+  limit?: number;
+  after?: string;
+}
+
+export interface TaskWatchOptions extends ReadOptions {
+  /** milliseconds between two reads of the task */
+  interval: number;
+}
+
+export interface CreateTaskOptions extends WorkloadFlags, TaskWatchOptions {
+  file: string[];
+  operatorType: string[];
+  gpu: string;
+  instanceType: string;
+  cluster: string[];
+  region: string[];
+  values: string[];
+  set: string[];
+  setString: string[];
+  maxRuntime?: string;
+  maxQueued?: string;
+  terminationGrace?: string;
+  watch?: boolean;
+}
+
+/** The statuses a task ends in (docs/tasks.md): a watch stops at the first. */
+export const TERMINAL: ReadonlySet<TaskStatus> = new Set<TaskStatus>([
+  'COMPLETED',
+  'ERRORED',
+  'CANCELED',
+  'EXCEEDED_MAX_RUNTIME',
+  'EXCEEDED_MAX_QUEUED_DURATION',
+]);
+
+const STATUSES: readonly TaskStatus[] = ['QUEUED', 'LAUNCHED', 'RUNNING', ...TERMINAL];
+
+function statusWord(status: TaskStatus, colors: Colors): string {
+  if (status === 'COMPLETED') return colors.green(status);
+  return TERMINAL.has(status) ? colors.red(status) : colors.yellow(status);
+}
+
+type Shown = TaskFieldsFragment & { events?: TaskEventFieldsFragment[] };
+
+function taskTable(ctx: Ctx, t: Shown): string {
+  const head = details(
+    [
+      ['ID', t.id],
+      ['Name', t.name],
+      ['Status', statusWord(t.status, ctx.colors)],
+      ['Message', t.message],
+      ['Workload', t.workloadType],
+      ['GPU', `${t.gpu} ${t.instanceType}`],
+      ['Created', when(t.createdAt)],
+      ['Ended', when(t.endedAt)],
+      ['Max queued', t.maxQueuedDuration],
+      ['Max runtime', t.maxRuntimeDuration],
+      ['Termination grace', t.terminationGracePeriodDuration],
+    ],
+    ctx.colors,
+  );
+  if (!t.events?.length) return head;
+  return `${head}\n${table(
+    ['AT', 'STATUS', 'MESSAGE'],
+    t.events.map((e) => [when(e.at), statusWord(e.status, ctx.colors), e.message ?? '']),
+    ctx.colors,
+  )}`;
+}
+
+/** `2026-11-30T19:00:01Z task-123 CANCELED: canceled by the caller` */
+const eventLine = (taskId: string, e: TaskEventFieldsFragment): string =>
+  `${when(e.at)} ${taskId} ${e.status}${e.message ? `: ${e.message}` : ''}\n`;
+
+export async function list(ctx: Ctx, opts: ListOptions): Promise<number> {
+  let status: TaskStatus | undefined;
+  if (opts.status !== undefined) {
+    const s = opts.status.toUpperCase();
+    if (!(STATUSES as readonly string[]).includes(s))
+      throw new UsageError(`--status ${opts.status}: one of ${STATUSES.join(', ')}`);
+    status = s as TaskStatus;
+  }
+  const { tasks } = await (
+    await ctx.client()
+  ).query(TasksDocument, {
+    ...(status ? { status } : {}),
+    ...(opts.limit !== undefined ? { first: opts.limit } : {}),
+    ...(opts.after !== undefined ? { after: opts.after } : {}),
+  });
+  const nodes = tasks.edges.map((e) => e.node);
+  ctx.print(opts.output, nodes, () => {
+    const rows = table(
+      ['ID', 'NAME', 'STATUS', 'WORKLOAD', 'GPU', 'CREATED', 'ENDED'],
+      nodes.map((t) => [
+        t.id,
+        t.name,
+        statusWord(t.status, ctx.colors),
+        t.workloadType,
+        t.gpu,
+        when(t.createdAt),
+        when(t.endedAt),
+      ]),
+      ctx.colors,
+    );
+    // the table has no room for the cursor: say how to read on
+    return tasks.pageInfo.hasNextPage && tasks.pageInfo.endCursor
+      ? `${rows}(more: nvcf tasks list --after ${tasks.pageInfo.endCursor})\n`
+      : rows;
+  });
+  return EXIT.ok;
+}
+
+export async function get(ctx: Ctx, id: string, opts: ReadOptions): Promise<number> {
+  const t = found((await (await ctx.client()).query(TaskDocument, { id })).task, 'task', id);
+  ctx.print(opts.output, t, () => taskTable(ctx, t));
+  return EXIT.ok;
+}
+
+export async function cancel(ctx: Ctx, id: string, opts: ReadOptions): Promise<number> {
+  const t = (await (await ctx.client()).mutate(CancelTaskDocument, { id })).cancelTask;
+  ctx.print(opts.output, t, () => `task ${t.id} ${t.status}\n`);
+  return EXIT.ok;
+}
+
+/** A Helm, container or operator workload (`-f` manifests), exactly one. */
+async function taskWorkload(
+  ctx: Ctx,
+  o: CreateTaskOptions,
+): Promise<Pick<CreateTaskInput, 'helm' | 'container' | 'operator'>> {
+  if (!o.file.length) {
+    if (o.operatorType.length) throw new UsageError('--operator-type needs the manifests: -f FILE');
+    return workloadOf(o, 'operator workloads: -f manifests.yaml (and --operator-type, else the registry says)');
+  }
+  if (o.helmChart || o.containerImage || o.helmService || o.arg.length || o.env.length)
+    throw new UsageError('-f (operator manifests) and --helm-*/--container-image/--arg/--env are exclusive');
+  const { readManifests, operatorTypesFor } = await import('./operator.js');
+  const manifests = await readManifests(ctx.io.cwd, o.file);
+  return {
+    operator: { operatorTypes: await operatorTypesFor(await ctx.client(), manifests, o.operatorType), manifests },
+  };
+}
+
+/** `tasks create NAME …`: queues a task; --watch follows it to its end like `tasks watch`. */
+export async function create(ctx: Ctx, name: string, opts: CreateTaskOptions): Promise<number> {
+  const configuration =
+    opts.values.length || opts.set.length || opts.setString.length
+      ? composeConfiguration({}, await readConfigurationInputs(ctx.io.cwd, opts.values, opts.set, opts.setString))
+      : undefined;
+  const format = opts.watch && opts.output !== 'table' ? streamFormat(opts.output) : undefined;
+  const input: CreateTaskInput = {
+    name,
+    ...(await taskWorkload(ctx, opts)),
+    gpuSpecification: {
+      gpu: opts.gpu,
+      instanceType: opts.instanceType,
+      ...(opts.cluster.length ? { clusters: opts.cluster } : {}),
+      ...(opts.region.length ? { regions: opts.region } : {}),
+    },
+    ...(configuration ? { configuration } : {}),
+    ...(opts.maxRuntime !== undefined ? { maxRuntimeDuration: opts.maxRuntime } : {}),
+    ...(opts.maxQueued !== undefined ? { maxQueuedDuration: opts.maxQueued } : {}),
+    ...(opts.terminationGrace !== undefined ? { terminationGracePeriodDuration: opts.terminationGrace } : {}),
+  };
+  const t = (await (await ctx.client()).mutate(CreateTaskDocument, { input })).createTask;
+  if (!opts.watch) {
+    ctx.print(opts.output, t, () => taskTable(ctx, t));
+    return EXIT.ok;
+  }
+  // json/yaml with --watch: one stream of items, the task its first
+  if (format) ctx.out(renderStreamItem(format, { type: 'created', task: t }));
+  else ctx.out(`task ${t.id} created\n`);
+  return follow(ctx, t.id, opts);
+}
+
+/** `tasks watch ID`: every transition of the task, once each, until it ends. */
+export async function watch(ctx: Ctx, id: string, opts: TaskWatchOptions): Promise<number> {
+  return follow(ctx, id, opts);
+}
+
+/**
+ * Reads the task every `interval` ms and prints the transitions not printed yet, until it ends:
+ * exit 0 when it COMPLETED, 1 for any other terminal state (its message on stderr).
+ */
+async function follow(ctx: Ctx, id: string, opts: TaskWatchOptions): Promise<number> {
+  const seen = new Set<string>();
+  const format = opts.output === 'table' ? undefined : streamFormat(opts.output);
+  const client = await ctx.client();
+  for (;;) {
+    const t = found((await client.query(TaskProgressDocument, { id })).task, 'task', id);
+    for (const e of t.events) {
+      if (seen.has(e.cursor)) continue;
+      seen.add(e.cursor);
+      ctx.out(format ? renderStreamItem(format, { type: 'event', taskId: t.id, ...e }) : eventLine(t.id, e));
+    }
+    if (TERMINAL.has(t.status)) {
+      if (t.status === 'COMPLETED') return EXIT.ok;
+      ctx.err(`task ${t.id} ended ${t.status}${t.message ? `: ${t.message}` : ''}\n`);
+      return EXIT.taskNotCompleted;
+    }
+    try {
+      await delay(opts.interval, undefined, { signal: ctx.signal });
+    } catch {
+      ctx.err(`stopped watching; resume with: nvcf tasks watch ${t.id}\n`);
+      return EXIT.interrupted;
+    }
+  }
+}
