@@ -4,6 +4,8 @@ import {
   TaskDocument,
   TaskProgressDocument,
   TasksDocument,
+  isTransient,
+  type NvcfError,
   type CreateTaskInput,
   type TaskEventFieldsFragment,
   type TaskFieldsFragment,
@@ -208,8 +210,29 @@ async function follow(ctx: Ctx, id: string, opts: TaskWatchOptions): Promise<num
   const seen = new Set<string>();
   const format = opts.output === 'table' ? undefined : streamFormat(opts.output);
   const client = await ctx.client();
+  const pause = async (): Promise<boolean> => {
+    try {
+      await delay(opts.interval, undefined, { signal: ctx.signal });
+      return true;
+    } catch {
+      ctx.err(`stopped watching; resume with: nvcf tasks watch ${id}\n`);
+      return false;
+    }
+  };
+  let reads = 0;
   for (;;) {
-    const t = found((await client.query(TaskProgressDocument, { id })).task, 'task', id);
+    let t;
+    try {
+      t = found((await client.query(TaskProgressDocument, { id })).task, 'task', id);
+    } catch (err) {
+      // the first read proves the gateway and the id; later, an outage is waited out (the task goes on)
+      if (!reads || !isTransient(err)) throw err;
+      const { code, message } = err as NvcfError;
+      ctx.err(`retrying in ${opts.interval} ms: ${code}: ${message}\n`);
+      if (!(await pause())) return EXIT.interrupted;
+      continue;
+    }
+    reads++;
     for (const e of t.events) {
       if (seen.has(e.cursor)) continue;
       seen.add(e.cursor);
@@ -220,11 +243,6 @@ async function follow(ctx: Ctx, id: string, opts: TaskWatchOptions): Promise<num
       ctx.err(`task ${t.id} ended ${t.status}${t.message ? `: ${t.message}` : ''}\n`);
       return EXIT.taskNotCompleted;
     }
-    try {
-      await delay(opts.interval, undefined, { signal: ctx.signal });
-    } catch {
-      ctx.err(`stopped watching; resume with: nvcf tasks watch ${t.id}\n`);
-      return EXIT.interrupted;
-    }
+    if (!(await pause())) return EXIT.interrupted;
   }
 }

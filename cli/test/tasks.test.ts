@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { EXIT, memoryIo, run } from '../src/index.js';
 
 // an unreachable gateway: a command that sent anything would exit 4, not 2
@@ -55,5 +57,78 @@ describe('nvcf tasks command line', () => {
     const io = memoryIo({ env });
     expect(await run(['tasks', 'create', 'x', '--container-image', 'i', ...GPU], io)).toBe(EXIT.unavailable);
     expect(io.err).toMatch(/^error: UNAVAILABLE: /);
+  });
+});
+
+describe('nvcf tasks watch, polling', () => {
+  let server: Server;
+  let url: string;
+  /** what the fake gateway answers, in turn: a reply body, or an HTTP status without one */
+  let replies: (object | number)[];
+  let requests = 0;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const r = replies[Math.min(requests++, replies.length - 1)];
+        if (typeof r === 'number') res.writeHead(r).end();
+        else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(r));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const event = (n: number, status: string, message: string | null = null) => ({
+    cursor: `c${n}`,
+    at: `2026-12-02T12:00:0${n}.000Z`,
+    status,
+    message,
+  });
+  const task = (status: string, events: object[], message: string | null = null) => ({
+    data: { task: { id: 't1', status, message, events } },
+  });
+
+  it('waits out an outage after the first read, prints each transition once, exits 0 on COMPLETED', async () => {
+    requests = 0;
+    const queued = task('QUEUED', [event(1, 'QUEUED')]);
+    // the client retries a query twice itself: three 503s in a row reach the watch
+    replies = [
+      queued,
+      queued,
+      503,
+      503,
+      503,
+      task('COMPLETED', [event(1, 'QUEUED'), event(2, 'RUNNING'), event(3, 'COMPLETED', 'done')], 'done'),
+    ];
+    const io = memoryIo({ env: { NVCF_URL: url, NVCF_TOKEN: 't' } });
+    expect(await run(['tasks', 'watch', 't1', '--interval', '10'], io)).toBe(EXIT.ok);
+    expect(io.out).toBe(
+      '2026-12-02T12:00:01Z t1 QUEUED\n' + '2026-12-02T12:00:02Z t1 RUNNING\n2026-12-02T12:00:03Z t1 COMPLETED: done\n',
+    );
+    expect(io.err).toMatch(/^retrying in 10 ms: UNAVAILABLE: /);
+  });
+
+  it('the first read failing ends the watch (exit 4); an end other than COMPLETED exits 1 with its message', async () => {
+    requests = 0;
+    replies = [503];
+    const down = memoryIo({ env: { NVCF_URL: url, NVCF_TOKEN: 't' } });
+    expect(await run(['tasks', 'watch', 't1', '--interval', '10'], down)).toBe(EXIT.unavailable);
+
+    requests = 0;
+    replies = [task('ERRORED', [event(1, 'QUEUED'), event(2, 'ERRORED', 'exit code 3')], 'exit code 3')];
+    const io = memoryIo({ env: { NVCF_URL: url, NVCF_TOKEN: 't' } });
+    expect(await run(['tasks', 'watch', 't1', '-o', 'json'], io)).toBe(EXIT.taskNotCompleted);
+    expect(
+      io.out
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([
+      { type: 'event', taskId: 't1', ...event(1, 'QUEUED') },
+      { type: 'event', taskId: 't1', ...event(2, 'ERRORED', 'exit code 3') },
+    ]);
+    expect(io.err).toBe('task t1 ended ERRORED: exit code 3\n');
   });
 });
