@@ -110,6 +110,20 @@ describe('nvcf tasks watch, polling', () => {
     expect(io.err).toMatch(/^retrying in 10 ms: UNAVAILABLE: /);
   });
 
+  it('Ctrl-C stops a watch of a task that does not end (130) and says how to resume', async () => {
+    requests = 0;
+    replies = [task('QUEUED', [event(1, 'QUEUED')])];
+    const stop = new AbortController();
+    const io = memoryIo({ env: { NVCF_URL: url, NVCF_TOKEN: 't' }, signal: stop.signal });
+    const done = run(['tasks', 'watch', 't1', '--interval', '10'], io);
+    // a few reads, so the one transition was seen more than once and printed once
+    while (requests < 3) await new Promise((r) => setTimeout(r, 5));
+    stop.abort();
+    expect(await done).toBe(EXIT.interrupted);
+    expect(io.out).toBe('2026-12-02T12:00:01Z t1 QUEUED\n');
+    expect(io.err).toBe('stopped watching; resume with: nvcf tasks watch t1\n');
+  });
+
   it('the first read failing ends the watch (exit 4); an end other than COMPLETED exits 1 with its message', async () => {
     requests = 0;
     replies = [503];
