@@ -1,4 +1,4 @@
-import type { InstanceRef, Workload } from './payloads.js';
+import type { InstanceRef, RunTaskMessage, Workload } from './payloads.js';
 
 /** The internal calls nvcf makes to ICMS (POST /internal/rpc/<method>); defined once, here. */
 export interface PlacementRequest {
@@ -21,6 +21,12 @@ export interface LaunchSpec {
   workload: Workload;
 }
 
+/** A task to place (nvct): where it may run, and the run message ICMS sends to the cluster it picks. */
+export interface TaskPlacement {
+  placement: PlacementRequest;
+  run: Omit<RunTaskMessage, 'type' | 'clusterId'>;
+}
+
 export interface IcmsRpc {
   /**
    * All-or-nothing: places every spec or refuses with NO_ELIGIBLE_CLUSTER and creates nothing.
@@ -34,4 +40,9 @@ export interface IcmsRpc {
   };
   accepted: { input: { gpuSpecificationId: string }; output: { accepted: boolean; liveInstances: number } };
   terminate: { input: { versionId: string; graceful: boolean }; output: { terminated: number } };
+  /**
+   * Places a task on an eligible cluster and sends it there to run, or refuses with
+   * NO_ELIGIBLE_CLUSTER. Repeatable: the run message's id makes a repeat a duplicate.
+   */
+  placeTask: { input: TaskPlacement; output: { clusterId: string } };
 }

@@ -17,5 +17,10 @@ export type {
   OperatorSupport,
   TaskStatus,
   TaskStatusEvent,
+  RunTaskMessage,
+  StopTaskMessage,
+  TaskWorkMessage,
+  TaskReport,
+  TaskReportStatus,
 } from './payloads.js';
-export type { IcmsRpc, LaunchSpec, PlacementRequest } from './icms-rpc.js';
+export type { IcmsRpc, LaunchSpec, PlacementRequest, TaskPlacement } from './icms-rpc.js';

@@ -142,7 +142,55 @@ export interface TaskStatusEvent {
   message: string | null;
 }
 
+/** Run a task on a cluster (subject `Task.NVCA.<clusterId>`), sent by ICMS once it placed the task. */
+export interface RunTaskMessage {
+  type: 'run-task';
+  ncaId: string;
+  taskId: string;
+  clusterId: string;
+  gpu: string;
+  instanceType: string;
+  workload: Workload;
+  /** the task's configuration (Helm values; `nvcfSimulate` on simulated clusters) */
+  configuration: Record<string, unknown> | null;
+  /** ISO 8601: how long a stopped workload gets to exit */
+  terminationGracePeriodDuration: string;
+}
+
+/** Stop a task the agent runs (or was told to run): sent by nvct when it cancels or times out a launched task. */
+export interface StopTaskMessage {
+  type: 'stop-task';
+  ncaId: string;
+  taskId: string;
+  clusterId: string;
+  /** the task's terminal state, for the agent's log */
+  reason: TaskStatus;
+}
+
+export type TaskWorkMessage = RunTaskMessage | StopTaskMessage;
+
+/** What an agent reports of a task it runs; the task's end carries the workload's exit message. */
+export type TaskReportStatus = Extract<TaskStatus, 'RUNNING' | 'COMPLETED' | 'ERRORED'>;
+
+/**
+ * One report of an agent about a task (subject `Report.NVCT.<ncaId>.<taskId>`). nvct applies it
+ * by compare-and-set from where the task is: a late or repeated report changes nothing.
+ */
+export interface TaskReport {
+  type: 'task-report';
+  ncaId: string;
+  taskId: string;
+  clusterId: string;
+  status: TaskReportStatus;
+  /** ISO-8601 time at the agent */
+  at: string;
+  message: string | null;
+}
+
 export const msgIds = {
+  runTask: (taskId: string) => `run-task:${taskId}`,
+  stopTask: (taskId: string) => `stop-task:${taskId}`,
+  taskReport: (r: Pick<TaskReport, 'taskId' | 'status'>) => `task-report:${r.taskId}:${r.status}`,
   taskStatus: (e: Pick<TaskStatusEvent, 'taskId' | 'seq'>) => `task-status:${e.taskId}:${e.seq}`,
   create: (instanceId: string) => `create:${instanceId}`,
   update: (updateActionId: string, clusterId: string) => `update:${updateActionId}:${clusterId}`,

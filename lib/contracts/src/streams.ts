@@ -45,6 +45,21 @@ export const Streams = {
     maxAgeMs: 7 * DAY,
     duplicateWindowMs: 120_000,
   },
+  /** tasks to run and to stop, per cluster (ICMS places, nvct stops); read by that cluster's agent */
+  taskWork: {
+    name: 'NvctTaskWorkStream',
+    subjects: ['Task.NVCA.>'],
+    retention: 'workqueue',
+    duplicateWindowMs: 120_000,
+  },
+  /** what the agents report of the tasks they run (RUNNING, the end); read by nvct */
+  taskReport: {
+    name: 'NvctTaskReportStream',
+    subjects: ['Report.NVCT.>'],
+    retention: 'limits',
+    maxAgeMs: 7 * DAY,
+    duplicateWindowMs: 120_000,
+  },
 } as const satisfies Record<string, StreamSpec>;
 
 /** Every stream of a release: the domain's, and the bus's dead-letter stream. */
@@ -66,6 +81,10 @@ export const subjects = {
   /** one subject per task, the tenant first: a tenant's tasks are `Status.NVCT.<ncaId>.*` */
   taskStatus: (ncaId: string, taskId: string) => `Status.NVCT.${token(ncaId)}.${token(taskId)}`,
   taskStatusOfTenant: (ncaId: string) => `Status.NVCT.${token(ncaId)}.*`,
+  /** one subject per cluster: a run and a later stop of a task reach its agent in order */
+  taskWork: (clusterId: string) => `Task.NVCA.${token(clusterId)}`,
+  /** an agent's reports of one task, the tenant first like its status */
+  taskReport: (ncaId: string, taskId: string) => `Report.NVCT.${token(ncaId)}.${token(taskId)}`,
   /** one subject per cluster: its agent's reports about the cluster itself */
   cluster: (clusterId: string) => `Cluster.NVCA.${token(clusterId)}`,
 };

@@ -6,6 +6,7 @@ import {
   subjects,
   type CreateInstanceMessage,
   type IcmsRpc,
+  type RunTaskMessage,
   type TerminateInstanceMessage,
   type UpdateInstancesMessage,
 } from '@nvcf/contracts';
@@ -169,6 +170,23 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
         await bus.publish(subjects.terminate(i.clusterId), msg, { msgId: msgIds.terminate(i.id) });
       }
       return { terminated: live.length };
+    },
+
+    async placeTask(tenant, { placement, run }) {
+      if (run.ncaId !== tenant) throw fail('FORBIDDEN', 'a task of another tenant');
+      const clusters = await store.listClusters();
+      // an operator task refuses a cluster other tenants use; it does not dedicate the cluster (yet):
+      // ICMS releases a dedication when its last instance ends, and it keeps no record of tasks
+      const [target] = eligibleClusters(
+        clusters,
+        await liveByCluster(clusters),
+        tenant,
+        placement,
+        `task ${run.taskId}`,
+      );
+      const msg: RunTaskMessage = { type: 'run-task', ...run, clusterId: target.id };
+      await bus.publish(subjects.taskWork(target.id), msg, { msgId: msgIds.runTask(run.taskId) });
+      return { clusterId: target.id };
     },
   };
 }

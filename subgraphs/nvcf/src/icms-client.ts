@@ -1,8 +1,12 @@
 import { rpcClient } from '@nvcf/subgraph-kit';
 import type { IcmsRpc } from '@nvcf/contracts';
 
+/** The calls nvcf makes (placeTask is nvct's). */
 export type IcmsClient = {
-  [K in keyof IcmsRpc]: (tenant: string, input: IcmsRpc[K]['input']) => Promise<IcmsRpc[K]['output']>;
+  [K in Exclude<keyof IcmsRpc, 'placeTask'>]: (
+    tenant: string,
+    input: IcmsRpc[K]['input'],
+  ) => Promise<IcmsRpc[K]['output']>;
 };
 
 /** ICMS over its internal RPC; the URL is resolved late so services may start in any order. */

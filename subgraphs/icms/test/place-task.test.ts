@@ -1,0 +1,73 @@
+/** ICMS places a task like an instance and sends it to the chosen cluster's agent; it refuses what no cluster can take. */
+import type { Bus } from '@nvcf/bus';
+import type { TaskPlacement } from '@nvcf/contracts';
+import { createMemoryIcmsStore } from '../src/index.js';
+import { icmsHandlers } from '../src/icms.js';
+
+async function setup() {
+  const store = createMemoryIcmsStore();
+  for (const [id, gpu, regions] of [
+    ['c1', 'L40S', ['us-east']],
+    ['c2', 'H100', ['eu-west']],
+  ] as const)
+    await store.putCluster({
+      id,
+      name: id,
+      ncaId: 'provider',
+      authorizedNcaIds: ['nca-a'],
+      attributes: [],
+      gpus: [{ name: gpu, instanceTypes: ['it-1'] }],
+      regions: [...regions],
+      dedicatedTo: null,
+    });
+  const published: { subject: string; msg: unknown; msgId?: string }[] = [];
+  const bus = {
+    publish: async (subject: string, msg: unknown, o?: { msgId?: string }) => {
+      published.push({ subject, msg, msgId: o?.msgId });
+      return { seq: published.length, duplicate: false };
+    },
+  } as unknown as Bus;
+  return { published, icms: icmsHandlers(store, bus) };
+}
+
+const task = (gpu: string, ncaId = 'nca-a'): TaskPlacement => ({
+  placement: { gpu, instanceType: 'it-1', clusters: [], regions: [], attributes: [], singleTenant: false },
+  run: {
+    ncaId,
+    taskId: 't1',
+    gpu,
+    instanceType: 'it-1',
+    workload: { kind: 'container', image: 'nvcr.io/nca-a/eval:1', args: [], environment: {} },
+    configuration: null,
+    terminationGracePeriodDuration: 'PT30S',
+  },
+});
+
+describe('placeTask', () => {
+  it('sends the task to the one cluster with its GPU, as a run message with a stable id', async () => {
+    const { published, icms } = await setup();
+    expect(await icms.placeTask('nca-a', task('H100'))).toEqual({ clusterId: 'c2' });
+    expect(published).toEqual([
+      {
+        subject: 'Task.NVCA.c2',
+        msgId: 'run-task:t1',
+        msg: expect.objectContaining({ type: 'run-task', taskId: 't1', clusterId: 'c2', ncaId: 'nca-a' }),
+      },
+    ]);
+  });
+
+  it('refuses a task no cluster can take, sending nothing', async () => {
+    const { published, icms } = await setup();
+    await expect(icms.placeTask('nca-a', task('B200'))).rejects.toMatchObject({
+      extensions: { code: 'NO_ELIGIBLE_CLUSTER' },
+    });
+    expect(published).toEqual([]);
+  });
+
+  it("refuses another tenant's task", async () => {
+    const { icms } = await setup();
+    await expect(icms.placeTask('nca-a', task('L40S', 'nca-b'))).rejects.toMatchObject({
+      extensions: { code: 'FORBIDDEN' },
+    });
+  });
+});
