@@ -6,6 +6,7 @@ import {
   durableName,
   subjects,
   type CreateInstanceMessage,
+  type TaskWorkMessage,
   type TerminateInstanceMessage,
   type UpdateInstancesMessage,
 } from '@nvcf/contracts';
@@ -16,6 +17,7 @@ import { Applier } from './apply.js';
 import { InstanceWork } from './work.js';
 import { OperatorReporter } from './operator-report.js';
 import { RunningAgent } from './running.js';
+import { TaskWork } from './tasks.js';
 
 export interface AgentOptions {
   bus: Bus;
@@ -118,6 +120,15 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
         forCluster(clusterId, log, (m: TerminateInstanceMessage) => work.terminate(m)),
       ),
     );
+    if (driver.runTask) {
+      const tasks = new TaskWork({ bus, runTask: driver.runTask.bind(driver), signal, log });
+      adopt(
+        await bus.consume<TaskWorkMessage>(
+          workOf(Streams.taskWork, subjects.taskWork(clusterId)),
+          forCluster(clusterId, log, (m: TaskWorkMessage) => tasks.handle(m)),
+        ),
+      );
+    }
     // 0: no checks of its own, only the report an apply meeting a missing CRD triggers
     if (opts.operatorCheckMs !== 0) await operators.start(opts.operatorCheckMs ?? 60_000);
     return new RunningAgent(clusterId, consumers, abort);

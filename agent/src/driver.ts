@@ -1,4 +1,4 @@
-import type { CreateInstanceMessage, InstanceState, OperatorSupport } from '@nvcf/contracts';
+import type { CreateInstanceMessage, InstanceState, OperatorSupport, RunTaskMessage } from '@nvcf/contracts';
 
 /** A failure that may pass (throttling, a conflict, a node not ready): retried with backoff. */
 export class TemporaryFailure extends Error {
@@ -42,6 +42,12 @@ export interface ObservedInstance {
   lastClock: number;
 }
 
+/** How a task's workload ended: 0 is success; the message is the workload's own (or why it failed). */
+export interface TaskExit {
+  exitCode: number;
+  message: string | null;
+}
+
 /**
  * The port between the agent and a cluster. `apply` is in place and idempotent: applying
  * the revision that already runs changes nothing; it resolves when the worker is ready.
@@ -56,5 +62,10 @@ export interface ClusterDriver extends AsyncDisposable {
   remove(instanceId: string, graceful: boolean): Promise<void>;
   /** which operator types the cluster can run (their CRDs served); drivers without operators omit it */
   operatorSupport?(): Promise<OperatorSupport[]>;
+  /**
+   * Runs a task to its end: calls `running` once its workload runs, resolves with how it ended;
+   * the signal stops it (and rejects). Drivers that run no tasks omit it: their agent takes no task work.
+   */
+  runTask?(task: RunTaskMessage, signal: AbortSignal, running: () => Promise<void>): Promise<TaskExit>;
   dispose(): Promise<void>;
 }

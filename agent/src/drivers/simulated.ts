@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { InstanceState } from '@nvcf/contracts';
+import type { InstanceState, RunTaskMessage } from '@nvcf/contracts';
 import { operatorStatus, type OperatorRegistry, type OperatorStatus } from '@nvcf/operators';
 import { forgetOperatorStatus, noteOperatorStatus, operatorVerdict } from '../operator-phases.js';
 import {
@@ -8,6 +8,7 @@ import {
   type ClusterDriver,
   type DesiredInstance,
   type ObservedInstance,
+  type TaskExit,
 } from '../driver.js';
 import { SimulatedOperators, type SimObject } from './sim-operator.js';
 import { abortReason } from './reasons.js';
@@ -56,6 +57,21 @@ const wait = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', onAbort, { once: true });
   });
 
+/** A task's `configuration.nvcfSimulate`: how long it runs, and how it ends (the functions' convention). */
+interface SimulateTask {
+  runMs?: number;
+  exitCode?: number;
+  message?: string;
+}
+
+const simulateTaskOf = (t: RunTaskMessage): SimulateTask => {
+  const s = t.configuration?.nvcfSimulate;
+  return typeof s === 'object' && s !== null ? s : {};
+};
+
+/** Where each task the simulated cluster was given is: tests read it to see a stop reach the workload. */
+export type SimTaskState = 'running' | 'succeeded' | 'failed' | 'stopped';
+
 /**
  * The embedded cluster: start and update delays, and failures on demand through the
  * Helm values `nvcfSimulate: { failure: "permanent" | "temporary", failTimes: N }`.
@@ -66,6 +82,8 @@ export type SimulatedCluster = ClusterDriver & {
   miniService(instanceId: string): SimMiniService | null;
   /** the Kubernetes objects of an operator instance, secondary ones included */
   objects(instanceId: string): SimObject[];
+  /** a task's workload on the cluster, or null when it was never run here */
+  task(taskId: string): SimTaskState | null;
 };
 
 /** An operator instance's MiniService in the simulated cluster: its operator-mode spec and status. */
@@ -85,6 +103,7 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
   const objects = loadState(opts.stateFile);
   const attempts = new Map<string, number>();
   const miniServices = new Map<string, SimMiniService>();
+  const tasks = new Map<string, SimTaskState>();
   const save = () => {
     if (opts.stateFile) saveState(opts.stateFile, objects);
   };
@@ -94,6 +113,21 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
     attempts: (instanceId: string, revisionId: string) => attempts.get(`${instanceId}/${revisionId}`) ?? 0,
     objects: (instanceId: string) => structuredClone(operators?.byInstance(instanceId) ?? []),
     miniService: (instanceId: string) => structuredClone(miniServices.get(instanceId) ?? null),
+    task: (taskId: string) => tasks.get(taskId) ?? null,
+    async runTask(t: RunTaskMessage, signal: AbortSignal, running: () => Promise<void>): Promise<TaskExit> {
+      const sim = simulateTaskOf(t);
+      tasks.set(t.taskId, 'running');
+      await running();
+      try {
+        await wait(sim.runMs ?? 1000, signal);
+      } catch (err) {
+        tasks.set(t.taskId, 'stopped');
+        throw err;
+      }
+      const exitCode = sim.exitCode ?? 0;
+      tasks.set(t.taskId, exitCode === 0 ? 'succeeded' : 'failed');
+      return { exitCode, message: sim.message ?? null };
+    },
     async observe(instanceId: string) {
       const o = objects.get(instanceId);
       return o ? structuredClone(o) : null;

@@ -1,0 +1,92 @@
+import { createMemoryBus, type Bus } from '@nvcf/bus';
+import {
+  Streams,
+  allStreams,
+  msgIds,
+  subjects,
+  type RunTaskMessage,
+  type StopTaskMessage,
+  type TaskReport,
+} from '@nvcf/contracts';
+import { waitUntil } from '@nvcf/testing';
+import { createSimulatedCluster, startAgent, type Agent, type SimulatedCluster } from '../src/index.js';
+
+const CLUSTER = 'c1';
+
+describe('the agent runs tasks on its simulated cluster', () => {
+  let bus: Bus;
+  let driver: SimulatedCluster;
+  let agent: Agent;
+  const reports: TaskReport[] = [];
+  beforeEach(async () => {
+    reports.length = 0;
+    bus = createMemoryBus();
+    await bus.ensureStreams(allStreams);
+    await bus.tail<TaskReport>({ stream: Streams.taskReport.name, fromSeq: 1 }, (m) => reports.push(m.data));
+    driver = createSimulatedCluster({ clusterId: CLUSTER });
+    agent = await startAgent({ bus, driver, operatorCheckMs: 0, log: () => {} });
+  });
+  afterEach(async () => {
+    await agent.stop();
+    await bus.dispose();
+  });
+
+  const run = (taskId: string, nvcfSimulate: Record<string, unknown>, clusterId = CLUSTER) => {
+    const m: RunTaskMessage = {
+      type: 'run-task',
+      ncaId: 'nca-a',
+      taskId,
+      clusterId,
+      gpu: 'L40S',
+      instanceType: 'gl40s_1.br25_2xlarge',
+      workload: { kind: 'container', image: 'nvcr.io/nca-a/eval:1', args: [], environment: {} },
+      configuration: { nvcfSimulate },
+      terminationGracePeriodDuration: 'PT30S',
+    };
+    return bus.publish(subjects.taskWork(clusterId), m, { msgId: msgIds.runTask(taskId) });
+  };
+  const stop = (taskId: string) => {
+    const m: StopTaskMessage = { type: 'stop-task', ncaId: 'nca-a', taskId, clusterId: CLUSTER, reason: 'CANCELED' };
+    return bus.publish(subjects.taskWork(CLUSTER), m, { msgId: msgIds.stopTask(taskId) });
+  };
+  const reported = (taskId: string) => reports.filter((r) => r.taskId === taskId).map((r) => [r.status, r.message]);
+
+  it('reports RUNNING, then COMPLETED after runMs', async () => {
+    await run('t1', { runMs: 20 });
+    await waitUntil(() => reported('t1').length === 2, { what: 't1 reported twice' });
+    expect(reported('t1')).toEqual([
+      ['RUNNING', null],
+      ['COMPLETED', null],
+    ]);
+    expect(driver.task('t1')).toBe('succeeded');
+  });
+
+  it('reports ERRORED with the exit message of a failing task', async () => {
+    await run('t1', { runMs: 10, exitCode: 2, message: 'out of memory' });
+    await waitUntil(() => reported('t1').length === 2, { what: 't1 reported twice' });
+    expect(reported('t1')[1]).toEqual(['ERRORED', 'out of memory']);
+    await run('t2', { runMs: 10, exitCode: 7 });
+    await waitUntil(() => reported('t2').length === 2, { what: 't2 reported twice' });
+    expect(reported('t2')[1]).toEqual(['ERRORED', 'exited with code 7']);
+  });
+
+  it('stops a running task when told, and reports no end of its own', async () => {
+    await run('t1', { runMs: 60_000 });
+    await waitUntil(() => driver.task('t1') === 'running', { what: 't1 running' });
+    await stop('t1');
+    await waitUntil(() => driver.task('t1') === 'stopped', { what: 't1 stopped' });
+    // a later task's reports show the agent went on; none came for t1 after RUNNING
+    await run('t2', { runMs: 1 });
+    await waitUntil(() => reported('t2').length === 2, { what: 't2 reported twice' });
+    expect(reported('t1')).toEqual([['RUNNING', null]]);
+  });
+
+  it('never runs a task whose stop came first', async () => {
+    await stop('t1');
+    await run('t1', { runMs: 1 });
+    await run('t2', { runMs: 1 });
+    await waitUntil(() => reported('t2').length === 2, { what: 't2 reported twice' });
+    expect(driver.task('t1')).toBeNull();
+    expect(reported('t1')).toEqual([]);
+  });
+});
