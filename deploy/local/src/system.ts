@@ -5,7 +5,7 @@ import { createNvcfServer, createMemoryNvcfStore, httpIcmsClient, type NvcfStore
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { createIcmsServer, createMemoryIcmsStore, type ClusterRecord, type IcmsStore } from '@nvcf/subgraph-icms';
 import { createStatusServer, createMemoryStatusStore, type StatusStore } from '@nvcf/subgraph-nvca-status';
-import { createNvctServer, createMemoryTaskStore, type TaskStore } from '@nvcf/subgraph-nvct';
+import { createNvctServer, createMemoryTaskStore, httpPlaceTask, type TaskStore } from '@nvcf/subgraph-nvct';
 import type { SubgraphName } from '@nvcf/schema';
 import { createSimulatedCluster, type Agent, type ClusterDriver } from '@nvcf/agent';
 import {
@@ -122,6 +122,7 @@ export const statusConsumers = (deploymentSuffix = '') => ({
   icms: `icms${deploymentSuffix}`,
   status: `nvca-status${deploymentSuffix}`,
   nvcf: `nvcf${deploymentSuffix}`,
+  nvct: `nvct${deploymentSuffix}`,
 });
 
 /** The whole control plane in one process: four subgraphs, the gateway, one agent per cluster. */
@@ -241,6 +242,9 @@ async function startSubgraphs(opts: SystemOptions, w: Wiring, stack: DisposalSta
       secret,
       host,
       deadlineSweepMs: opts.deadlineSweepMs,
+      placeTask: httpPlaceTask(() => icms.url, secret),
+      consumerName: consumers.nvct,
+      consumerStart: opts.statusConsumerStart,
     }),
   );
   return { icms, status, nvcf, nvct, registry };

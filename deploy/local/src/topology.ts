@@ -101,13 +101,14 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
     const consumer = statusConsumers(o.deploymentSuffix);
     define('icms', 'icms', { ICMS_CLUSTERS_FILE: clustersFile, STATUS_CONSUMER_NAME: consumer.icms });
     define('nvca-status', 'nvca-status', { STATUS_CONSUMER_NAME: consumer.status });
-    define('nvct', 'nvct', {});
-    const [icms, status, nvct] = await Promise.all([start('icms'), start('nvca-status'), start('nvct')]);
+    const [icms, status] = await Promise.all([start('icms'), start('nvca-status')]);
     const services = {
       icms: stack.use(await startBalancer({ backends: [icms.url] })),
       'nvca-status': stack.use(await startBalancer({ backends: [status.url] })),
-      nvct: stack.use(await startBalancer({ backends: [nvct.url] })),
     } as Topology['services'];
+    // nvct places tasks through ICMS: it starts once ICMS's address is known
+    define('nvct', 'nvct', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvct });
+    services.nvct = stack.use(await startBalancer({ backends: [(await start('nvct')).url] }));
     define('nvcf-1', 'nvcf', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvcf });
     define('nvcf-2', 'nvcf', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvcf });
     const nvcf = await Promise.all([start('nvcf-1'), start('nvcf-2')]);

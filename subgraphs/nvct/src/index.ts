@@ -5,5 +5,7 @@ export type { TaskStore, CassandraTaskStoreOptions } from './store/index.js';
 export { durationMs } from './duration.js';
 export { sweepDeadlines, overdue } from './deadlines.js';
 export { transition, advance } from './lifecycle.js';
+export { httpPlaceTask, placeQueued, applyReport, taskPlacement } from './dispatch.js';
+export type { PlaceTask } from './dispatch.js';
 export type { Clock, TaskDeps, Decision } from './lifecycle.js';
 export type * from './model.js';

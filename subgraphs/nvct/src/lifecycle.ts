@@ -1,6 +1,6 @@
 import { fail } from '@nvcf/errors';
 import type { Bus } from '@nvcf/bus';
-import { msgIds, subjects, type TaskStatusEvent } from '@nvcf/contracts';
+import { msgIds, subjects, type StopTaskMessage, type TaskStatusEvent } from '@nvcf/contracts';
 import { EVENTS_KEPT, NEXT, isTerminal, type TaskRecord, type TaskStatus } from './model.js';
 import type { TaskStore } from './store/index.js';
 import type { TaskMetrics } from './metrics.js';
@@ -65,8 +65,28 @@ export async function announce(deps: Pick<TaskDeps, 'bus' | 'metrics'>, task: Ta
   await deps.bus.publish(subjects.taskStatus(e.ncaId, e.taskId), e, { msgId: msgIds.taskStatus(e) });
 }
 
-/** Where a task should go from the state it is in now, and why; null: nowhere. */
-export type Decision = (t: TaskRecord) => { status: TaskStatus; message: string | null } | null;
+/** Where a task should go from the state it is in now, and why (and, launching it, where it runs); null: nowhere. */
+export type Decision = (t: TaskRecord) => { status: TaskStatus; message: string | null; clusterId?: string } | null;
+
+/** The ends the control plane decides while a workload may still run: its agent is told to stop it. */
+const STOPPED: readonly TaskStatus[] = ['CANCELED', 'EXCEEDED_MAX_RUNTIME', 'EXCEEDED_MAX_QUEUED_DURATION'];
+
+/**
+ * Tells the agent of the task's cluster to stop it, when the task ended there by the control
+ * plane's decision; a task never placed, or ended by its own agent's report, needs no stop.
+ * The message id makes the stops of a cancel and of a racing launch one message.
+ */
+export async function stopOnCluster(deps: Pick<TaskDeps, 'bus'>, task: TaskRecord, clusterId = task.clusterId) {
+  if (!clusterId || !STOPPED.includes(task.status)) return;
+  const msg: StopTaskMessage = {
+    type: 'stop-task',
+    ncaId: task.ncaId,
+    taskId: task.id,
+    clusterId,
+    reason: task.status,
+  };
+  await deps.bus.publish(subjects.taskWork(clusterId), msg, { msgId: msgIds.stopTask(task.id) });
+}
 
 /**
  * Moves a task where `decide` says by compare-and-set, deciding again on a fresh read when another
@@ -80,8 +100,10 @@ export async function transition(deps: TaskDeps, id: string, decide: Decision): 
     const next = decide(cur);
     if (!next || !NEXT[cur.status].includes(next.status)) return null;
     const moved = advance(cur, next.status, deps.clock().toISOString(), next.message);
+    if (next.clusterId) moved.clusterId = next.clusterId;
     if (await deps.store.replace(cur.seq, moved)) {
       await announce(deps, moved);
+      await stopOnCluster(deps, moved);
       return moved;
     }
   }

@@ -43,6 +43,8 @@ export type TaskRecord = CheckedWorkload & {
   maxRuntimeDuration: string;
   maxQueuedDuration: string;
   terminationGracePeriodDuration: string;
+  /** the cluster ICMS placed it on (from LAUNCHED); absent on tasks stored before placement */
+  clusterId?: string | null;
   createdAt: string;
   /** when it became RUNNING: its runtime deadline counts from here */
   runningAt: string | null;

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import type { Bus } from '@nvcf/bus';
+import type { Bus, Consumer, StartAt } from '@nvcf/bus';
 import { subgraphSdl } from '@nvcf/schema';
 import { build, periodic } from '@nvcf/lifecycle';
 import { createLogger } from '@nvcf/logging';
@@ -11,6 +11,7 @@ import { createLoaders, resolvers } from './resolvers.js';
 import { systemClock, type Clock, type TaskDeps } from './lifecycle.js';
 import { sweepDeadlines } from './deadlines.js';
 import { TaskMetrics } from './metrics.js';
+import { consumeReports, placeQueued, type PlaceTask } from './dispatch.js';
 
 const log = createLogger('nvct');
 
@@ -25,8 +26,13 @@ export interface NvctServerOptions {
   host?: string;
   /** the control plane's now: timestamps and deadlines; tests pass a fake one */
   clock?: Clock;
-  /** how often the open tasks' deadlines are checked (default 1000) */
+  /** how often the open tasks' deadlines are checked, and the queued ones offered to ICMS again (default 1000) */
   deadlineSweepMs?: number;
+  /** ICMS's placement of a task (its internal RPC); without it tasks stay QUEUED */
+  placeTask?: PlaceTask;
+  /** durable reader of the agents' task reports; replicas of one deployment share it */
+  consumerName?: string;
+  consumerStart?: StartAt;
 }
 
 export const buildNvctSchema = (deps: TaskDeps, registry: OperatorRegistry) =>
@@ -42,6 +48,17 @@ export async function createNvctServer(opts: NvctServerOptions): Promise<Running
       (err) => log.error('deadline sweep failed', err),
     );
     stack.defer(() => sweeper.stop());
+    const { placeTask } = opts;
+    const placer =
+      placeTask &&
+      periodic(
+        opts.deadlineSweepMs ?? 1000,
+        () => placeQueued(deps, placeTask, opts.registry),
+        (err) => log.error('placing queued tasks failed', err),
+      );
+    if (placer) stack.defer(() => placer.stop());
+    const reports: Consumer = await consumeReports(deps, opts.consumerName, opts.consumerStart);
+    stack.defer(() => reports.stop());
     const server = await startSubgraph({
       name: 'nvct',
       schema: buildNvctSchema(deps, opts.registry),
@@ -53,7 +70,9 @@ export async function createNvctServer(opts: NvctServerOptions): Promise<Running
     });
     const drain = async (graceMs: number) => {
       sweeper.stop();
-      await server.drain(graceMs);
+      placer?.stop();
+      // HTTP and the report reader drain together: neither takes new work, both finish what they hold
+      await Promise.all([reports.stop({ graceMs }), server.drain(graceMs)]);
     };
     const dispose = () => drain(0);
     return { ...server, drain, dispose, [Symbol.asyncDispose]: dispose };

@@ -76,6 +76,7 @@ export async function createTask(
     clusters: g.clusters ?? [],
     regions: g.regions ?? [],
     ...durations,
+    clusterId: null,
     createdAt: now,
     runningAt: null,
     endedAt: null,

@@ -1,4 +1,6 @@
+import type { SimulatedCluster } from '@nvcf/agent';
 import type { System } from '@nvcf/local';
+import { waitUntil } from '@nvcf/testing';
 import { fast, type MakeSystem } from './system.js';
 
 interface Reply<T> {
@@ -6,7 +8,14 @@ interface Reply<T> {
   errors?: { message: string; extensions?: { code?: string } }[];
 }
 
-/** Tasks through the gateway: the nvct subgraph is composed, routed, and tenant-scoped. */
+interface TaskView {
+  status: string;
+  message: string | null;
+  endedAt: string | null;
+  events: { status: string; message: string | null }[];
+}
+
+/** Tasks through the gateway: the nvct subgraph is composed, routed, tenant-scoped, and its tasks run on the clusters. */
 export function tasksSuite(name: string, make: MakeSystem) {
   describe(`${name}: tasks (nvct)`, () => {
     let system: System;
@@ -35,9 +44,35 @@ export function tasksSuite(name: string, make: MakeSystem) {
       gpuSpecification: { gpu: 'L40S', instanceType: 'gl40s_1.br25_2xlarge' },
       maxRuntimeDuration: 'PT1H',
     };
+    const simulate = (nvcfSimulate: Record<string, unknown>) => ({ ...input, configuration: { nvcfSimulate } });
+    const created = async (token: string, i: Record<string, unknown>) => {
+      const r = await createTask(token, i);
+      expect(r.errors).toBeUndefined();
+      return r.data!.createTask.id;
+    };
+    const task = async (id: string, token = 'dev-token-a') =>
+      (
+        await gql<{ task: TaskView | null }>(
+          token,
+          'query ($id: ID!) { task(id: $id) { status message endedAt events { status message } } }',
+          { id },
+        )
+      ).data!.task;
+    /** polls the task until it is in `status` (a deadline, never a sleep) */
+    const reaches = (id: string, status: string, timeoutMs = 10_000) =>
+      waitUntil<TaskView | null>(
+        async () => {
+          const t = await task(id);
+          return t?.status === status ? t : null;
+        },
+        { timeoutMs, what: `task ${id} ${status}` },
+      );
+    /** the task's workload on the simulated cluster it was sent to */
+    const onCluster = (id: string) =>
+      [...system.drivers.values()].map((d) => (d as SimulatedCluster).task?.(id)).find(Boolean) ?? null;
 
     it("queues a task, reads and lists it for its tenant only; another tenant's id is NOT_FOUND", async () => {
-      const created = await createTask('dev-token-a', input);
+      const created = await createTask('dev-token-a', simulate({ runMs: 60_000 }));
       expect(created.errors).toBeUndefined();
       const { id, status } = created.data!.createTask;
       expect(status).toBe('QUEUED');
@@ -47,10 +82,10 @@ export function tasksSuite(name: string, make: MakeSystem) {
         'query ($id: ID!) { task(id: $id) { name events { status } } }',
         { id },
       );
-      expect(read.data!.task).toEqual({ name: 'eval', events: [{ status: 'QUEUED' }] });
+      expect(read.data!.task).toMatchObject({ name: 'eval', events: expect.arrayContaining([{ status: 'QUEUED' }]) });
       const listed = await gql<{ tasks: { edges: { node: { id: string } }[] } }>(
         'dev-token-a',
-        '{ tasks(status: QUEUED, first: 100) { edges { node { id } } } }',
+        '{ tasks(first: 100) { edges { node { id } } } }',
       );
       expect(listed.data!.tasks.edges.map((e) => e.node.id)).toContain(id);
 
@@ -71,6 +106,62 @@ export function tasksSuite(name: string, make: MakeSystem) {
         { id },
       );
       expect(canceled.data!.cancelTask.status).toBe('CANCELED');
+    });
+
+    it('runs a container task on a cluster to COMPLETED, through every state', async () => {
+      const id = await created('dev-token-a', simulate({ runMs: 100 }));
+      const done = await reaches(id, 'COMPLETED');
+      expect(done.events.map((e) => e.status)).toEqual(['QUEUED', 'LAUNCHED', 'RUNNING', 'COMPLETED']);
+      expect(done.endedAt).not.toBeNull();
+      expect(onCluster(id)).toBe('succeeded');
+    });
+
+    it('ends a failing task ERRORED with its exit message', async () => {
+      const id = await created('dev-token-a', simulate({ runMs: 50, exitCode: 3, message: 'loss diverged' }));
+      const failed = await reaches(id, 'ERRORED');
+      expect(failed.message).toBe('loss diverged');
+      expect(failed.events.at(-1)).toEqual({ status: 'ERRORED', message: 'loss diverged' });
+      expect(onCluster(id)).toBe('failed');
+    });
+
+    it('cancels a running task and its agent stops the workload', async () => {
+      const id = await created('dev-token-a', simulate({ runMs: 60_000 }));
+      await reaches(id, 'RUNNING');
+      const canceled = await gql<{ cancelTask: { status: string } }>(
+        'dev-token-a',
+        'mutation ($id: ID!) { cancelTask(id: $id) { status } }',
+        { id },
+      );
+      expect(canceled.data!.cancelTask.status).toBe('CANCELED');
+      await waitUntil(() => onCluster(id) === 'stopped', { what: `task ${id} stopped on its cluster` });
+      expect((await task(id))!.status).toBe('CANCELED');
+    });
+
+    it('ends a task past maxRuntimeDuration EXCEEDED_MAX_RUNTIME and stops it on its cluster', async () => {
+      const id = await created('dev-token-a', { ...simulate({ runMs: 60_000 }), maxRuntimeDuration: 'PT0.5S' });
+      const ended = await reaches(id, 'EXCEEDED_MAX_RUNTIME');
+      expect(ended.message).toMatch(/maxRuntimeDuration PT0.5S/);
+      await waitUntil(() => onCluster(id) === 'stopped', { what: `task ${id} stopped on its cluster` });
+    });
+
+    it('keeps a task no cluster can take QUEUED, never launched, until maxQueuedDuration', async () => {
+      const id = await created('dev-token-a', {
+        ...input,
+        gpuSpecification: { gpu: 'NO_SUCH_GPU', instanceType: 'none' },
+        maxQueuedDuration: 'PT0.5S',
+      });
+      const ended = await reaches(id, 'EXCEEDED_MAX_QUEUED_DURATION');
+      expect(ended.events.map((e) => e.status)).toEqual(['QUEUED', 'EXCEEDED_MAX_QUEUED_DURATION']);
+      expect(onCluster(id)).toBeNull();
+    });
+
+    it("runs each tenant's tasks for that tenant only", async () => {
+      const a = await created('dev-token-a', simulate({ runMs: 50 }));
+      const b = await created('dev-token-b', simulate({ runMs: 50, exitCode: 1, message: 'b failed' }));
+      expect((await reaches(a, 'COMPLETED')).message).toBeNull();
+      await waitUntil(async () => (await task(b, 'dev-token-b'))?.status === 'ERRORED', { what: `task ${b} ERRORED` });
+      expect(await task(b, 'dev-token-a')).toBeNull();
+      expect(await task(a, 'dev-token-b')).toBeNull();
     });
 
     it('refuses an invalid duration and a task without a workload, with their codes', async () => {
