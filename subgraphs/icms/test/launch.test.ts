@@ -3,35 +3,13 @@
  * ICMS went away part-way): the repeat keeps what the first created and creates only what is missing,
  * so no instance runs twice and none runs unrecorded.
  */
-import type { Bus } from '@nvcf/bus';
 import type { CreateInstanceMessage, LaunchSpec } from '@nvcf/contracts';
 import { createMemoryIcmsStore } from '../src/index.js';
-import { icmsHandlers } from '../src/icms.js';
+import { handlersWith } from './fixtures.js';
 
 const gpus = [{ name: 'L40S', instanceTypes: ['gl40s_1.br25_2xlarge'] }];
 
-async function setup() {
-  const store = createMemoryIcmsStore();
-  for (const id of ['c1', 'c2'])
-    await store.putCluster({
-      id,
-      name: id,
-      ncaId: 'provider',
-      authorizedNcaIds: ['nca-a'],
-      attributes: [],
-      gpus,
-      regions: ['us-east'],
-      dedicatedTo: null,
-    });
-  const published: { subject: string; msg: CreateInstanceMessage; msgId?: string }[] = [];
-  const bus = {
-    publish: async (subject: string, msg: CreateInstanceMessage, o?: { msgId?: string }) => {
-      published.push({ subject, msg, msgId: o?.msgId });
-      return { seq: published.length, duplicate: false };
-    },
-  } as unknown as Bus;
-  return { store, published, icms: icmsHandlers(store, bus) };
-}
+const setup = () => handlersWith<CreateInstanceMessage>(['c1', 'c2'].map((id) => ({ id, gpus, regions: ['us-east'] })));
 
 const spec = (count: number, revisionId = 'rev-1'): LaunchSpec => ({
   ref: { ncaId: 'nca-a', functionId: 'fn', versionId: 'ver', gpuSpecificationId: 'spec' },

@@ -1,34 +1,12 @@
 /** ICMS places a task like an instance and sends it to the chosen cluster's agent; it refuses what no cluster can take. */
-import type { Bus } from '@nvcf/bus';
-import type { TaskPlacement } from '@nvcf/contracts';
-import { createMemoryIcmsStore } from '../src/index.js';
-import { icmsHandlers } from '../src/icms.js';
+import type { RunTaskMessage, TaskPlacement } from '@nvcf/contracts';
+import { handlersWith } from './fixtures.js';
 
-async function setup() {
-  const store = createMemoryIcmsStore();
-  for (const [id, gpu, regions] of [
-    ['c1', 'L40S', ['us-east']],
-    ['c2', 'H100', ['eu-west']],
-  ] as const)
-    await store.putCluster({
-      id,
-      name: id,
-      ncaId: 'provider',
-      authorizedNcaIds: ['nca-a'],
-      attributes: [],
-      gpus: [{ name: gpu, instanceTypes: ['it-1'] }],
-      regions: [...regions],
-      dedicatedTo: null,
-    });
-  const published: { subject: string; msg: unknown; msgId?: string }[] = [];
-  const bus = {
-    publish: async (subject: string, msg: unknown, o?: { msgId?: string }) => {
-      published.push({ subject, msg, msgId: o?.msgId });
-      return { seq: published.length, duplicate: false };
-    },
-  } as unknown as Bus;
-  return { published, icms: icmsHandlers(store, bus) };
-}
+const setup = () =>
+  handlersWith<RunTaskMessage>([
+    { id: 'c1', gpus: [{ name: 'L40S', instanceTypes: ['it-1'] }], regions: ['us-east'] },
+    { id: 'c2', gpus: [{ name: 'H100', instanceTypes: ['it-1'] }], regions: ['eu-west'] },
+  ]);
 
 const task = (gpu: string, ncaId = 'nca-a'): TaskPlacement => ({
   placement: { gpu, instanceType: 'it-1', clusters: [], regions: [], attributes: [], singleTenant: false },
