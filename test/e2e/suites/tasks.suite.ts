@@ -1,7 +1,7 @@
 import type { SimulatedCluster } from '@nvcf/agent';
 import type { System } from '@nvcf/local';
 import { waitUntil } from '@nvcf/testing';
-import { fast, type MakeSystem } from './system.js';
+import { fast, operatorCluster, type MakeSystem } from './system.js';
 
 interface Reply<T> {
   data?: T | null;
@@ -114,6 +114,22 @@ export function tasksSuite(name: string, make: MakeSystem) {
       expect(done.events.map((e) => e.status)).toEqual(['QUEUED', 'LAUNCHED', 'RUNNING', 'COMPLETED']);
       expect(done.endedAt).not.toBeNull();
       expect(onCluster(id)).toBe('succeeded');
+    });
+
+    it('runs an operator task to COMPLETED on a cluster whose attributes carry its operator', async () => {
+      const manifest = {
+        apiVersion: 'nvidia.com/v1alpha1',
+        kind: 'DynamoGraphDeployment',
+        metadata: { name: 'warmup' },
+        spec: { services: { worker: { replicas: 1 } } },
+      };
+      const id = await created('dev-token-a', {
+        ...simulate({ runMs: 50 }),
+        container: null,
+        operator: { operatorTypes: ['dynamo'], manifests: [manifest] },
+      });
+      await reaches(id, 'COMPLETED');
+      expect((system.drivers.get(operatorCluster(system)) as SimulatedCluster).task(id)).toBe('succeeded');
     });
 
     it('ends a failing task ERRORED with its exit message', async () => {
