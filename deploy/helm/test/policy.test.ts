@@ -135,9 +135,9 @@ describe.each(cases.map(([name]) => [name]))('rendered objects (%s)', (name) => 
     }
   });
 
-  it('subgraphs accept traffic only from the gateway (icms also from nvcf); metrics only from metricsFrom', () => {
+  it('subgraphs accept traffic only from the gateway (icms also from nvcf and nvct); metrics only from metricsFrom', () => {
     const podLabels = (svc: string) => named(cp(), 'Deployment', `-${svc}`).spec.template.metadata.labels;
-    const allowed = { nvcf: ['gateway'], icms: ['gateway', 'nvcf'], 'nvca-status': ['gateway'], nvct: ['gateway'] } as Record<string, string[]>;
+    const allowed = { nvcf: ['gateway'], icms: ['gateway', 'nvcf', 'nvct'], 'nvca-status': ['gateway'], nvct: ['gateway'] } as Record<string, string[]>;
     for (const svc of Object.keys(allowed)) {
       const np = named(cp(), 'NetworkPolicy', `-${svc}`);
       expect(np.spec.policyTypes).toEqual(['Ingress']);
