@@ -17,6 +17,7 @@ const ENTRY_PACKAGES = [
   '@nvcf/subgraph-nvcf',
   '@nvcf/subgraph-icms',
   '@nvcf/subgraph-nvca-status',
+  '@nvcf/subgraph-nvct',
   '@nvcf/agent',
   '@nvcf/webhook',
   '@nvcf/ops',
