@@ -245,10 +245,9 @@ describeReal('the container image, staged without Docker', () => {
   it('starts every service on NATS and Cassandra; each answers /health, /ready and /metrics', async () => {
     // durables of its own, from new events on: the shared stream's history is other suites'
     const consumer = (name: string) => ({ STATUS_CONSUMER_NAME: `${name}-img${tag}`, STATUS_CONSUMER_START: 'new' });
-    const [icms, status, nvct, agent] = await Promise.all([
+    const [icms, status, agent] = await Promise.all([
       service('icms', { ...consumer('icms'), ICMS_CLUSTERS_FILE: path.join(work, 'clusters.json') }),
       service('nvca-status', consumer('nvca-status')),
-      service('nvct', {}),
       service('agent', {
         CLUSTER_ID: clusterId,
         CLUSTER_DRIVER: 'simulated',
@@ -257,7 +256,11 @@ describeReal('the container image, staged without Docker', () => {
       }),
     ]);
     const base = (u: string) => u.replace(/\/graphql$/, '');
-    const nvcf = await service('nvcf', { ...consumer('nvcf'), ICMS_URL: base(icms.urls[0]) });
+    // nvcf and nvct call ICMS: they start once its address is known
+    const [nvcf, nvct] = await Promise.all([
+      service('nvcf', { ...consumer('nvcf'), ICMS_URL: base(icms.urls[0]) }),
+      service('nvct', { ...consumer('nvct'), ICMS_URL: base(icms.urls[0]) }),
+    ]);
     const gateway = await service('gateway', {
       NVCF_URL: base(nvcf.urls[0]),
       ICMS_URL: base(icms.urls[0]),
