@@ -254,6 +254,7 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
       ],
       icms: ['nvcf_icms_requests_total', 'nvcf_store_query_duration_seconds'],
       'nvca-status': ['nvcf_nvca_status_requests_total', 'nvcf_store_query_duration_seconds'],
+      nvct: ['nvcf_nvct_requests_total', 'nvcf_store_query_duration_seconds'],
       agent: ['nvcf_agent_applies_total', 'nvcf_agent_apply_duration_seconds'],
     };
     const bus = [
