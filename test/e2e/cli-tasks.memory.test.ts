@@ -32,7 +32,9 @@ writeFileSync(
   ].join('\n'),
 );
 
-const GPU = ['--gpu', 'L40S', '--instance-type', 'gl40s_1.br25_2xlarge'];
+const PLACEABLE = ['--gpu', 'L40S', '--instance-type', 'gl40s_1.br25_2xlarge'];
+// pinned to a cluster that does not exist: no agent takes it, so it stays QUEUED until it is ended
+const GPU = [...PLACEABLE, '--cluster', 'parked'];
 
 /** `nvcf tasks` against the embedded system, in-process through run(argv, io). */
 describe('nvcf tasks against the embedded system', () => {
@@ -125,6 +127,50 @@ describe('nvcf tasks against the embedded system', () => {
     expect(items.slice(1).map((e) => e.status)).toEqual(['QUEUED', 'EXCEEDED_MAX_QUEUED_DURATION']);
     expect(new Set(items.slice(1).map((e) => e.cursor)).size).toBe(2);
     expect(r.err).toContain('ended EXCEEDED_MAX_QUEUED_DURATION');
+  });
+
+  it('create --watch runs a container task on a simulated cluster to COMPLETED (exit 0)', async () => {
+    const r = await nvcf([
+      'tasks',
+      'create',
+      'runs',
+      '--container-image',
+      'nvcr.io/nca-a/eval:1',
+      ...PLACEABLE,
+      '--set',
+      'nvcfSimulate.runMs=200',
+      '--watch',
+      '--interval',
+      '100',
+      '-o',
+      'json',
+    ]);
+    expect(r.code).toBe(EXIT.ok);
+    const items = r.lines<Item>();
+    expect(items.slice(1).map((e) => e.status)).toEqual(['QUEUED', 'LAUNCHED', 'RUNNING', 'COMPLETED']);
+  });
+
+  it('create --watch of a task that fails: ERRORED with its message (exit 1)', async () => {
+    const r = await nvcf([
+      'tasks',
+      'create',
+      'fails',
+      '--container-image',
+      'nvcr.io/nca-a/eval:1',
+      ...PLACEABLE,
+      '--set',
+      'nvcfSimulate.runMs=100',
+      '--set',
+      'nvcfSimulate.exitCode=3',
+      '--set',
+      'nvcfSimulate.message=loss diverged',
+      '--watch',
+      '--interval',
+      '100',
+    ]);
+    expect(r.code).toBe(EXIT.taskNotCompleted);
+    expect(r.out).toMatch(/ERRORED/);
+    expect(r.err).toContain('loss diverged');
   });
 
   it('an operator task from manifests: the operator type comes from the registry; --set is its configuration', async () => {
