@@ -36,16 +36,13 @@ export const INSTANCE_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000, miss
 /**
  * How far ahead pushed subscriptions resolve their events' remote fields (see FeedRun.push): each
  * holds at most `perSubscription` results not delivered yet, and while `inflight` instance loads
- * are in flight on this replica, none takes more than one event at a time. Per tenant and
- * selection at most `queriesPerSelection` queries are out at once: the ids asked for meanwhile wait
- * and go together as the next one, so a busy supergraph gets fewer, larger queries.
+ * are in flight on this replica, none takes more than one event at a time.
  */
 export interface AheadLimits {
   perSubscription: number;
   inflight: number;
-  queriesPerSelection: number;
 }
-export const defaultAhead: AheadLimits = { perSubscription: 64, inflight: 4096, queriesPerSelection: 1 };
+export const defaultAhead: AheadLimits = { perSubscription: 64, inflight: 4096 };
 
 /** The most ids one query asks for: the supergraph refuses a longer list. */
 const MAX_BATCH = inputLimit('Query.instances(ids:)').maxItems!;
@@ -83,8 +80,7 @@ export function remoteQuery(
 
 /**
  * Instance subtrees through the supergraph, batched: every subscription of one tenant with
- * the same selection that needs instances in the same tick, or while that selection's queries
- * are all out (QueryGate), shares one query.
+ * the same selection that needs instances in the same tick shares one query.
  */
 export class InstanceFetcher {
   private readonly loaders = new Map<string, DataLoader<string, Record<string, unknown> | null>>();
@@ -116,44 +112,38 @@ export class InstanceFetcher {
   }
 
   load(q: PreparedInstances, id: string) {
-    const { key } = q;
+    const { key, tenant } = q;
     let loader = this.loaders.get(key);
     if (!loader) {
       if (this.loaders.size >= this.maxLoaders) this.loaders.delete(this.loaders.keys().next().value!);
-      const gate = new QueryGate(this.ahead.queriesPerSelection);
       // no cache: an instance's fields change between events
-      loader = new DataLoader((ids) => gate.run(() => this.rows(q, ids)), {
-        cache: false,
-        maxBatchSize: MAX_BATCH,
-        batchScheduleFn: (dispatch) => gate.schedule(dispatch),
-      });
+      loader = new DataLoader(
+        async (ids) => {
+          const unique = [...new Set(ids)];
+          const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
+          const rows = res.data?.__instances ?? [];
+          if (!res.data && res.errors?.length) {
+            // still unavailable after the wait: say so with the registry code (masked otherwise as an
+            // internal error), and how not to lose the transition
+            const error = unavailable(res)
+              ? fail(
+                  'UNAVAILABLE',
+                  `the stores behind this event's instance fields are unavailable right now (${res.errors[0].message}); subscribe again with after = the last cursor you received`,
+                )
+              : new Error(res.errors[0].message);
+            return ids.map(() => error);
+          }
+          const byId = new Map(
+            rows.filter((r): r is Record<string, unknown> => !!r).map((r) => [r[ID_KEY] as string, r]),
+          );
+          return ids.map((id) => byId.get(id) ?? null);
+        },
+        { cache: false, maxBatchSize: MAX_BATCH },
+      );
       this.loaders.set(key, loader);
     }
     this.inflight++;
     return this.untilStored(loader, id).finally(() => this.inflight--);
-  }
-
-  /** One query for a batch of ids: each id's row (null when unknown), or the batch's error. */
-  private async rows(
-    q: PreparedInstances,
-    ids: readonly string[],
-  ): Promise<(Record<string, unknown> | null | Error)[]> {
-    const unique = [...new Set(ids)];
-    const res = await this.untilAvailable(() => this.execute(q.tenant, q.query, { ...q.variables, __ids: unique }));
-    const rows = res.data?.__instances ?? [];
-    if (!res.data && res.errors?.length) {
-      // still unavailable after the wait: say so with the registry code (masked otherwise as an
-      // internal error), and how not to lose the transition
-      const error = unavailable(res)
-        ? fail(
-            'UNAVAILABLE',
-            `the stores behind this event's instance fields are unavailable right now (${res.errors[0].message}); subscribe again with after = the last cursor you received`,
-          )
-        : new Error(res.errors[0].message);
-      return ids.map(() => error);
-    }
-    const byId = new Map(rows.filter((r): r is Record<string, unknown> => !!r).map((r) => [r[ID_KEY] as string, r]));
-    return ids.map((id) => byId.get(id) ?? null);
   }
 
   /**
@@ -178,37 +168,6 @@ export class InstanceFetcher {
       const res = await fetch();
       if (!unavailable(res) || Date.now() + delay > giveUpAt) return res;
       await new Promise((r) => setTimeout(r, delay).unref());
-    }
-  }
-}
-
-/** DataLoader's own schedule: the batch goes once the promise jobs of this turn have run. */
-const afterPromiseJobs = (fn: () => void) => void Promise.resolve().then(() => process.nextTick(fn));
-
-/**
- * Queries of one loader out at once, at most `max`: a batch scheduled past it keeps collecting ids
- * until one answers, then goes as one query.
- */
-class QueryGate {
-  private out = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-
-  schedule(dispatch: () => void) {
-    // counted from now: batches scheduled in one turn must not all see room
-    if (this.out < this.max) {
-      this.out++;
-      afterPromiseJobs(dispatch);
-    } else this.waiting.push(dispatch);
-  }
-
-  async run<T>(query: () => Promise<T>): Promise<T> {
-    try {
-      return await query();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.out--;
     }
   }
 }

@@ -44,7 +44,7 @@ export const REMOTE_QUERY =
  * graphql-ws served through the gateway's Connection, with status subscriptions on a memory bus
  * and nothing else of the gateway: what the transport does, seen from a raw ws client.
  */
-export async function startStatusWs(opts: Partial<Pick<StatusServiceOptions, 'execute' | 'limits' | 'ahead'>> = {}) {
+export async function startStatusWs(opts: Partial<Pick<StatusServiceOptions, 'execute' | 'limits'>> = {}) {
   const bus = createMemoryBus();
   await bus.ensureStreams(allStreams);
   const status = new StatusService({
