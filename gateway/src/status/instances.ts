@@ -1,6 +1,5 @@
 import DataLoader from 'dataloader';
 import { fail } from '@nvcf/errors';
-import { inputLimit } from '@nvcf/subgraph-kit';
 import { print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import type { StatusOperation } from './operation.js';
 
@@ -32,20 +31,6 @@ const unavailable = (res: Result) => !!res.errors?.some((e) => e.extensions?.cod
  * for good; held back, it arrives complete (and in order) once the store answers again.
  */
 export const INSTANCE_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000, missingForMs: 5000 };
-
-/**
- * How far ahead pushed subscriptions resolve their events' remote fields (see FeedRun.push): each
- * holds at most `perSubscription` results not delivered yet, and while `inflight` instance loads
- * are in flight on this replica, none takes more than one event at a time.
- */
-export interface AheadLimits {
-  perSubscription: number;
-  inflight: number;
-}
-export const defaultAhead: AheadLimits = { perSubscription: 64, inflight: 4096 };
-
-/** The most ids one query asks for: the supergraph refuses a longer list. */
-const MAX_BATCH = inputLimit('Query.instances(ids:)').maxItems!;
 
 /** The query that fetches a subscription's Instance selection for many ids at once. */
 export function remoteQuery(
@@ -84,26 +69,10 @@ export function remoteQuery(
  */
 export class InstanceFetcher {
   private readonly loaders = new Map<string, DataLoader<string, Record<string, unknown> | null>>();
-  private readonly ahead: AheadLimits;
-  private readonly maxLoaders: number;
-  /** loads asked for and not answered yet, on this replica */
-  private inflight = 0;
   constructor(
     private readonly execute: Execute,
-    opts: { ahead?: Partial<AheadLimits>; maxLoaders?: number } = {},
-  ) {
-    this.ahead = { ...defaultAhead, ...opts.ahead };
-    this.maxLoaders = opts.maxLoaders ?? 1000;
-  }
-
-  /**
-   * Whether a subscription that holds `held` results not delivered yet may take another event
-   * now. One is always allowed, as it was before events were taken ahead: the replica's bound
-   * slows every subscription down to a round trip per event, and never stops one.
-   */
-  takesAhead(held: number): boolean {
-    return held === 0 || (held < this.ahead.perSubscription && this.inflight < this.ahead.inflight);
-  }
+    private readonly maxLoaders = 1000,
+  ) {}
 
   /** Prints the remote query once per subscription; `load` then runs per event. */
   prepare(tenant: string, op: StatusOperation, variables: Record<string, unknown>): PreparedInstances {
@@ -138,12 +107,11 @@ export class InstanceFetcher {
           );
           return ids.map((id) => byId.get(id) ?? null);
         },
-        { cache: false, maxBatchSize: MAX_BATCH },
+        { cache: false },
       );
       this.loaders.set(key, loader);
     }
-    this.inflight++;
-    return this.untilStored(loader, id).finally(() => this.inflight--);
+    return this.untilStored(loader, id);
   }
 
   /**

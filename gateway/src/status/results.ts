@@ -50,11 +50,6 @@ export class StatusResults {
         : null;
   }
 
-  /** Whether a subscription holding `held` results not delivered yet may take another event. */
-  takesAhead(held: number): boolean {
-    return this.o.instances.takesAhead(held);
-  }
-
   of(fe: FeedEvent): Maybe<ExecutionResult> {
     const { cache } = this.o;
     return this.opKey !== null && !fe.lag && cache

@@ -3,14 +3,17 @@ import type { Feed } from '@nvcf/status-stream';
 import type { StatusOperation } from './operation.js';
 import type { StatusSchema } from './schema.js';
 
+const done = { done: true as const, value: undefined };
+
 /**
  * One subscription's hold on the schema it was admitted on: a supergraph reload that makes its
- * selection invalid ends it with SCHEMA_CHANGED, sent once, and nothing after: at once when its
- * results are flowing, else as they start (a pulled one at its first pull).
+ * selection invalid ends it with SCHEMA_CHANGED, sent once, and nothing after. A pulled
+ * subscription sees it at its next pull; a pushed one is ended at once.
  */
 export class SchemaWatch {
   /** set once a reload made the selection invalid */
   private changed: GraphQLError | null = null;
+  private reported = false;
   private endPush: ((err: Error) => void) | null = null;
   private stop = () => {};
 
@@ -45,14 +48,23 @@ export class SchemaWatch {
 
   private onChange(err: GraphQLError) {
     this.changed = err;
-    this.endPush?.(err);
-    void this.feed.return!();
+    if (this.endPush) {
+      this.endPush(err);
+      void this.feed.return!();
+    } else this.feed.end(err); // a pull waiting now rejects with it; a later one sees `changed` first
   }
 
-  /** Ends the subscription through `end` on a change, or now when one came before. */
+  /** In push mode a change ends the sink, not the feed's pull. */
   pushTo(end: (err: Error) => void) {
     this.endPush = end;
-    if (this.changed) end(this.changed);
+  }
+
+  /** For a pull: null while the selection holds; then SCHEMA_CHANGED (thrown) once, then the end. */
+  ended(): typeof done | null {
+    if (!this.changed) return null;
+    if (this.reported) return done;
+    this.reported = true;
+    throw this.changed;
   }
 
   untrack() {

@@ -4,7 +4,7 @@ import { fail } from '@nvcf/errors';
 import { StatusStream, type StreamLimits } from '@nvcf/status-stream';
 import type { Bus } from '@nvcf/bus';
 import type { StatusOperation } from './operation.js';
-import { InstanceFetcher, type AheadLimits, type Execute } from './instances.js';
+import { InstanceFetcher, type Execute } from './instances.js';
 import { runStatusSubscription, ResultCache, publicSchema } from './execute.js';
 import { StatusSchema } from './schema.js';
 import { serveSse } from './sse.js';
@@ -14,8 +14,6 @@ export interface StatusServiceOptions {
   cursorSecret: string;
   execute: Execute;
   limits?: Partial<StreamLimits>;
-  /** how far ahead subscriptions resolve their events' remote fields */
-  ahead?: Partial<AheadLimits>;
   /** the public schema of the supergraph the gateway serves; default the committed one */
   schema?: GraphQLSchema;
 }
@@ -41,7 +39,7 @@ export class StatusService {
   constructor(opts: StatusServiceOptions) {
     this.schema = new StatusSchema(opts.schema ?? publicSchema());
     this.stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret, limits: opts.limits });
-    this.instances = new InstanceFetcher(opts.execute, { ahead: opts.ahead });
+    this.instances = new InstanceFetcher(opts.execute);
   }
 
   start() {

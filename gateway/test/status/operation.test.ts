@@ -209,7 +209,6 @@ function fakeInstances(rows: Record<string, Record<string, unknown> | null>) {
       loads.push({ query: q.query, id });
       return rows[id] ?? null;
     },
-    takesAhead: () => true,
   };
   return { instances: fetcher as unknown as InstanceFetcher, loads };
 }

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Kind, print, type OperationDefinitionNode } from 'graphql';
+import { Kind, type OperationDefinitionNode } from 'graphql';
 import { WebSocket, WebSocketServer } from 'ws';
 import { handleProtocols, makeServer, GRAPHQL_TRANSPORT_WS_PROTOCOL } from 'graphql-ws';
 import { createMemoryBus } from '@nvcf/bus';
 import { allStreams, subjects, type StatusEvent } from '@nvcf/contracts';
-import { StatusService, type StatusServiceOptions } from '../../src/status/service.js';
+import { StatusService } from '../../src/status/service.js';
 import { statusOperation } from '../../src/status/operation.js';
 import { StatusSubscription } from '../../src/status/subscription.js';
 import { serveGraphqlWs, type ConnectionExtra } from '../../src/transport/serve.js';
@@ -17,41 +17,21 @@ export const QUERY =
 
 type Message = { id?: string; type: string; payload?: unknown };
 type StatusPayload = {
-  /** null when a non-null field failed (the instance, when its fetch did) */
-  data: {
-    instanceStatusChanged: {
-      message: string;
-      instance: { id: string; cluster?: { name: string } | null } | null;
-      lag?: { skippedEvents: number } | null;
-    };
-  } | null;
-  errors?: { message: string }[];
+  data: { instanceStatusChanged: { message: string; instance: { id: string }; lag: { skippedEvents: number } | null } };
 };
-export type Next = {
-  id: string;
-  message: string | undefined;
-  instance: string | undefined;
-  lag: { skippedEvents: number } | null;
-  /** the remote field of REMOTE_QUERY */
-  cluster?: string;
-  errors?: string[];
-};
-/** A selection with an Instance field another subgraph owns: each event waits on a supergraph fetch. */
-export const REMOTE_QUERY =
-  'subscription($f: ID) { instanceStatusChanged(functionId: $f) { message lag { skippedEvents } instance { id cluster { name } } } }';
+export type Next = { id: string; message: string; instance: string; lag: { skippedEvents: number } | null };
 
 /**
  * graphql-ws served through the gateway's Connection, with status subscriptions on a memory bus
  * and nothing else of the gateway: what the transport does, seen from a raw ws client.
  */
-export async function startStatusWs(opts: Partial<Pick<StatusServiceOptions, 'execute' | 'limits'>> = {}) {
+export async function startStatusWs() {
   const bus = createMemoryBus();
   await bus.ensureStreams(allStreams);
   const status = new StatusService({
     bus,
     cursorSecret: 'transport-test-secret-0123456789abcdef',
     execute: () => Promise.reject(new Error('no remote fields in these tests')),
-    ...opts,
   });
   await status.start();
   const server = createServer();
@@ -71,7 +51,7 @@ export async function startStatusWs(opts: Partial<Pick<StatusServiceOptions, 'ex
           (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
         )!;
         const op = statusOperation({ document: args.document, operation, fragments: new Map() })!;
-        const run = await status.run(op, args.variableValues ?? {}, TENANT, null, print(args.document));
+        const run = await status.run(op, args.variableValues ?? {}, TENANT, null, QUERY);
         if (!('events' in run)) return run;
         return new StatusSubscription(run, () => released++);
       },
@@ -99,7 +79,6 @@ export async function startStatusWs(opts: Partial<Pick<StatusServiceOptions, 'ex
   const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let clock = Date.now() * 1000;
   return {
-    status,
     writes,
     sockets,
     connections,
@@ -151,24 +130,16 @@ async function openClient(url: string) {
       send({ type: 'connection_init' });
       await until(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
     },
-    subscribe(id: string, functionId = 'fn', query = QUERY) {
-      send({ id, type: 'subscribe', payload: { query, variables: { f: functionId } } });
+    subscribe(id: string, functionId = 'fn') {
+      send({ id, type: 'subscribe', payload: { query: QUERY, variables: { f: functionId } } });
     },
     /** the `next` messages' status events */
     nexts: (): Next[] =>
       messages
         .filter((m) => m.type === 'next')
         .map((m) => {
-          const p = m.payload as StatusPayload;
-          const e = p.data?.instanceStatusChanged;
-          return {
-            id: m.id!,
-            message: e?.message,
-            instance: e?.instance?.id,
-            lag: e?.lag ?? null,
-            ...(e?.instance?.cluster ? { cluster: e.instance.cluster.name } : {}),
-            ...(p.errors ? { errors: p.errors.map((x) => x.message) } : {}),
-          };
+          const e = (m.payload as StatusPayload).data.instanceStatusChanged;
+          return { id: m.id!, message: e.message, instance: e.instance.id, lag: e.lag };
         }),
     [Symbol.dispose]() {
       ws.terminate();
