@@ -108,13 +108,20 @@ function taskReportOf(data: unknown): TaskReport {
 /**
  * Applies one agent report by compare-and-set from where the task is now: a repeated report, or a
  * late RUNNING after the end, finds no edge and changes nothing. A report that overtook the
- * LAUNCHED of its placement launches the task first: the agent running it is the proof.
+ * LAUNCHED of its placement launches the task first, and an end that overtook its RUNNING marks
+ * it running first: the agent's report is the proof.
  */
 export async function applyReport(deps: TaskDeps, r: TaskReport): Promise<TaskRecord | null> {
   const mine = (t: TaskRecord) => t.ncaId === r.ncaId;
   await transition(deps, r.taskId, (cur) =>
     mine(cur) && cur.status === 'QUEUED' ? { status: 'LAUNCHED', message: null, clusterId: r.clusterId } : null,
   );
+  // the same for the RUNNING an end overtook (reports of one task may be applied side by side):
+  // every task that ended on an agent shows that it ran
+  if (r.status !== 'RUNNING')
+    await transition(deps, r.taskId, (cur) =>
+      mine(cur) && cur.status === 'LAUNCHED' ? { status: 'RUNNING', message: null } : null,
+    );
   return transition(deps, r.taskId, (cur) => (mine(cur) ? { status: r.status, message: r.message } : null));
 }
 

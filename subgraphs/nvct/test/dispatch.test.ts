@@ -102,6 +102,8 @@ describe('placing tasks and applying their agents’ reports', () => {
     await queued('t1');
     expect((await applyReport(deps, report('t1', 'COMPLETED', 'done')))?.status).toBe('COMPLETED');
     expect(await get('t1')).toMatchObject({ clusterId: 'c1', message: 'done' });
+    // the end overtook RUNNING too: every state it went through is shown
+    expect((await get('t1')).events.map((e) => e.status)).toEqual(['QUEUED', 'LAUNCHED', 'RUNNING', 'COMPLETED']);
     expect(await placeQueued(deps, onC1, registry)).toBe(0);
   });
 
