@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { fail } from '@nvcf/errors';
+import { fail, isOutage } from '@nvcf/errors';
 import { inputLimit } from '@nvcf/subgraph-kit';
 import type { LaunchSpec } from '@nvcf/contracts';
-import { isOutage } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
 import type { DeploymentRecord, JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import { checkConfiguration, checkPort, checkSpec } from './validate.js';

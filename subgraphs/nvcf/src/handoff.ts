@@ -1,6 +1,6 @@
 import { isOutage } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
-import type { Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
+import type { DeploymentRecord, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import type { Nvcf } from './nvcf.js';
 import { workloadFor } from './workload.js';
 import { launchOf } from './deploy.js';
@@ -16,12 +16,15 @@ const RETRY_AFTER_MS = 5_000;
 const LAUNCH_RETRY_AFTER_MS = 30_000;
 
 /**
- * Hands a stored PENDING revision to ICMS, which sends the update to the agents: ROLLING_OUT with
- * its targets when ICMS takes it, FAILED when ICMS refuses it. While ICMS is unavailable (isOutage)
- * the revision stays PENDING, and the deadline sweep hands it off again once ICMS answers
- * (`retryHandoffs`): an update submitted during an ICMS outage is delivered after it, not lost.
- * ICMS keys the update action by the revision, so a hand-off repeated after an answer was lost
- * sends nothing twice. The deadline counts from the hand-off: waiting for ICMS is not rolling out.
+ * Hands a stored PENDING revision to ICMS: an update, which ICMS sends to the instances' agents, or a
+ * deployment's first revision whose launch ICMS did not answer (`launch`, stored by
+ * deployFunctionVersion), which ICMS launches again keeping the instances a lost answer created.
+ * ROLLING_OUT with its targets when ICMS takes it, FAILED when ICMS refuses it (a refused launch fails
+ * the version too). While ICMS is unavailable (isOutage) the revision stays PENDING, and the deadline
+ * sweep hands it off again once ICMS answers (`retryHandoffs`): work submitted during an ICMS outage is
+ * delivered after it, not lost. ICMS keys the update action by the revision and a launch's instances by
+ * spec, revision and index, so a hand-off repeated after an answer was lost sends nothing twice. The
+ * deadline counts from the hand-off: waiting for ICMS is not rolling out.
  */
 export async function handOff(
   nvcf: Nvcf,
@@ -31,37 +34,21 @@ export async function handOff(
   pair: Pick<RevisionPair, 'lastApplied'>,
   opts: { checkAccepted: boolean },
 ): Promise<Revision> {
-  const tenant = spec.ncaId;
   const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
   // taken before the call: ICMS sends the work on, so an instance may report UPDATING before
   // the call returns, and a rollout must not look as if it started after its first transition
   const startedAt = new Date().toISOString();
+  // the mark of a launch not answered yet ends with its hand-off
+  const { launch, ...base } = rev;
   let next: Revision;
   try {
-    const accepted =
-      !opts.checkAccepted || (await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id })).accepted;
-    if (!accepted) {
-      next = {
-        ...rev,
-        status: 'FAILED',
-        failureReason: `GPU specification ${spec.id} has no instance request accepted by ICMS`,
-      };
-    } else {
-      const { updateActionId, targets } = await nvcf.icms.update(tenant, {
-        ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
-        revisionId: rev.id,
-        revisionCreatedAt: rev.createdAt,
-        workload: workloadFor(version, d ?? null, rev, nvcf.registry),
-      });
-      next = {
-        ...rev,
-        status: 'ROLLING_OUT',
-        targets,
-        updateActionId,
-        startedAt,
-        deadline: nvcf.deadlineFrom(Date.parse(startedAt)),
-      };
-    }
+    const sent = launch
+      ? await sendLaunch(nvcf, spec, version, d ?? null, rev)
+      : await sendUpdate(nvcf, spec, version, d ?? null, rev, opts);
+    next =
+      'refused' in sent
+        ? { ...base, status: 'FAILED', failureReason: sent.refused }
+        : { ...base, status: 'ROLLING_OUT', ...sent, startedAt, deadline: nvcf.deadlineFrom(Date.parse(startedAt)) };
   } catch (err) {
     if (isOutage(err)) {
       log.warn(
@@ -69,11 +56,49 @@ export async function handOff(
       );
       return rev;
     }
-    next = { ...rev, status: 'FAILED', failureReason: `ICMS did not accept the update: ${(err as Error).message}` };
+    const what = launch ? 'launch' : 'update';
+    next = { ...base, status: 'FAILED', failureReason: `ICMS did not accept the ${what}: ${(err as Error).message}` };
+    if (launch) await nvcf.store.setVersionStatus(version.id, 'ERROR', ['DEPLOYING']);
   }
   // a newer revision may have replaced this one meanwhile; then it is not ours to move
   await nvcf.store.casRevisions(spec.id, rev.id, { latest: next, lastApplied: pair.lastApplied });
+  if (launch && next.status === 'ROLLING_OUT') await nvcf.rollouts.evaluateVersion(version.id);
   return next;
+}
+
+type Sent = { targets: string[]; updateActionId?: string } | { refused: string };
+
+async function sendUpdate(
+  nvcf: Nvcf,
+  spec: SpecRecord,
+  version: VersionRecord,
+  d: DeploymentRecord | null,
+  rev: Revision,
+  opts: { checkAccepted: boolean },
+): Promise<Sent> {
+  const tenant = spec.ncaId;
+  if (opts.checkAccepted && !(await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id })).accepted)
+    return { refused: `GPU specification ${spec.id} has no instance request accepted by ICMS` };
+  return nvcf.icms.update(tenant, {
+    ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },
+    revisionId: rev.id,
+    revisionCreatedAt: rev.createdAt,
+    workload: workloadFor(version, d, rev, nvcf.registry),
+  });
+}
+
+/** Not launched when the deployment is no longer its version's: undeployed meanwhile, or never linked (a crash while it was stored). */
+async function sendLaunch(
+  nvcf: Nvcf,
+  spec: SpecRecord,
+  version: VersionRecord,
+  d: DeploymentRecord | null,
+  rev: Revision,
+): Promise<Sent> {
+  if (!d || version.deploymentId !== d.id || version.status === 'INACTIVE' || version.status === 'DELETED')
+    return { refused: `deployment ${spec.deploymentId} was undeployed before ICMS launched it` };
+  const { instances } = await nvcf.icms.launch(spec.ncaId, { specs: [launchOf(nvcf, version, d, spec, rev)] });
+  return { targets: instances[spec.id] ?? [] };
 }
 
 /**
@@ -89,52 +114,10 @@ export async function retryHandoffs(nvcf: Nvcf, nowMs = Date.now()): Promise<num
     const [spec] = await nvcf.store.getSpecs([pair.specId]);
     const [version] = spec ? await nvcf.store.getVersions([spec.versionId]) : [];
     if (!spec || !version) continue;
-    const next = rev.launch
-      ? await launchAgain(nvcf, spec, version, rev)
-      : await handOff(nvcf, spec, version, rev, pair, { checkAccepted: true });
+    const next = await handOff(nvcf, spec, version, rev, pair, { checkAccepted: true });
     if (next.status === 'PENDING') break;
     handed++;
     void nvcf.rollouts.evaluate(spec.id).catch((err) => log.error(`evaluating ${spec.id} failed`, err));
   }
   return handed;
-}
-
-/**
- * Launches again a deployment's first revision whose launch ICMS did not answer (deployFunctionVersion
- * stored it PENDING). ICMS keeps the instances a lost answer created, so this creates only what is
- * missing. A deployment no longer its version's (undeployed meanwhile, or never linked: a crash while
- * it was stored) is not launched; a launch ICMS now refuses fails the revision and the version.
- */
-async function launchAgain(nvcf: Nvcf, spec: SpecRecord, version: VersionRecord, rev: Revision): Promise<Revision> {
-  const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
-  let next: Revision;
-  if (!d || version.deploymentId !== d.id || version.status === 'INACTIVE' || version.status === 'DELETED') {
-    next = {
-      ...rev,
-      status: 'FAILED',
-      failureReason: `deployment ${spec.deploymentId} was undeployed before ICMS launched it`,
-    };
-  } else {
-    const startedAt = new Date().toISOString();
-    try {
-      const { instances } = await nvcf.icms.launch(spec.ncaId, { specs: [launchOf(nvcf, version, d, spec, rev)] });
-      next = {
-        ...rev,
-        status: 'ROLLING_OUT',
-        targets: instances[spec.id] ?? [],
-        startedAt,
-        deadline: nvcf.deadlineFrom(Date.parse(startedAt)),
-      };
-    } catch (err) {
-      if (isOutage(err)) {
-        log.warn(`the launch of ${spec.id} waits: ICMS is unavailable (${(err as Error).message})`);
-        return rev;
-      }
-      next = { ...rev, status: 'FAILED', failureReason: `ICMS did not accept the launch: ${(err as Error).message}` };
-      await nvcf.store.setVersionStatus(version.id, 'ERROR', ['DEPLOYING']);
-    }
-  }
-  await nvcf.store.casRevisions(spec.id, rev.id, { latest: next, lastApplied: null });
-  if (next.status === 'ROLLING_OUT') await nvcf.rollouts.evaluateVersion(version.id);
-  return next;
 }

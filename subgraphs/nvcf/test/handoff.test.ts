@@ -154,6 +154,7 @@ describe('a launch ICMS did not answer', () => {
     expect(await retryHandoffs(nvcf, later)).toBe(1);
     const rolling = (await pair()).latest!;
     expect(rolling).toMatchObject({ id: pending.id, status: 'ROLLING_OUT', targets: ['i1', 'i2'] });
+    expect(rolling.launch).toBeUndefined();
     expect(Date.parse(rolling.deadline!)).toBeGreaterThanOrEqual(before + 60_000);
     // one launch at the mutation, one by the sweep: the down ones of the outage are the others
     expect(icms.calls.filter((c) => c === `launch ${specId}`).length).toBeGreaterThanOrEqual(2);
