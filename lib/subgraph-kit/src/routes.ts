@@ -63,6 +63,9 @@ export function graphqlRoute<C extends BaseContext>(
 }
 
 /** POST /internal/rpc/<method>: one typed handler per method, for callers signed for this service's RPC audience. */
+/** An internal call's HTTP status by its error code; any other registry code is 422. */
+const STATUS_OF: Record<string, number> = { UNAUTHENTICATED: 401, INTERNAL_SERVER_ERROR: 500, UNAVAILABLE: 503 };
+
 export function rpcRoute(
   o: RouteOptions & { rpc?: RpcHandlerMap; log: Logger },
 ): (req: IncomingMessage, res: ServerResponse, method: string) => Promise<void> {
@@ -87,8 +90,7 @@ export function rpcRoute(
       const code = typeof given === 'string' ? given : outage ? 'UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
       if (code === 'INTERNAL_SERVER_ERROR') o.log.error(`rpc ${method} failed`, err);
       else if (outage) o.log.warn(`rpc ${method} failed: a dependency is unavailable`, err);
-      const status = code === 'UNAUTHENTICATED' ? 401 : code === 'INTERNAL_SERVER_ERROR' ? 500 : outage ? 503 : 422;
-      sendJson(res, status, {
+      sendJson(res, STATUS_OF[code] ?? 422, {
         error: {
           code,
           message:

@@ -1,6 +1,7 @@
 /** Internal calls: a callee whose own dependency is down answers UNAVAILABLE, a bug stays internal. */
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
-import { isOutage } from '@nvcf/errors';
+import { signTenant, rpcAudience, TENANT_HEADER } from '@nvcf/auth';
+import { fail, isOutage } from '@nvcf/errors';
 import { rpcClient, startSubgraph, type RunningSubgraph, type TenantContext } from '../src/index.js';
 
 const secret = 'test-secret';
@@ -29,6 +30,9 @@ describe('internal calls', () => {
           throw new TypeError("Cannot read properties of undefined (reading 'id')");
         },
         echo: async (_tenant: string, input: unknown) => input,
+        down: async () => {
+          throw fail('UNAVAILABLE', 'the store is unavailable; retry later');
+        },
       },
     });
   });
@@ -48,6 +52,17 @@ describe('internal calls', () => {
     expect(err.extensions.code).toBe('UNAVAILABLE');
     expect(err.message).toBe('publish: PublishFailed: publish to Create.NVCA.c1 failed: timeout; retry later');
     expect(isOutage(err)).toBe(true);
+  });
+
+  it('answers 503 for an outage, whether the handler classified it or it was an error of its dependency', async () => {
+    const post = (method: string) =>
+      fetch(`${sub.url}/internal/rpc/${method}`, {
+        method: 'POST',
+        headers: { [TENANT_HEADER]: signTenant(secret, 't1', rpcAudience(name)) },
+        body: '{}',
+      });
+    for (const method of ['down', 'publish']) expect((await post(method)).status).toBe(503);
+    expect((await post('bug')).status).toBe(500);
   });
 
   it('keeps a bug internal: its message is not sent to the caller', async () => {
