@@ -4,14 +4,9 @@ import { statusConsumers } from '@nvcf/local';
 import { waitUntil } from '@nvcf/testing';
 import { gauge } from './metrics.js';
 
-/**
- * The status stream's durables of a system started with this deployment suffix: its three readers
- * (nvct's durable reads the task reports, another stream).
- */
-export const statusDurables = (suffix: string) => {
-  const { icms, status, nvcf } = statusConsumers(suffix);
-  return [icms, status, nvcf].map((c) => durableName(Streams.status.name, c));
-};
+/** The status stream's durables of a system started with this deployment suffix (its three readers). */
+export const statusDurables = (suffix: string) =>
+  Object.values(statusConsumers(suffix)).map((c) => durableName(Streams.status.name, c));
 
 /** The dead letters these durables left: on a shared NATS, other systems' readers leave their own. */
 export async function deadLettersOf(system: { backends: { bus: Bus } }, durables: string[]): Promise<DeadLetter[]> {

@@ -1,3 +1,3 @@
-export { startSystem, memoryBackends, statusConsumers } from './system.js';
+export { startSystem, memoryBackends, statusConsumers, taskReportConsumer } from './system.js';
 export type { System, SystemOptions, Backends } from './system.js';
 export { demoClusters } from './seed.js';

@@ -122,8 +122,10 @@ export const statusConsumers = (deploymentSuffix = '') => ({
   icms: `icms${deploymentSuffix}`,
   status: `nvca-status${deploymentSuffix}`,
   nvcf: `nvcf${deploymentSuffix}`,
-  nvct: `nvct${deploymentSuffix}`,
 });
+
+/** The name nvct's durable on the task-report stream is taken from. */
+export const taskReportConsumer = (deploymentSuffix = '') => `nvct${deploymentSuffix}`;
 
 /** The whole control plane in one process: four subgraphs, the gateway, one agent per cluster. */
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
@@ -243,7 +245,7 @@ async function startSubgraphs(opts: SystemOptions, w: Wiring, stack: DisposalSta
       host,
       deadlineSweepMs: opts.deadlineSweepMs,
       placeTask: httpPlaceTask(() => icms.url, secret),
-      consumerName: consumers.nvct,
+      consumerName: taskReportConsumer(opts.deploymentSuffix),
       consumerStart: opts.statusConsumerStart,
     }),
   );

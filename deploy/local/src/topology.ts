@@ -5,7 +5,7 @@ import { startBalancer, type Balancer } from './balancer.js';
 import { spawnService, freePort, type RunMode, type ServiceKind, type ServiceProcess } from './processes.js';
 import type { ClusterRecord } from '@nvcf/subgraph-icms';
 import { demoClusters } from './seed.js';
-import { statusConsumers } from './system.js';
+import { statusConsumers, taskReportConsumer } from './system.js';
 
 export interface TopologyOptions {
   /** NATS_URL, CASSANDRA_CONTACT_POINTS, CASSANDRA_LOCAL_DC, NVCF_INTERNAL_SECRET(_FILE), NVCF_CURSOR_SECRET(_FILE)… */
@@ -107,7 +107,10 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
       'nvca-status': stack.use(await startBalancer({ backends: [status.url] })),
     } as Topology['services'];
     // nvct places tasks through ICMS: it starts once ICMS's address is known
-    define('nvct', 'nvct', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvct });
+    define('nvct', 'nvct', {
+      ICMS_URL: services.icms.url,
+      STATUS_CONSUMER_NAME: taskReportConsumer(o.deploymentSuffix),
+    });
     services.nvct = stack.use(await startBalancer({ backends: [(await start('nvct')).url] }));
     define('nvcf-1', 'nvcf', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvcf });
     define('nvcf-2', 'nvcf', { ICMS_URL: services.icms.url, STATUS_CONSUMER_NAME: consumer.nvcf });
