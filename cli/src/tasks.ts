@@ -8,7 +8,7 @@ import {
   type NvcfError,
   type CreateTaskInput,
   type TaskEventFieldsFragment,
-  type TaskFieldsFragment,
+  type TaskDetailFieldsFragment,
   type TaskStatus,
 } from '@nvcf/client';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -66,9 +66,7 @@ function statusWord(status: TaskStatus, colors: Colors): string {
   return TERMINAL.has(status) ? colors.red(status) : colors.yellow(status);
 }
 
-type Shown = TaskFieldsFragment & { events?: TaskEventFieldsFragment[] };
-
-function taskTable(ctx: Ctx, t: Shown): string {
+function taskTable(ctx: Ctx, t: TaskDetailFieldsFragment): string {
   const head = details(
     [
       ['ID', t.id],
@@ -85,7 +83,7 @@ function taskTable(ctx: Ctx, t: Shown): string {
     ],
     ctx.colors,
   );
-  if (!t.events?.length) return head;
+  if (!t.events.length) return head;
   return `${head}\n${table(
     ['AT', 'STATUS', 'MESSAGE'],
     t.events.map((e) => [when(e.at), statusWord(e.status, ctx.colors), e.message ?? '']),
