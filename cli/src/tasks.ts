@@ -163,7 +163,7 @@ async function taskWorkload(
   };
 }
 
-/** `tasks create NAME …`: queues a task; --watch follows it to its end like `tasks watch`. */
+/** `tasks create NAME …`: queues a task; --watch follows it to its end as `tasks watch` does. */
 export async function create(ctx: Ctx, name: string, opts: CreateTaskOptions): Promise<number> {
   const configuration =
     opts.values.length || opts.set.length || opts.setString.length
@@ -192,19 +192,14 @@ export async function create(ctx: Ctx, name: string, opts: CreateTaskOptions): P
   // json/yaml with --watch: one stream of items, the task its first
   if (format) ctx.out(renderStreamItem(format, { type: 'created', task: t }));
   else ctx.out(`task ${t.id} created\n`);
-  return follow(ctx, t.id, opts);
-}
-
-/** `tasks watch ID`: every transition of the task, once each, until it ends. */
-export async function watch(ctx: Ctx, id: string, opts: TaskWatchOptions): Promise<number> {
-  return follow(ctx, id, opts);
+  return watch(ctx, t.id, opts);
 }
 
 /**
- * Reads the task every `interval` ms and prints the transitions not printed yet, until it ends:
- * exit 0 when it COMPLETED, 1 for any other terminal state (its message on stderr).
+ * `tasks watch ID`: reads the task every `interval` ms and prints each transition once, until it
+ * ends: exit 0 when it COMPLETED, 1 for any other terminal state (its message on stderr).
  */
-async function follow(ctx: Ctx, id: string, opts: TaskWatchOptions): Promise<number> {
+export async function watch(ctx: Ctx, id: string, opts: TaskWatchOptions): Promise<number> {
   const seen = new Set<string>();
   const format = opts.output === 'table' ? undefined : streamFormat(opts.output);
   const client = await ctx.client();
@@ -217,20 +212,20 @@ async function follow(ctx: Ctx, id: string, opts: TaskWatchOptions): Promise<num
       return false;
     }
   };
-  let reads = 0;
+  let readOnce = false;
   for (;;) {
     let t;
     try {
       t = found((await client.query(TaskProgressDocument, { id })).task, 'task', id);
     } catch (err) {
       // the first read proves the gateway and the id; later, an outage is waited out (the task goes on)
-      if (!reads || !isTransient(err)) throw err;
+      if (!readOnce || !isTransient(err)) throw err;
       const { code, message } = err as NvcfError;
       ctx.err(`retrying in ${opts.interval} ms: ${code}: ${message}\n`);
       if (!(await pause())) return EXIT.interrupted;
       continue;
     }
-    reads++;
+    readOnce = true;
     for (const e of t.events) {
       if (seen.has(e.cursor)) continue;
       seen.add(e.cursor);
