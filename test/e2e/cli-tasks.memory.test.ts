@@ -36,16 +36,22 @@ const PLACEABLE = ['--gpu', 'L40S', '--instance-type', 'gl40s_1.br25_2xlarge'];
 // pinned to a cluster that does not exist: no agent takes it, so it stays QUEUED until it is ended
 const GPU = [...PLACEABLE, '--cluster', 'parked'];
 
-/** `nvcf tasks` against the embedded system, in-process through run(argv, io). */
+/**
+ * `nvcf tasks` against the embedded system, in-process through run(argv, io). The gateway runs
+ * trusted documents only (TRUSTED_DOCUMENTS=require): a tasks operation missing from the manifest
+ * fails every test that sends it, instead of falling back to its text.
+ */
 describe('nvcf tasks against the embedded system', () => {
   let system: System;
   let cli: ReturnType<typeof cliAgainst>;
   const nvcf = (argv: string[], opts?: Parameters<typeof cli.nvcf>[1]) => cli.nvcf(argv, { cwd: files, ...opts });
-  const container = (name: string, ...more: string[]) =>
-    nvcf(['tasks', 'create', name, '--container-image', 'nvcr.io/nca-a/eval:1', ...GPU, ...more]);
+  /** a container task, parked (GPU) or run on a simulated cluster (PLACEABLE) */
+  const createContainer = (name: string, placement: string[], ...more: string[]) =>
+    nvcf(['tasks', 'create', name, '--container-image', 'nvcr.io/nca-a/eval:1', ...placement, ...more]);
+  const container = (name: string, ...more: string[]) => createContainer(name, GPU, ...more);
 
   beforeAll(async () => {
-    system = await startSystem(fast);
+    system = await startSystem({ ...fast, trustedDocuments: 'require' });
     cli = cliAgainst(system.url);
   });
   afterAll(async () => system?.dispose());
@@ -130,13 +136,9 @@ describe('nvcf tasks against the embedded system', () => {
   });
 
   it('create --watch runs a container task on a simulated cluster to COMPLETED (exit 0)', async () => {
-    const r = await nvcf([
-      'tasks',
-      'create',
+    const r = await createContainer(
       'runs',
-      '--container-image',
-      'nvcr.io/nca-a/eval:1',
-      ...PLACEABLE,
+      PLACEABLE,
       '--set',
       'nvcfSimulate.runMs=200',
       '--watch',
@@ -144,20 +146,16 @@ describe('nvcf tasks against the embedded system', () => {
       '100',
       '-o',
       'json',
-    ]);
+    );
     expect(r.code).toBe(EXIT.ok);
     const items = r.lines<Item>();
     expect(items.slice(1).map((e) => e.status)).toEqual(['QUEUED', 'LAUNCHED', 'RUNNING', 'COMPLETED']);
   });
 
   it('create --watch of a task that fails: ERRORED with its message (exit 1)', async () => {
-    const r = await nvcf([
-      'tasks',
-      'create',
+    const r = await createContainer(
       'fails',
-      '--container-image',
-      'nvcr.io/nca-a/eval:1',
-      ...PLACEABLE,
+      PLACEABLE,
       '--set',
       'nvcfSimulate.runMs=100',
       '--set',
@@ -167,7 +165,7 @@ describe('nvcf tasks against the embedded system', () => {
       '--watch',
       '--interval',
       '100',
-    ]);
+    );
     expect(r.code).toBe(EXIT.taskNotCompleted);
     expect(r.out).toMatch(/ERRORED/);
     expect(r.err).toContain('loss diverged');
@@ -212,18 +210,8 @@ describe('nvcf tasks against the embedded system', () => {
     expect((await nvcf(['tasks', 'list', '--status', 'DONE'])).code).toBe(EXIT.usage);
     expect((await nvcf(['tasks', 'watch', id, '-o', 'id'])).code).toBe(EXIT.usage);
   });
-});
-
-describe('nvcf tasks with TRUSTED_DOCUMENTS=require', () => {
-  let system: System;
-  beforeAll(async () => {
-    system = await startSystem({ ...fast, trustedDocuments: 'require' });
-  });
-  afterAll(async () => system?.dispose());
 
   it('every tasks command sends a trusted document id the gateway runs', async () => {
-    const cli = cliAgainst(system.url);
-    const nvcf = (argv: string[]) => cli.nvcf(argv, { cwd: files });
     const id = (await nvcf(['tasks', 'create', 't', '--container-image', 'i', ...GPU, '-o', 'id'])).out.trim();
     expect(id).not.toBe('');
     for (const argv of [
