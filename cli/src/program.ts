@@ -47,6 +47,21 @@ const int =
   };
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 const output = () => new Option('-o, --output <format>', 'output format').choices(FORMATS).default('table');
+/** The Helm or container workload flags (functions.ts `WorkloadFlags`) of `functions create` and `tasks create`. */
+const workloadOptions = (cmd: Command) =>
+  cmd
+    .option('--helm-chart <uri>', 'Helm chart, oci://…/NAME-X.Y.Z.tgz')
+    .option('--helm-service <name>', "the chart's Service the worker sidecar sends requests to")
+    .option('--container-image <image>', 'container image')
+    .option('--arg <arg>', 'container argument (repeatable)', collect, [])
+    .option('--env <key=value>', 'container environment variable (repeatable)', collect, []);
+/** Where it runs: the GPU specification flags of `deploy` and `tasks create`. */
+const placementOptions = (cmd: Command) =>
+  cmd
+    .requiredOption('--gpu <gpu>', 'GPU, e.g. L40S (see `nvcf clusters`)')
+    .requiredOption('--instance-type <type>', 'instance type, e.g. gl40s_1.br25_2xlarge')
+    .option('--cluster <cluster>', 'only this cluster (repeatable)', collect, [])
+    .option('--region <region>', 'only this region (repeatable)', collect, []);
 
 /** The options of a command that only reads. */
 type Read = { output: OutputFormat };
@@ -137,15 +152,12 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .option('--graceful', 'let instances finish in-flight work before they terminate')
     .addOption(output())
     .action(act<Read & { graceful?: boolean }>(async (ctx, [id], o) => (await functions()).undeploy(ctx, id!, o)));
-  fns
-    .command('create')
-    .argument('[name]', "the function's name (a new version with --function keeps its function's)")
-    .description('create a Helm or container function (or, with --function, a new version of one)')
-    .option('--helm-chart <uri>', 'Helm chart, oci://…/NAME-X.Y.Z.tgz')
-    .option('--helm-service <name>', "the chart's Service the worker sidecar sends requests to")
-    .option('--container-image <image>', 'container image')
-    .option('--arg <arg>', 'container argument (repeatable)', collect, [])
-    .option('--env <key=value>', 'container environment variable (repeatable)', collect, [])
+  workloadOptions(
+    fns
+      .command('create')
+      .argument('[name]', "the function's name (a new version with --function keeps its function's)")
+      .description('create a Helm or container function (or, with --function, a new version of one)'),
+  )
     .option('--inference-url <path>', 'inference path, e.g. /v1/infer')
     .option('--inference-port <port>', 'inference port', int('--inference-port'))
     .option('--health-uri <path>', 'health check path')
@@ -167,17 +179,15 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     .addOption(output())
     .action(act<Read>(async (ctx, _a, o) => (await import('./clusters.js')).list(ctx, o)));
 
-  program
-    .command('deploy')
-    .argument('<version-id>')
-    .description('deploy a function version on one GPU specification')
-    .requiredOption('--gpu <gpu>', 'GPU, e.g. L40S (see `nvcf clusters`)')
-    .requiredOption('--instance-type <type>', 'instance type, e.g. gl40s_1.br25_2xlarge')
+  placementOptions(
+    program
+      .command('deploy')
+      .argument('<version-id>')
+      .description('deploy a function version on one GPU specification'),
+  )
     .requiredOption('--min <n>', 'minimum instances', int('--min'))
     .requiredOption('--max <n>', 'maximum instances', int('--max'))
     .option('--max-concurrency <n>', 'maximum concurrent requests per instance', int('--max-concurrency'))
-    .option('--cluster <cluster>', 'only this cluster (repeatable)', collect, [])
-    .option('--region <region>', 'only this region (repeatable)', collect, [])
     .option('--attribute <attribute>', 'required cluster attribute (repeatable)', collect, [])
     .option('--values <file>', 'Helm values, YAML (repeatable: merged in order)', collect, [])
     .option('--set <key=value>', 'a Helm value, as helm --set (repeatable)', collect, [])
@@ -299,15 +309,11 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
     new Option('--interval <ms>', 'milliseconds between two reads of the task')
       .argParser(int('--interval'))
       .default(2000);
-  task
+  const createTask = task
     .command('create')
     .argument('<name>', "the task's name")
-    .description('queue a container, Helm or operator task on one GPU type')
-    .option('--container-image <image>', 'container image')
-    .option('--arg <arg>', 'container argument (repeatable)', collect, [])
-    .option('--env <key=value>', 'container environment variable (repeatable)', collect, [])
-    .option('--helm-chart <uri>', 'Helm chart, oci://…/NAME-X.Y.Z.tgz')
-    .option('--helm-service <name>', "the chart's Service")
+    .description('queue a container, Helm or operator task on one GPU type');
+  placementOptions(workloadOptions(createTask))
     .option('-f, --file <file>', 'operator manifests, YAML (repeatable)', collect, [])
     .option(
       '--operator-type <type>',
@@ -315,10 +321,6 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
       collect,
       [],
     )
-    .requiredOption('--gpu <gpu>', 'GPU, e.g. L40S (see `nvcf clusters`)')
-    .requiredOption('--instance-type <type>', 'instance type, e.g. gl40s_1.br25_2xlarge')
-    .option('--cluster <cluster>', 'only this cluster (repeatable)', collect, [])
-    .option('--region <region>', 'only this region (repeatable)', collect, [])
     .option('--values <file>', 'configuration, YAML (repeatable: merged in order)', collect, [])
     .option('--set <key=value>', 'a configuration value, as helm --set (repeatable)', collect, [])
     .option('--set-string <key=value>', 'a configuration value kept as a string (repeatable)', collect, [])
