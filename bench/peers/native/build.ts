@@ -56,7 +56,9 @@ export function ensureHiveRouter(): Built {
   if (!has('cargo'))
     return { skipped: 'Hive Router: no cargo on this machine (install Rust with rustup to include it)' };
   mkdirSync(dir, { recursive: true });
-  console.error(`building ${want} with cargo install --locked (first run only; ~50 min cold on 2 cores)...`);
+  console.error(
+    `building ${want} with cargo install --locked (first run only, and a long one: it compiles several hundred crates)...`,
+  );
   const r = spawnSync(
     'nice',
     [
