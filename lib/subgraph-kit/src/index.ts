@@ -10,6 +10,7 @@ export type { InputLimit, InputLimits, LimitCode } from './input-limits.js';
 export { findInputViolation, checkOperationInputs, inputLimitError } from './input-walk.js';
 export type { InputViolation, OperationInputs } from './input-walk.js';
 export { jsonExtent, jsonStringBytes } from './json-extent.js';
+export { checkName, checkHelmValues } from './input-checks.js';
 export type { JsonExtent } from './json-extent.js';
 export { inputLimitsPlugin } from './input-limits-plugin.js';
 export {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { fail, isOutage } from '@nvcf/errors';
-import { inputLimit } from '@nvcf/subgraph-kit';
+import { checkHelmValues, inputLimit } from '@nvcf/subgraph-kit';
 import type { LaunchSpec } from '@nvcf/contracts';
 import { createLogger } from '@nvcf/logging';
 import type { DeploymentRecord, JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
-import { checkConfiguration, checkPort, checkSpec } from './validate.js';
+import { checkPort, checkSpec } from './validate.js';
 import { workloadFor } from './workload.js';
 import { mergeManifests } from './operators/merge.js';
 import type { Nvcf } from './nvcf.js';
@@ -117,7 +117,7 @@ export async function deployFunctionVersion(
         throw fail('BAD_USER_INPUT', `${where}.configuration holds Helm values; this version is ${v.workloadType}`, {
           field: `${where}.configuration`,
         });
-      configuration = checkConfiguration(`${where}.configuration`, s.configuration, nvcf.limits.maxConfigurationBytes);
+      configuration = checkHelmValues(`${where}.configuration`, s.configuration, nvcf.limits.maxConfigurationBytes);
     } else if (v.workloadType === 'HELM') configuration = {};
     const spec: SpecRecord = {
       id: randomUUID(),

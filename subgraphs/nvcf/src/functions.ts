@@ -3,12 +3,13 @@ import { fail } from '@nvcf/errors';
 import type { FunctionRecord, VersionRecord } from './model.js';
 import type { NvcfStore } from './store/index.js';
 import { checkWorkloadInput, type OperatorRegistry } from '@nvcf/operators';
-import { checkHealth, checkName, checkPort } from './validate.js';
+import { checkName } from '@nvcf/subgraph-kit';
+import { checkHealth, checkPort } from './validate.js';
 import type { CreateFunctionInput } from './generated/resolvers.js';
 
 /** Validates the whole input before anything is stored (no partial writes). */
 function buildVersion(input: CreateFunctionInput, fn: FunctionRecord, registry: OperatorRegistry): VersionRecord {
-  checkName(input.name);
+  checkName('CreateFunctionInput.name', input.name);
   checkPort('inferencePort', input.inferencePort);
   checkHealth(input.health);
   if (input.inferenceUrl != null && !input.inferenceUrl.startsWith('/')) {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { fail, isOutage } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
-import { jsonExtent } from '@nvcf/subgraph-kit';
+import { checkHelmValues, jsonExtent } from '@nvcf/subgraph-kit';
 import type { JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import type { Nvcf } from './nvcf.js';
-import { checkBounds, checkConfiguration } from './validate.js';
+import { checkBounds } from './validate.js';
 import { checkSidecarContract } from './sidecar-contract.js';
 import { workloadFor } from './workload.js';
 import { handOff } from './handoff.js';
@@ -40,7 +40,7 @@ async function revisionBody(nvcf: Nvcf, version: VersionRecord, spec: SpecRecord
         'revision.manifestMergePatches applies to operator workloads only; send revision.configuration',
         { field: 'input.revision.manifestMergePatches' },
       );
-    const configuration = checkConfiguration(
+    const configuration = checkHelmValues(
       'revision.configuration',
       input.configuration,
       nvcf.limits.maxConfigurationBytes,

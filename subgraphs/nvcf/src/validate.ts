@@ -1,24 +1,6 @@
 import { fail } from '@nvcf/errors';
-import { inputLimit, jsonExtent } from '@nvcf/subgraph-kit';
-import type { Health, JsonObject } from './model.js';
+import type { Health } from './model.js';
 import type { GpuSpecificationInput } from './generated/resolvers.js';
-
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-// the gateway and the subgraph refuse these before any resolver runs; kept for in-process callers
-const NAME = inputLimit('CreateFunctionInput.name');
-
-export function checkName(name: string) {
-  if (name.length < NAME.minLength! || name.length > NAME.maxLength!)
-    throw fail(
-      'BAD_USER_INPUT',
-      `name must be ${NAME.minLength} to ${NAME.maxLength} characters (got ${name.length})`,
-      { field: 'name' },
-    );
-  // eslint-disable-next-line no-control-regex -- the check is for control characters
-  if (/[\u0000-\u001f]/.test(name))
-    throw fail('BAD_USER_INPUT', 'name must not contain control characters', { field: 'name' });
-}
 
 export function checkPort(field: string, port: number | null | undefined) {
   if (port == null) return;
@@ -68,21 +50,4 @@ export function checkSpec(where: string, s: SpecInput) {
       field: `${where}.maxRequestConcurrency`,
     });
   }
-}
-
-/** Helm values: a JSON object, stored whole, within a size limit. */
-export function checkConfiguration(field: string, value: unknown, maxBytes: number): JsonObject {
-  if (!isObject(value)) {
-    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-    throw fail('BAD_USER_INPUT', `${field} must be a JSON object of Helm values (got ${got})`, { field });
-  }
-  const { bytes: size } = jsonExtent({ raw: value }); // no recursion: a value nested 100 000 deep is measured too
-  if (size > maxBytes) {
-    throw fail(
-      'LIMIT_EXCEEDED',
-      `${field} is ${size} bytes; the limit is ${maxBytes} bytes. Move large data into the chart or a ConfigMap.`,
-      { field, limit: maxBytes, size },
-    );
-  }
-  return value;
 }

@@ -1,44 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { fail } from '@nvcf/errors';
 import { checkWorkloadInput, type OperatorRegistry } from '@nvcf/operators';
-import { inputLimit, jsonExtent } from '@nvcf/subgraph-kit';
+import { checkHelmValues, checkName, inputLimit } from '@nvcf/subgraph-kit';
 import { DURATIONS, checkDuration } from './duration.js';
-import { isTerminal, type JsonObject, type TaskRecord, type TaskStatus } from './model.js';
+import { isTerminal, type TaskRecord, type TaskStatus } from './model.js';
 import { announce, ownTask, transition, type TaskDeps } from './lifecycle.js';
 import type { TaskStore } from './store/index.js';
 import type { CreateTaskInput } from './generated/resolvers.js';
 
-// the gateway and the subgraph refuse these before any resolver runs; kept for in-process callers
-const NAME = inputLimit('CreateTaskInput.name');
+// the gateway and the subgraph refuse an oversized configuration before any resolver runs; kept for in-process callers
 const CONFIGURATION = inputLimit('CreateTaskInput.configuration');
-
-function checkName(name: string) {
-  if (name.length < NAME.minLength! || name.length > NAME.maxLength!)
-    throw fail(
-      'BAD_USER_INPUT',
-      `name must be ${NAME.minLength} to ${NAME.maxLength} characters (got ${name.length})`,
-      {
-        field: 'name',
-      },
-    );
-  // eslint-disable-next-line no-control-regex -- the check is for control characters
-  if (/[\u0000-\u001f]/.test(name))
-    throw fail('BAD_USER_INPUT', 'name must not contain control characters', { field: 'name' });
-}
-
-function checkConfiguration(value: unknown): JsonObject | null {
-  if (value == null) return null;
-  if (typeof value !== 'object' || Array.isArray(value))
-    throw fail('BAD_USER_INPUT', 'configuration must be a JSON object', { field: 'configuration' });
-  const { bytes } = jsonExtent({ raw: value });
-  if (bytes > CONFIGURATION.maxBytes!)
-    throw fail('LIMIT_EXCEEDED', `configuration is ${bytes} bytes; the limit is ${CONFIGURATION.maxBytes} bytes`, {
-      field: 'configuration',
-      limit: CONFIGURATION.maxBytes,
-      size: bytes,
-    });
-  return value as JsonObject;
-}
 
 /** Validates the whole input before anything is stored, then queues the task. */
 export async function createTask(
@@ -47,7 +18,7 @@ export async function createTask(
   tenant: string,
   input: CreateTaskInput,
 ): Promise<TaskRecord> {
-  checkName(input.name);
+  checkName('CreateTaskInput.name', input.name);
   const workload = checkWorkloadInput(input, registry);
   const g = input.gpuSpecification;
   for (const f of ['gpu', 'instanceType'] as const)
@@ -62,7 +33,8 @@ export async function createTask(
       DURATIONS.terminationGracePeriodDuration,
     ),
   };
-  const configuration = checkConfiguration(input.configuration);
+  const configuration =
+    input.configuration == null ? null : checkHelmValues('configuration', input.configuration, CONFIGURATION.maxBytes!);
   const now = deps.clock().toISOString();
   const task: TaskRecord = {
     id: randomUUID(),
