@@ -27,10 +27,12 @@ export function overdue(t: TaskRecord, now: Date): { status: TaskStatus; message
  * One pass over the open tasks: each one past a deadline ends in its EXCEEDED state. Each is a
  * compare-and-set against the state it was read in, so a task that moved meanwhile (it started, it
  * completed, it was cancelled) is judged again as it now is, never ended on a stale reading.
+ * `open` is a listing of the open tasks already read (the server's pass reads it once for both
+ * the sweep and the placement).
  */
-export async function sweepDeadlines(deps: TaskDeps): Promise<TaskRecord[]> {
+export async function sweepDeadlines(deps: TaskDeps, open?: TaskRecord[]): Promise<TaskRecord[]> {
   const ended: TaskRecord[] = [];
-  for (const t of await deps.store.listOpen()) {
+  for (const t of open ?? (await deps.store.listOpen())) {
     if (!overdue(t, deps.clock())) continue;
     const moved = await transition(deps, t.id, (cur) => overdue(cur, deps.clock()));
     if (moved) ended.push(moved);

@@ -67,11 +67,16 @@ const code = (err: unknown) => (err as GraphQLError).extensions?.code;
  * One pass over the queued tasks: each is placed by ICMS (which sends it to its cluster) and
  * marked LAUNCHED there. One no cluster can take yet stays QUEUED and is tried again next pass,
  * until the deadline sweep ends it. A task that ended while it was being placed (a cancel, its
- * deadline) is stopped on the cluster it was sent to.
+ * deadline) is stopped on the cluster it was sent to. `open`: the open tasks, when already read.
  */
-export async function placeQueued(deps: TaskDeps, place: PlaceTask, registry: OperatorRegistry): Promise<number> {
+export async function placeQueued(
+  deps: TaskDeps,
+  place: PlaceTask,
+  registry: OperatorRegistry,
+  open?: TaskRecord[],
+): Promise<number> {
   let launched = 0;
-  for (const t of await deps.store.listOpen()) {
+  for (const t of open ?? (await deps.store.listOpen())) {
     if (t.status !== 'QUEUED') continue;
     let clusterId: string;
     try {

@@ -42,21 +42,24 @@ export async function createNvctServer(opts: NvctServerOptions): Promise<Running
   const metrics = new TaskMetrics();
   const deps: TaskDeps = { store: opts.store, bus: opts.bus, clock: opts.clock ?? systemClock, metrics };
   return build(async (stack) => {
-    const sweeper = periodic(
-      opts.deadlineSweepMs ?? 1000,
-      () => sweepDeadlines(deps),
-      (err) => log.error('deadline sweep failed', err),
+    const { placeTask } = opts;
+    // one listing of the open tasks per pass, for the deadlines and then the placement: a task the
+    // sweep just ended is not offered to ICMS
+    const tend = async () => {
+      const open = await deps.store.listOpen();
+      const ended = new Set((await sweepDeadlines(deps, open)).map((t) => t.id));
+      if (placeTask)
+        await placeQueued(
+          deps,
+          placeTask,
+          opts.registry,
+          open.filter((t) => !ended.has(t.id)),
+        );
+    };
+    const sweeper = periodic(opts.deadlineSweepMs ?? 1000, tend, (err) =>
+      log.error('deadline sweep or placement failed', err),
     );
     stack.defer(() => sweeper.stop());
-    const { placeTask } = opts;
-    const placer =
-      placeTask &&
-      periodic(
-        opts.deadlineSweepMs ?? 1000,
-        () => placeQueued(deps, placeTask, opts.registry),
-        (err) => log.error('placing queued tasks failed', err),
-      );
-    if (placer) stack.defer(() => placer.stop());
     const reports: Consumer = await consumeReports(deps, opts.consumerName, opts.consumerStart);
     stack.defer(() => reports.stop());
     const server = await startSubgraph({
@@ -70,7 +73,6 @@ export async function createNvctServer(opts: NvctServerOptions): Promise<Running
     });
     const drain = async (graceMs: number) => {
       sweeper.stop();
-      placer?.stop();
       // HTTP and the report reader drain together: neither takes new work, both finish what they hold
       await Promise.all([reports.stop({ graceMs }), server.drain(graceMs)]);
     };

@@ -2,7 +2,7 @@ import { createMemoryBus } from '@nvcf/bus';
 import { allStreams } from '@nvcf/contracts';
 import { loadRegistry, defaultRegistryPath } from '@nvcf/operators';
 import { waitUntil } from '@nvcf/testing';
-import { createMemoryTaskStore, createNvctServer } from '../src/index.js';
+import { createMemoryTaskStore, createNvctServer, type TaskStore } from '../src/index.js';
 import { announce } from '../src/lifecycle.js';
 import { queuedTask } from './fixtures.js';
 
@@ -39,5 +39,52 @@ describe('nvct server', () => {
       await bus.dispose();
     }
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+
+  it('in one pass ends the overdue tasks and offers only the rest to ICMS, listing the open tasks once', async () => {
+    const bus = createMemoryBus();
+    await bus.ensureStreams(allStreams);
+    const memory = createMemoryTaskStore();
+    let listings = 0;
+    let listingsAtFirstOffer = 0;
+    const store: TaskStore = Object.assign(Object.create(memory) as TaskStore, {
+      listOpen: () => {
+        listings++;
+        return memory.listOpen();
+      },
+    });
+    const offered: string[] = [];
+    const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+    const now = t0 + 2 * 3_600_000;
+    // s1 is past its PT1H queue deadline; s2 was just created
+    await memory.create(queuedTask('s1', 'nca-a', new Date(t0).toISOString()));
+    await memory.create(queuedTask('s2', 'nca-a', new Date(now).toISOString()));
+    const server = await createNvctServer({
+      store,
+      bus,
+      registry: loadRegistry(defaultRegistryPath()),
+      secret: 'nvct-test-secret-0123456789abcdef',
+      port: 0,
+      host: '127.0.0.1',
+      clock: () => new Date(now),
+      deadlineSweepMs: 50,
+      placeTask: async (_tenant, p) => {
+        offered.push(p.run.taskId);
+        listingsAtFirstOffer ||= listings;
+        return { clusterId: 'c1' };
+      },
+    });
+    try {
+      await waitUntil(async () => (await memory.get(['s2']))[0]!.status === 'LAUNCHED', {
+        what: 's2 to be placed',
+      });
+      expect((await memory.get(['s1']))[0]!.status).toBe('EXCEEDED_MAX_QUEUED_DURATION');
+      expect(offered).toEqual(['s2']);
+      // the first pass listed the open tasks once, for the sweep and the placement both
+      expect(listingsAtFirstOffer).toBe(1);
+    } finally {
+      await server.dispose();
+      await bus.dispose();
+    }
   });
 });
