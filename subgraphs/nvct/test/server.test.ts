@@ -6,6 +6,14 @@ import { createMemoryTaskStore, createNvctServer, type TaskStore } from '../src/
 import { announce } from '../src/lifecycle.js';
 import { queuedTask } from './fixtures.js';
 
+/** what every server of these tests shares: the registry, the secret, an ephemeral port */
+const serving = {
+  registry: loadRegistry(defaultRegistryPath()),
+  secret: 'nvct-test-secret-0123456789abcdef',
+  port: 0,
+  host: '127.0.0.1',
+};
+
 describe('nvct server', () => {
   it('sweeps deadlines on its own clock and counts each transition on /metrics; drains on dispose', async () => {
     const bus = createMemoryBus();
@@ -14,12 +22,9 @@ describe('nvct server', () => {
     const t0 = Date.parse('2026-01-01T00:00:00.000Z');
     // the fixture's maxQueuedDuration is PT1H: the server's clock is already past it
     const server = await createNvctServer({
+      ...serving,
       store,
       bus,
-      registry: loadRegistry(defaultRegistryPath()),
-      secret: 'nvct-test-secret-0123456789abcdef',
-      port: 0,
-      host: '127.0.0.1',
       clock: () => new Date(t0 + 2 * 3_600_000),
       deadlineSweepMs: 50,
     });
@@ -60,12 +65,9 @@ describe('nvct server', () => {
     await memory.create(queuedTask('s1', 'nca-a', new Date(t0).toISOString()));
     await memory.create(queuedTask('s2', 'nca-a', new Date(now).toISOString()));
     const server = await createNvctServer({
+      ...serving,
       store,
       bus,
-      registry: loadRegistry(defaultRegistryPath()),
-      secret: 'nvct-test-secret-0123456789abcdef',
-      port: 0,
-      host: '127.0.0.1',
       clock: () => new Date(now),
       deadlineSweepMs: 50,
       placeTask: async (_tenant, p) => {
