@@ -102,8 +102,10 @@ export async function transition(deps: TaskDeps, id: string, decide: Decision): 
     const moved = advance(cur, next.status, deps.clock().toISOString(), next.message);
     if (next.clusterId) moved.clusterId = next.clusterId;
     if (await deps.store.replace(cur.seq, moved)) {
-      await announce(deps, moved);
-      await stopOnCluster(deps, moved);
+      // each attempted whatever the other does: a status publish that failed must not also keep
+      // the workload of a canceled or timed-out task running, with nothing left to stop it
+      const sent = await Promise.allSettled([announce(deps, moved), stopOnCluster(deps, moved)]);
+      for (const r of sent) if (r.status === 'rejected') throw r.reason;
       return moved;
     }
   }

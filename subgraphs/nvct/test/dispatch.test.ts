@@ -85,6 +85,22 @@ describe('placing tasks and applying their agents’ reports', () => {
     expect(work).toEqual([{ type: 'stop-task', ncaId: 'nca-a', taskId: 't1', clusterId: 'c1', reason: 'CANCELED' }]);
   });
 
+  it('still stops a canceled task on its cluster when its status event could not be published', async () => {
+    await queued('t1');
+    await placeQueued(deps, onC1, registry);
+    const statusDown: Bus = Object.assign(Object.create(bus) as Bus, {
+      publish: (subject: string, ...rest: unknown[]) =>
+        subject.startsWith('Status.NVCT.')
+          ? Promise.reject(new Error('status stream unavailable'))
+          : (bus.publish as (...a: unknown[]) => Promise<unknown>)(subject, ...rest),
+    });
+    await expect(
+      transition({ ...deps, bus: statusDown }, 't1', () => ({ status: 'CANCELED', message: 'canceled by the owner' })),
+    ).rejects.toThrow('status stream unavailable');
+    expect((await get('t1')).status).toBe('CANCELED');
+    expect(work).toEqual([{ type: 'stop-task', ncaId: 'nca-a', taskId: 't1', clusterId: 'c1', reason: 'CANCELED' }]);
+  });
+
   it('applies reports by compare-and-set: repeated or late ones change nothing', async () => {
     await queued('t1');
     await placeQueued(deps, onC1, registry);
