@@ -5,7 +5,7 @@ import type { OperatorRegistry } from '@nvcf/operators';
 import { createLogger } from '@nvcf/logging';
 import { rpcClient } from '@nvcf/subgraph-kit';
 import type { TaskRecord } from './model.js';
-import { stopOnCluster, transition, type TaskDeps } from './lifecycle.js';
+import { stopOnCluster, transition, type Decision, type TaskDeps } from './lifecycle.js';
 
 const log = createLogger('nvct');
 
@@ -117,17 +117,20 @@ function taskReportOf(data: unknown): TaskReport {
  * it running first: the agent's report is the proof.
  */
 export async function applyReport(deps: TaskDeps, r: TaskReport): Promise<TaskRecord | null> {
-  const mine = (t: TaskRecord) => t.ncaId === r.ncaId;
-  await transition(deps, r.taskId, (cur) =>
-    mine(cur) && cur.status === 'QUEUED' ? { status: 'LAUNCHED', message: null, clusterId: r.clusterId } : null,
-  );
-  // the same for the RUNNING an end overtook (reports of one task may be applied side by side):
-  // every task that ended on an agent shows that it ran
-  if (r.status !== 'RUNNING')
-    await transition(deps, r.taskId, (cur) =>
-      mine(cur) && cur.status === 'LAUNCHED' ? { status: 'RUNNING', message: null } : null,
-    );
-  return transition(deps, r.taskId, (cur) => (mine(cur) ? { status: r.status, message: r.message } : null));
+  // reports of one task may be applied side by side: one that overtook the LAUNCHED of its placement,
+  // or an end that overtook its RUNNING, first moves the task through the states it implies
+  const step: Decision = (cur) => {
+    if (cur.ncaId !== r.ncaId) return null;
+    if (cur.status === 'QUEUED') return { status: 'LAUNCHED', message: null, clusterId: r.clusterId };
+    if (cur.status === 'LAUNCHED' && r.status !== 'RUNNING') return { status: 'RUNNING', message: null };
+    return { status: r.status, message: r.message };
+  };
+  let last: TaskRecord | null = null;
+  for (let moved = await transition(deps, r.taskId, step); moved; moved = await transition(deps, r.taskId, step)) {
+    last = moved;
+    if (moved.status === r.status) break;
+  }
+  return last;
 }
 
 /** nvct's durable reader of the agents' task reports. */
