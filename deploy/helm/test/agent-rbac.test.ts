@@ -134,6 +134,9 @@ describeKube('the agent as the nvca-agent chart\'s ServiceAccount (impersonated)
     expect(answers).toEqual(refused.map(([method, path]) => `${method} ${path} 403`));
     expect(await can('delete', 'secrets', '', namespace)).toBe(false);
     expect(await can('list', 'pods')).toBe(false);
-    expect(await can('patch', 'nimservices', 'apps.nvidia.com', 'any-namespace')).toBe(true);
+    // the manifests are the MiniService controller's to apply; the agent only lists them (a stuck removal)
+    expect(await can('patch', 'nimservices', 'apps.nvidia.com', 'any-namespace')).toBe(false);
+    expect(await can('create', 'nimservices', 'apps.nvidia.com', 'any-namespace')).toBe(false);
+    expect(await can('list', 'nimservices', 'apps.nvidia.com', 'any-namespace')).toBe(true);
   });
 });
