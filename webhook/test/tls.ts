@@ -1,10 +1,4 @@
-/** The test CA (the webhook's own local pair) and an HTTPS client that trusts it. */
-import { makeLocalTls, type LocalTls } from '../src/index.js';
-
-export type TestTls = LocalTls;
-export const makeTestTls = makeLocalTls;
-
-/** POST or GET over HTTPS trusting the test CA; the body as text. */
+/** POST or GET over HTTPS trusting the webhook's CA (makeLocalTls of the package); the body as text. */
 export async function httpsCall(
   url: string,
   ca: string,

@@ -21,11 +21,13 @@ import { waitUntil } from '@nvcf/testing';
 import {
   createWebhookServer,
   kubeNamespaces,
+  makeLocalTls,
   mutatingWebhookConfiguration,
   type FailurePolicy,
+  type LocalTls,
   type WebhookServer,
 } from '../src/index.js';
-import { httpsCall, makeTestTls, type TestTls } from './tls.js';
+import { httpsCall } from './tls.js';
 
 const kubeEnabled = process.env.NVCF_TEST_KUBERNETES !== '0' && process.env.NVCF_TEST_BACKENDS !== 'memory';
 const describeKube = kubeEnabled ? describe : describe.skip;
@@ -100,7 +102,7 @@ const admissionsOf = (result: string) => {
 describeKube('the admission webhook on a real API server', () => {
   const stack = new DisposalStack();
   let client: KubeClient;
-  let tls: TestTls;
+  let tls: LocalTls;
   const runId = `wh-${randomUUID().slice(0, 8)}`;
 
   /** An instance namespace as the agent makes it, a plain one beside it, each with its default service account. */
@@ -164,7 +166,7 @@ describeKube('the admission webhook on a real API server', () => {
 
   beforeAll(() => {
     client = createKubeClient(loadKubeConfig(process.env.KUBECONFIG));
-    tls = makeTestTls();
+    tls = makeLocalTls();
     stack.defer(() => tls[Symbol.dispose]());
   });
   afterAll(() => stack.disposeAsync());
