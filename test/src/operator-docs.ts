@@ -5,23 +5,12 @@
  */
 import { TENANCY_REFUSAL } from '@nvcf/subgraph-icms';
 import { defaultRegistryPath, failures, loadRegistry, operatorStatus, READY_REASON } from '@nvcf/operators';
+import { podAdmissionReview } from '@nvcf/testing';
 import { admit } from '@nvcf/webhook';
 
 export const OPERATOR_MESSAGES_HEADING = '## Messages the playbooks quote';
 
-const review = (object: unknown) =>
-  JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    request: {
-      uid: 'u',
-      kind: { group: '', version: 'v1', kind: 'Pod' },
-      operation: 'CREATE',
-      namespace: '<namespace>',
-      name: '<pod>',
-      object,
-    },
-  });
+const review = (object: unknown) => podAdmissionReview({ namespace: '<namespace>', name: '<pod>', object });
 
 const instanceNs = {
   labels: {

@@ -17,7 +17,7 @@ import {
 } from '@nvcf/agent/kubernetes';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { metrics } from '@nvcf/telemetry';
-import { waitUntil } from '@nvcf/testing';
+import { podAdmissionReview, waitUntil } from '@nvcf/testing';
 import {
   createWebhookServer,
   kubeNamespaces,
@@ -247,17 +247,7 @@ describeKube('the admission webhook on a real API server', () => {
       // and says so when asked directly: the namespaceSelector is not its only guard
       const direct = await httpsCall(`${url}/mutate`, tls.ca, {
         method: 'POST',
-        body: JSON.stringify({
-          apiVersion: 'admission.k8s.io/v1',
-          kind: 'AdmissionReview',
-          request: {
-            uid: 'u',
-            kind: { group: '', version: 'v1', kind: 'Pod' },
-            operation: 'CREATE',
-            namespace: ns.plain,
-            object: pod('p', ns.plain),
-          },
-        }),
+        body: podAdmissionReview({ namespace: ns.plain, object: pod('p', ns.plain) }),
       });
       expect(JSON.parse(direct.text)).toEqual({
         apiVersion: 'admission.k8s.io/v1',
