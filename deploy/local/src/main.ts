@@ -1,4 +1,5 @@
 import { ConfigError } from '@nvcf/config';
+import { build } from '@nvcf/lifecycle';
 import { ensureWebBuild } from '@nvcf/console/build';
 import { setLogLevel } from '@nvcf/logging';
 import { startTelemetry } from '@nvcf/telemetry';
@@ -28,33 +29,41 @@ async function main() {
         }).kubeconfig
       : undefined;
   const driver = kubeconfig ? await kubernetesDrivers(kubeconfig, loadRegistry(defaultRegistryPath())) : undefined;
-  const webhook = kubeconfig ? await kubernetesWebhook(kubeconfig) : undefined;
   const real =
     config.backend === 'real'
       ? readRealConfig({ ...readEnvFile(new URL('../../../.services/env', import.meta.url).pathname), ...process.env })
       : undefined;
-  const backends = real ? await realBackends({ ...real, log: (l) => console.log(`  migrate: ${l}`) }) : undefined;
-  const system = await startSystem({
-    backends,
-    driver,
-    port: config.port,
-    host: config.host,
-    verify: gateway.verify,
-    secret: config.secret,
-    graphiql: gateway.graphiql,
-    console: gateway.console,
-    pageAuth: gateway.pageAuth,
-    metricsPort: config.metricsPort,
-    introspection: gateway.introspection,
-    gatewayLimits: gateway.limits,
-    trustedDocuments: gateway.trustedDocuments,
-    trustedDocumentsFile: gateway.trustedDocumentsFile,
-    trustedManifest: gateway.trustedManifest,
-    sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs },
-    revisionDeadlineMs: config.revisionDeadlineMs,
-    // keyspaces of its own (CASSANDRA_KEYSPACE_SUFFIX) come with status durables of its own
-    deploymentSuffix: real?.keyspaceSuffix || undefined,
-    statusConsumerStart: real?.statusConsumerStart,
+  // the webhook's registration outlives this process (failurePolicy Fail would then refuse pods in
+  // instance namespaces): if what follows it fails to start, it is unregistered before the exit
+  const { webhook, system, stack } = await build(async (stack) => {
+    // before the agents, so that nothing they apply goes without the NVCF metadata
+    const webhook = kubeconfig ? stack.use(await kubernetesWebhook(kubeconfig)) : undefined;
+    const backends = real ? await realBackends({ ...real, log: (l) => console.log(`  migrate: ${l}`) }) : undefined;
+    const system = stack.use(
+      await startSystem({
+        backends,
+        driver,
+        port: config.port,
+        host: config.host,
+        verify: gateway.verify,
+        secret: config.secret,
+        graphiql: gateway.graphiql,
+        console: gateway.console,
+        pageAuth: gateway.pageAuth,
+        metricsPort: config.metricsPort,
+        introspection: gateway.introspection,
+        gatewayLimits: gateway.limits,
+        trustedDocuments: gateway.trustedDocuments,
+        trustedDocumentsFile: gateway.trustedDocumentsFile,
+        trustedManifest: gateway.trustedManifest,
+        sim: { startDelayMs: config.startDelayMs, updateDelayMs: config.updateDelayMs },
+        revisionDeadlineMs: config.revisionDeadlineMs,
+        // keyspaces of its own (CASSANDRA_KEYSPACE_SUFFIX) come with status durables of its own
+        deploymentSuffix: real?.keyspaceSuffix || undefined,
+        statusConsumerStart: real?.statusConsumerStart,
+      }),
+    );
+    return { webhook, system, stack: stack.move() };
   });
   console.log(
     `NVCF control plane (${config.backend === 'real' ? 'NATS JetStream and Cassandra' : 'embedded backends'}) at ${system.url}`,
@@ -72,8 +81,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: stopping…`);
-    await system.dispose();
-    await webhook?.dispose();
+    // the system first, the webhook last (the stack's order)
+    await stack.disposeAsync();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
