@@ -186,8 +186,6 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
       }
     },
     async remove(instanceId: string) {
-      const ms = miniServices.get(instanceId);
-      if (ms) noteOperatorStatus(instanceId, ms.spec.operatorTypes, { ...ms.status, phase: 'Deleting' });
       miniServices.delete(instanceId);
       forgetOperatorStatus(instanceId);
       objects.delete(instanceId);
