@@ -29,7 +29,7 @@ export class ManifestPatchRejected extends Error {
 /**
  * Applies merge patches to base manifests. A patch names its target by kind and
  * metadata.name, or applies to the single manifest when there is one. A patch may not
- * change a manifest's kind, name or namespace. `field` names the list in messages.
+ * change a manifest's kind, name or namespace. `listName` names the list in messages.
  */
 export function mergeManifestPatches(base: Obj[], patches: unknown[], listName: string): Obj[] {
   if (!patches.length) return base;
