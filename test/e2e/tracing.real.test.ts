@@ -5,7 +5,7 @@
  * publish, nva-status consuming that. The client starts the trace (it sends a traceparent), so
  * the test knows the trace id and asks Jaeger's query API for exactly that trace.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -13,7 +13,7 @@ import { print } from 'graphql';
 import { UpdateGpuSpecificationDocument } from '@nvcf/client';
 import { startTopology, type Topology, type RunMode } from '@nvcf/local/topology';
 import { describeReal, topologyEnv, httpClient, deployedHelm, waitRevision } from '@nvcf/test';
-import { waitUntil } from '@nvcf/testing';
+import { dashboardFamilies, exportedFamilies, waitUntil } from '@nvcf/testing';
 import { ensureJaeger, launchJaeger, type RunningJaeger } from '../services/jaeger.js';
 import { servicePaths } from '../services/state.js';
 
@@ -234,7 +234,6 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
         topology.processes().map(async (p) => [p.name, await (await fetch(`${p.metricsUrl}/metrics`)).text()] as const),
       ),
     );
-    const families = (text: string) => new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
     const want: Record<string, string[]> = {
       gateway: [
         'nvcf_gateway_requests_total',
@@ -265,7 +264,7 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
       'nvcf_bus_handle_duration_seconds',
     ];
     for (const p of topology.processes()) {
-      const have = families(scraped[p.name]);
+      const have = exportedFamilies(scraped[p.name]);
       const missing = [...want[p.kind], ...bus].filter((f) => !have.has(f));
       expect([p.name, missing]).toEqual([p.name, []]);
     }
@@ -284,15 +283,8 @@ describeReal('tracing: one trace per configuration update, in Jaeger', () => {
     expect(sum('nvcf_bus_published_total', /stream="NvcaStatusStream"/)).toBeGreaterThanOrEqual(4);
     expect(sum('nvcf_store_query_duration_seconds_count')).toBeGreaterThan(0);
 
-    const exported = new Set(Object.values(scraped).flatMap((t) => [...families(t)]));
-    const dashboard = JSON.parse(
-      readFileSync(new URL('../../deploy/grafana/nvcf-control-plane.json', import.meta.url), 'utf8'),
-    ) as { panels: { targets?: { expr: string }[] }[] };
-    const queried = new Set(
-      dashboard.panels
-        .flatMap((p) => p.targets ?? [])
-        .flatMap((t) => [...t.expr.matchAll(/\bnvcf_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, ''))),
-    );
+    const exported = new Set(Object.values(scraped).flatMap((t) => [...exportedFamilies(t)]));
+    const queried = new Set(dashboardFamilies('nvcf_'));
     expect(queried.size).toBeGreaterThan(15);
     expect([...queried].filter((m) => !exported.has(m))).toEqual([]);
   }, 60_000);
