@@ -155,12 +155,4 @@ export class SimulatedOperators {
       },
     };
   }
-
-  /** What is not ready yet among the instance's objects, by the registry's status mapping. */
-  pending(instanceId: string): string[] {
-    return notReady(
-      this.byInstance(instanceId).map((o) => o.object),
-      this.registry,
-    );
-  }
 }
