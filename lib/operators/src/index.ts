@@ -19,5 +19,5 @@ export type { Obj } from './values.js';
 export { validateManifests } from './manifests.js';
 export { checkWorkloadInput, checkHelm } from './workload-input.js';
 export type { WorkloadInput, CheckedWorkload } from './workload-input.js';
-export { operatorStatus, operatorMessages, parseReadiness, OPERATOR_PHASES, READY_REASON } from './status.js';
+export { operatorStatus, parseReadiness, READY_REASON } from './status.js';
 export type { OperatorPhase, OperatorStatus, OperatorCondition, OperatorObservation, ReadyReason } from './status.js';

@@ -2,7 +2,6 @@ import type { Failure } from './readiness.js';
 
 /** `status.phase` of a MiniService in operator mode (docs/operators.md). */
 export type OperatorPhase = 'Installing' | 'Ready' | 'Failed' | 'Deleting';
-export const OPERATOR_PHASES: readonly OperatorPhase[] = ['Installing', 'Ready', 'Failed', 'Deleting'];
 
 /**
  * The reasons of the `Ready` condition. `OperatorRetrying` is a failure the registry calls
@@ -48,7 +47,7 @@ export interface OperatorObservation {
 }
 
 /** The messages of the Ready condition: docs/operators.md quotes them (`npm run operators:docs`). */
-export const operatorMessages = {
+const operatorMessages = {
   ready: (total: number) => `every object ready (${total}/${total} created by the operators)`,
   pending: (pending: string[]) => `waiting for ${pending.join(', ')}`,
   applyFailed: (why: string) => `cannot apply the manifests: ${why}`,

@@ -70,7 +70,7 @@ export function operatorMiniService(name: string, namespace: string, d: DesiredI
 }
 
 /** What the controller writes into `status` (with the Kubernetes bookkeeping around the shared status). */
-export function statusDocument(s: OperatorStatus, generation: number, previous: unknown, now = new Date()) {
+function statusDocument(s: OperatorStatus, generation: number, previous: unknown, now = new Date()) {
   const prev = (previous ?? {}) as {
     phase?: string;
     lastTransitionTime?: string;
