@@ -12,7 +12,7 @@ export type { RealWhere } from './real.js';
 export { sseRaw } from './sse-raw.js';
 export type { SseEvent } from './sse-raw.js';
 export { resumingSubscription } from './resume.js';
-export { whileProbing, rawWs, wsText } from './probe.js';
+export { whileProbing, withoutStall, rawWs, wsText } from './probe.js';
 export type { RawWs } from './probe.js';
 export { statusLog } from './status-log.js';
 export { startTcpProxy } from './tcp-proxy.js';
