@@ -5,6 +5,9 @@ import {
   TaskProgressDocument,
   TasksDocument,
   isTransient,
+  taskEnded,
+  TASK_STATUSES,
+  TASK_TERMINAL_STATUSES,
   type NvcfError,
   type CreateTaskInput,
   type TaskEventFieldsFragment,
@@ -50,20 +53,9 @@ export interface CreateTaskOptions extends WorkloadFlags, TaskWatchOptions {
   watch?: boolean;
 }
 
-/** The statuses a task ends in (docs/tasks.md): a watch stops at the first. */
-export const TERMINAL: ReadonlySet<TaskStatus> = new Set<TaskStatus>([
-  'COMPLETED',
-  'ERRORED',
-  'CANCELED',
-  'EXCEEDED_MAX_RUNTIME',
-  'EXCEEDED_MAX_QUEUED_DURATION',
-]);
-
-const STATUSES: readonly TaskStatus[] = ['QUEUED', 'LAUNCHED', 'RUNNING', ...TERMINAL];
-
 function statusWord(status: TaskStatus, colors: Colors): string {
   if (status === 'COMPLETED') return colors.green(status);
-  return TERMINAL.has(status) ? colors.red(status) : colors.yellow(status);
+  return TASK_TERMINAL_STATUSES.has(status) ? colors.red(status) : colors.yellow(status);
 }
 
 function taskTable(ctx: Ctx, t: TaskDetailFieldsFragment): string {
@@ -99,8 +91,8 @@ export async function list(ctx: Ctx, opts: ListOptions): Promise<number> {
   let status: TaskStatus | undefined;
   if (opts.status !== undefined) {
     const s = opts.status.toUpperCase();
-    if (!(STATUSES as readonly string[]).includes(s))
-      throw new UsageError(`--status ${opts.status}: one of ${STATUSES.join(', ')}`);
+    if (!(TASK_STATUSES as readonly string[]).includes(s))
+      throw new UsageError(`--status ${opts.status}: one of ${TASK_STATUSES.join(', ')}`);
     status = s as TaskStatus;
   }
   const { tasks } = await (
@@ -231,7 +223,7 @@ export async function watch(ctx: Ctx, id: string, opts: TaskWatchOptions): Promi
       seen.add(e.cursor);
       ctx.out(format ? renderStreamItem(format, { type: 'event', taskId: t.id, ...e }) : eventLine(t.id, e));
     }
-    if (TERMINAL.has(t.status)) {
+    if (taskEnded(t.status)) {
       if (t.status === 'COMPLETED') return EXIT.ok;
       ctx.err(`task ${t.id} ended ${t.status}${t.message ? `: ${t.message}` : ''}\n`);
       return EXIT.taskNotCompleted;

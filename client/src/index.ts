@@ -10,6 +10,7 @@ export type { GraphQLErrorShape } from './errors.js';
 export type { StatusEvent, WatchFilter, WatchItem, WatchOptions } from './watch.js';
 export { applyListedInstances, applyStatusEvent, cursorSequence } from './rollout.js';
 export type { ClusterRef, FoldableStatusEvent, ListedInstance, RolloutInstance } from './rollout.js';
+export { TASK_STATUSES, TASK_TERMINAL_STATUSES, taskEnded } from './tasks.js';
 export type { DocumentMode } from './request.js';
 export { documentIdOf } from './request.js';
 export { readSse } from './sse-parse.js';
