@@ -1,5 +1,6 @@
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { NvcfError, RollbackGpuSpecificationDocument, UpdateGpuSpecificationDocument } from '@nvcf/client';
+import { CodeEditor, ConfirmDialog } from './controls.js';
 import { lineOfError, parseEditor, toEditorText, type EditorKind, type LineError } from './editor-model.js';
 import type { Spec } from './rollout-model.js';
 import { errorText, short, useSession } from './ui.js';
@@ -190,111 +191,5 @@ export function UpdatePanel({ spec, onChanged }: { spec: Spec; onChanged: () => 
         </p>
       </ConfirmDialog>
     </section>
-  );
-}
-
-/** A textarea with line numbers; lines with an error are marked in the gutter (and listed under it). */
-function CodeEditor({
-  id,
-  value,
-  onChange,
-  marks,
-  describedBy,
-}: {
-  id: string;
-  value: string;
-  onChange: (v: string) => void;
-  marks: Set<number>;
-  describedBy: string;
-}) {
-  const gutter = useRef<HTMLDivElement>(null);
-  const area = useRef<HTMLTextAreaElement>(null);
-  const count = value.split('\n').length;
-  const sync = () => {
-    if (gutter.current && area.current) gutter.current.scrollTop = area.current.scrollTop;
-  };
-  useEffect(sync);
-  return (
-    <div className="editor">
-      <div className="gutter" ref={gutter} aria-hidden="true">
-        {Array.from({ length: count }, (_, i) => (
-          <div
-            key={i}
-            className={marks.has(i + 1) ? 'mark' : undefined}
-            data-error-line={marks.has(i + 1) ? i + 1 : undefined}
-          >
-            {i + 1}
-          </div>
-        ))}
-        <div className="gutter-pad" />
-      </div>
-      <textarea
-        id={id}
-        ref={area}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        onScroll={sync}
-        spellCheck={false}
-        autoCapitalize="off"
-        autoComplete="off"
-        wrap="off"
-        rows={Math.min(Math.max(count + 1, 8), 22)}
-        aria-invalid={marks.size > 0}
-        aria-describedby={describedBy}
-      />
-    </div>
-  );
-}
-
-/** A modal <dialog>: focus moves into it, Escape cancels, and focus returns to what opened it. */
-function ConfirmDialog({
-  open,
-  title,
-  confirmLabel,
-  onConfirm,
-  onCancel,
-  children,
-}: {
-  open: boolean;
-  title: string;
-  confirmLabel: string;
-  onConfirm: () => void;
-  onCancel: () => void;
-  children: ReactNode;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      opener.current = document.activeElement as HTMLElement | null;
-      d.showModal();
-    } else if (!open && d.open) {
-      d.close();
-      opener.current?.focus();
-    }
-  }, [open]);
-  return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-    >
-      <h2 id={titleId}>{title}</h2>
-      {children}
-      <div className="actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className="primary" onClick={onConfirm}>
-          {confirmLabel}
-        </button>
-      </div>
-    </dialog>
   );
 }
