@@ -6,10 +6,6 @@
  * see a failed rollout's message, roll back, and the same with TRUSTED_DOCUMENTS=require.
  * Screenshots go to test/artifacts/; NVCF_UPDATE_DOCS_IMAGES=1 also refreshes the two in docs/images/.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startSystem, type System } from '@nvcf/local';
 import { ensureWebBuild } from '@nvcf/console/build';
 import { startGateway, type RunningGateway } from '@nvcf/gateway';
@@ -27,10 +23,8 @@ import {
 } from '@nvcf/test';
 import { waitUntil } from '@nvcf/testing';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, openBrowser, type Browsing } from '../src/browser.js';
-
-const DOCS_IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url));
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { axeViolations, openBrowser, type Browsing } from '../src/browser.js';
+import { shot, signIn } from '../src/console-page.js';
 
 /** the simulated clusters take 1.5 s per update: long enough to see every tile UPDATING */
 const slowUpdates = {
@@ -40,28 +34,6 @@ const slowUpdates = {
   deadlineSweepMs: 100,
 };
 const pageAuth = { mode: 'dev' as const, devTokens: { ...DEV_TOKENS } };
-
-/** Serious and critical WCAG 2.1 A/AA violations axe-core finds on the page as it is. */
-async function axeViolations(page: Page): Promise<string[]> {
-  // through the DevTools protocol, which the page's CSP (no inline script) does not apply to
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            ctx: Document,
-            o: object,
-          ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** The tiles as the page shows them: instance id → state. */
 const tiles = (page: Page) =>
@@ -155,25 +127,7 @@ async function expectEachTransitionOnce(page: Page, instanceIds: string[], revis
   expect(new Set(entries.map((e) => e.cursor)).size).toBe(entries.length);
 }
 
-async function shot(browsing: Browsing, page: Page, name: string, docsName?: string) {
-  const file = path.join(ARTIFACTS, `${name}.png`);
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: file }); // the viewport: what a laptop screen shows
-  await browsing.screenshot(page, `${name}-full`);
-  // a test run never changes tracked files: NVCF_UPDATE_DOCS_IMAGES=1 refreshes the documentation's copies
-  if (docsName && process.env.NVCF_UPDATE_DOCS_IMAGES === '1') {
-    fs.mkdirSync(DOCS_IMAGES, { recursive: true });
-    fs.copyFileSync(file, path.join(DOCS_IMAGES, docsName));
-  }
-}
-
-const signInAsA = async (page: Page, base: string) => {
-  await page.goto(`${base}/console/`);
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await page.getByRole('button', { name: /Sign in as nca-a/ }).click();
-  await page.getByRole('heading', { name: 'Functions', level: 1 }).waitFor();
-};
+const signInAsA = (page: Page, base: string) => signIn(page, base, 'nca-a');
 
 /** From the function list to the rollout view of its only GPU specification. */
 async function openRollout(page: Page, fnName: string, instanceIds: string[]) {
