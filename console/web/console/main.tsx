@@ -4,6 +4,8 @@ import { FunctionsDocument, NvcfError } from '@nvcf/client';
 import { readPageConfig, type PageConfig } from '../page-config.js';
 import { FunctionPage, FunctionsPage } from './pages.js';
 import { SpecPage } from './rollout.js';
+import { NewTaskPage } from './task-create.js';
+import { TaskPage, TasksPage } from './tasks.js';
 import { BASE, href, navigate, useRoute } from './router.js';
 import { clearToken, clientFor, saveToken, savedToken, tenantOf } from './session.js';
 import { Link, SessionContext, errorText, useTitle, type Session } from './ui.js';
@@ -71,6 +73,9 @@ function Shell({ tenant, onSignOut }: { tenant: string | undefined; onSignOut: (
             <li>
               <Link to={href.functions()}>Functions</Link>
             </li>
+            <li>
+              <Link to={href.tasks()}>Tasks</Link>
+            </li>
             {config.pages.ide ? (
               <li>
                 <a href={config.graphqlPath}>GraphQL IDE</a>
@@ -98,6 +103,12 @@ function Shell({ tenant, onSignOut }: { tenant: string | undefined; onSignOut: (
           <FunctionPage key={route.id} id={route.id} />
         ) : route.name === 'spec' ? (
           <SpecPage key={route.id} id={route.id} />
+        ) : route.name === 'tasks' ? (
+          <TasksPage />
+        ) : route.name === 'task-new' ? (
+          <NewTaskPage />
+        ) : route.name === 'task' ? (
+          <TaskPage key={route.id} id={route.id} />
         ) : (
           <>
             <h1>Not found</h1>

@@ -5,6 +5,9 @@ export type Route =
   | { name: 'functions' }
   | { name: 'function'; id: string }
   | { name: 'spec'; id: string }
+  | { name: 'tasks' }
+  | { name: 'task-new' }
+  | { name: 'task'; id: string }
   | { name: 'not-found'; path: string };
 
 export const BASE = '/console/';
@@ -13,6 +16,9 @@ export const href = {
   functions: () => BASE,
   fn: (id: string) => `${BASE}functions/${encodeURIComponent(id)}`,
   spec: (id: string) => `${BASE}specs/${encodeURIComponent(id)}`,
+  tasks: () => `${BASE}tasks`,
+  newTask: () => `${BASE}tasks/new`,
+  task: (id: string) => `${BASE}tasks/${encodeURIComponent(id)}`,
 };
 
 export function parseRoute(pathname: string): Route {
@@ -30,6 +36,10 @@ export function parseRoute(pathname: string): Route {
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'functions')) return { name: 'functions' };
   if (parts.length === 2 && parts[0] === 'functions') return { name: 'function', id: parts[1] };
   if (parts.length === 2 && parts[0] === 'specs') return { name: 'spec', id: parts[1] };
+  if (parts.length === 1 && parts[0] === 'tasks') return { name: 'tasks' };
+  // task ids are UUIDs: `new` is never one
+  if (parts.length === 2 && parts[0] === 'tasks')
+    return parts[1] === 'new' ? { name: 'task-new' } : { name: 'task', id: parts[1] };
   return { name: 'not-found', path: pathname };
 }
 

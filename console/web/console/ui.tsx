@@ -92,12 +92,24 @@ export function Link({ to, children, className }: { to: string; children: ReactN
   );
 }
 
-export function Breadcrumbs({ items }: { items: { label: string; to?: string }[] }) {
+interface Crumb {
+  label: string;
+  to?: string;
+}
+
+/** The trail from a list page (`root`, the functions by default) to the page shown. */
+export function Breadcrumbs({
+  items,
+  root = { label: 'Functions', to: href.functions() },
+}: {
+  items: Crumb[];
+  root?: Required<Crumb>;
+}) {
   return (
     <nav aria-label="Breadcrumb" className="breadcrumbs">
       <ol>
         <li>
-          <Link to={href.functions()}>Functions</Link>
+          <Link to={root.to}>{root.label}</Link>
         </li>
         {items.map((i, n) => (
           <li key={n}>{i.to ? <Link to={i.to}>{i.label}</Link> : <span aria-current="page">{i.label}</span>}</li>
