@@ -2,8 +2,9 @@
  * Tasks in the web console, in Chromium (every request off loopback blocked), on the embedded
  * default with TRUSTED_DOCUMENTS=require, so every operation the task views send is a trusted
  * document: create a container task from the form and follow it to COMPLETED, cancel a long one
- * after confirming, see TASK_ENDED explained when the task ended before the click, page through
- * the list, and find none of tenant A's tasks as tenant B.
+ * after confirming, see TASK_ENDED explained when the task ended before the click, create an
+ * operator task from manifests, page through the list, and find none of tenant A's tasks as
+ * tenant B.
  */
 import { ensureWebBuild } from '@nvcf/console/build';
 import {
@@ -91,7 +92,7 @@ describe('tasks in the web console, in Chromium', () => {
     await page.getByRole('link', { name: 'New task' }).click();
     await page.getByRole('heading', { name: 'New task', level: 1 }).waitFor();
     await page.getByLabel('Name').fill('eval-ui');
-    await page.getByLabel('Container image').fill('nvcr.io/nca-a/eval:1');
+    await page.getByLabel('Image', { exact: true }).fill('nvcr.io/nca-a/eval:1');
     // the choices come from the clusters: cluster-a and cluster-b both offer L40S
     await waitUntil(async () => (await page.getByLabel('GPU').locator('option').allInnerTexts()).includes('L40S'), {
       what: "the clusters' GPUs in the form",
@@ -142,7 +143,7 @@ describe('tasks in the web console, in Chromium', () => {
   it('cancels a long-running task after confirming: it ends CANCELED and is not read again', async () => {
     await page.getByRole('link', { name: 'New task' }).click();
     await page.getByLabel('Name').fill('long-ui');
-    await page.getByLabel('Container image').fill('nvcr.io/nca-a/eval:1');
+    await page.getByLabel('Image', { exact: true }).fill('nvcr.io/nca-a/eval:1');
     await page.getByLabel(/^Configuration/).fill('nvcfSimulate:\n  runMs: 600000\n');
     await page.getByRole('button', { name: 'Create task' }).click();
     await page.getByRole('heading', { name: /long-ui/, level: 1 }).waitFor();
@@ -213,6 +214,54 @@ describe('tasks in the web console, in Chromium', () => {
     await page.unroute('**/graphql');
     await waitUntil(async () => (await shownStatus(page)) === 'CANCELED', { what: 'the task CANCELED on the page' });
     expect(await page.getByRole('button', { name: 'Cancel task…' }).isDisabled()).toBe(true);
+    expect(browsing.problems).toEqual([]);
+  });
+
+  it('creates an operator task from manifests: a manifest off its types is refused at its line, then it runs to COMPLETED', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('link', { name: 'New task' }).click();
+    await page.getByLabel('Name').fill('warmup-ui');
+    await page.getByRole('radio', { name: 'Operator manifests' }).check();
+    // the types come from the operator registry
+    await page.getByRole('checkbox', { name: /^nim/ }).check();
+    await page.getByLabel('GPU').selectOption('L40S');
+    await page.getByLabel(/^Configuration/).fill('nvcfSimulate:\n  runMs: 50\n');
+    const nim = [
+      '- apiVersion: apps.nvidia.com/v1alpha1',
+      '  kind: NIMService',
+      '  metadata: { name: warmup }',
+      '  spec: { image: { repository: nvcr.io/nim/llama, tag: "1.0" }, replicas: 1, expose: { service: { port: 8000 } } }',
+    ];
+    const dynamo = [
+      '- apiVersion: nvidia.com/v1alpha1',
+      '  kind: DynamoGraphDeployment',
+      '  metadata: { name: graph }',
+      '  spec: { services: { worker: { replicas: 1 } } }',
+    ];
+    const manifests = page.getByLabel(/^Manifests/);
+    await manifests.fill([...nim, ...dynamo, ''].join('\n'));
+    await page.getByRole('button', { name: 'Create task' }).click();
+    const refusal = page.locator('.server-error[role="alert"]');
+    await refusal.waitFor();
+    expect(await refusal.getAttribute('data-code')).toBe('INVALID_MANIFEST');
+    expect(await refusal.innerText()).toContain("belongs to operator type 'dynamo'");
+    // the second manifest starts on line 5: marked in its editor's gutter
+    expect(
+      await page
+        .locator('.editor .gutter [data-error-line]')
+        .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.errorLine)),
+    ).toEqual(['5']);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(browsing, page, 'console-task-operator-refused');
+
+    await manifests.fill([...nim, ''].join('\n'));
+    await page.getByRole('button', { name: 'Create task' }).click();
+    await page.getByRole('heading', { name: /warmup-ui/, level: 1 }).waitFor();
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!);
+    created.push(id);
+    await page.locator('#task-live', { hasText: 'Ended: not read again' }).waitFor({ timeout: 20_000 });
+    expect(await shownStatus(page)).toBe('COMPLETED');
+    expect((await a.query(TaskDocument, { id })).task).toMatchObject({ workloadType: 'OPERATOR', status: 'COMPLETED' });
     expect(browsing.problems).toEqual([]);
   });
 

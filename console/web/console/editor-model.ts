@@ -1,7 +1,16 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, stringify, type Document, type Node } from 'yaml';
 
-/** What the editor holds: Helm values (a mapping) or an operator's merge patches (a list of mappings). */
-export type EditorKind = 'helm' | 'operator';
+/**
+ * What the editor holds: Helm values (a mapping), an operator's merge patches or an operator
+ * task's manifests (each a list of mappings).
+ */
+export type EditorKind = 'helm' | 'operator' | 'manifests';
+
+/** What one item of a list kind is called in its errors. */
+const ITEMS = {
+  operator: { list: 'merge patches', item: 'patch', what: 'a mapping (an RFC 7396 merge patch)' },
+  manifests: { list: 'manifests', item: 'manifest', what: 'a mapping (a Kubernetes object)' },
+} as const;
 
 /** A problem with the editor's text, at a line (1-based) when one can be named. */
 export interface LineError {
@@ -50,12 +59,13 @@ export function parseEditor(text: string, kind: EditorKind): Parsed {
       errors: [{ line: first, message: `the configuration must be a mapping of Helm values (got ${describe(value)})` }],
     };
   }
-  if (kind === 'operator') {
+  if (kind !== 'helm') {
+    const names = ITEMS[kind];
     if (!Array.isArray(value) || value.length === 0)
       return {
         ok: false,
         errors: [
-          { line: first, message: `the merge patches must be a list of at least one mapping (got ${describe(value)})` },
+          { line: first, message: `the ${names.list} must be a list of at least one mapping (got ${describe(value)})` },
         ],
       };
     const bad = value.findIndex((p) => !plainObject(p));
@@ -66,7 +76,7 @@ export function parseEditor(text: string, kind: EditorKind): Parsed {
         errors: [
           {
             line: item?.range ? lineAt(lines, item.range[0]) : first,
-            message: `patch ${bad} must be a mapping (an RFC 7396 merge patch)`,
+            message: `${names.item} ${bad} must be ${names.what}`,
           },
         ],
       };

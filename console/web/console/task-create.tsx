@@ -1,7 +1,13 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
-import { ClustersDocument, CreateTaskDocument, NvcfError, type CreateTaskInput } from '@nvcf/client';
+import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  ClustersDocument,
+  CreateTaskDocument,
+  NvcfError,
+  OperatorTypesDocument,
+  type CreateTaskInput,
+} from '@nvcf/client';
 import { CodeEditor } from './controls.js';
-import { lineOfError, parseEditor } from './editor-model.js';
+import { lineOfError, parseEditor, type Parsed } from './editor-model.js';
 import { href, navigate } from './router.js';
 import { tasksCrumb } from './tasks.js';
 import { Breadcrumbs, ErrorNote, errorText, useLoad, useSession, useTitle } from './ui.js';
@@ -31,10 +37,13 @@ function gpuChoices(clusters: { gpus: { name: string; instanceTypes: string[] }[
   return new Map([...m].sort(([a], [b]) => a.localeCompare(b)).map(([g, ts]) => [g, [...ts].sort()]));
 }
 
+type Workload = 'container' | 'operator';
+
 /**
- * A container task: name, image and arguments, a GPU and instance type the clusters offer, the
- * three durations, and optional configuration (on simulated clusters, `nvcfSimulate`). Operator
- * and Helm tasks are for the CLI (`nvcf tasks create -f`), which reads manifests from files.
+ * A task: its name; a container (image, arguments) or operator manifests (a YAML list, and the
+ * operator types that drive them); a GPU and instance type the clusters offer; the three
+ * durations; optional configuration (on simulated clusters, `nvcfSimulate`). Helm tasks are for
+ * the CLI (`nvcf tasks create --helm-chart`).
  */
 export function NewTaskPage() {
   useTitle('New task');
@@ -42,7 +51,10 @@ export function NewTaskPage() {
   const clusters = useLoad('clusters', (c) => c.query(ClustersDocument));
   const choices = useMemo(() => gpuChoices(clusters.data?.clusters ?? []), [clusters.data]);
   const [name, setName] = useState('');
+  const [workload, setWorkload] = useState<Workload>('container');
   const [image, setImage] = useState('');
+  const [operatorTypes, setOperatorTypes] = useState<string[]>([]);
+  const [manifests, setManifests] = useState('');
   const [args, setArgs] = useState('');
   const [gpu, setGpu] = useState('');
   const [instanceType, setInstanceType] = useState('');
@@ -50,23 +62,24 @@ export function NewTaskPage() {
   const [configuration, setConfiguration] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const configId = useId();
+  const registry = useLoad(workload === 'operator' ? 'operator-types' : 'no-operator-types', (c) =>
+    workload === 'operator' ? c.query(OperatorTypesDocument) : Promise.resolve(null),
+  );
 
   const gpuShown = gpu || [...choices.keys()][0] || '';
   const types = choices.get(gpuShown) ?? [];
   const typeShown = types.includes(instanceType) ? instanceType : (types[0] ?? '');
   const parsed = useMemo(() => (configuration.trim() ? parseEditor(configuration, 'helm') : null), [configuration]);
+  const parsedManifests = useMemo(() => parseEditor(manifests, 'manifests'), [manifests]);
   const serverError = error instanceof NvcfError ? error : null;
-  const badField =
-    typeof serverError?.errors[0]?.extensions?.field === 'string' ? serverError.errors[0].extensions.field : null;
-  const configLine = parsed && serverError ? lineOfError(parsed, serverError.errors[0]?.extensions) : null;
-  const marks = new Set<number>(
-    [...(parsed && !parsed.ok ? parsed.errors.map((e) => e.line) : []), configLine].filter(
-      (l): l is number => l !== null,
-    ),
-  );
-  const ready =
-    name.trim() !== '' && image.trim() !== '' && gpuShown !== '' && typeShown !== '' && parsed?.ok !== false;
+  const ext = serverError?.errors[0]?.extensions;
+  const badField = typeof ext?.field === 'string' ? ext.field : null;
+  // a refused manifest is named by its index, a configuration value by its field's path
+  const configLine = parsed && badField?.startsWith('configuration') ? lineOfError(parsed, ext) : null;
+  const manifestLine =
+    workload === 'operator' && typeof ext?.index === 'number' ? lineOfError(parsedManifests, ext) : null;
+  const workloadReady = workload === 'container' ? image.trim() !== '' : operatorTypes.length > 0 && parsedManifests.ok;
+  const ready = name.trim() !== '' && workloadReady && gpuShown !== '' && typeShown !== '' && parsed?.ok !== false;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -86,7 +99,11 @@ export function NewTaskPage() {
       const { createTask } = await client.mutate(CreateTaskDocument, {
         input: {
           name: name.trim(),
-          container: { image: image.trim(), ...(argList.length ? { args: argList } : {}) },
+          ...(workload === 'container'
+            ? { container: { image: image.trim(), ...(argList.length ? { args: argList } : {}) } }
+            : {
+                operator: { operatorTypes, manifests: parsedManifests.ok ? (parsedManifests.value as unknown[]) : [] },
+              }),
           gpuSpecification: { gpu: gpuShown, instanceType: typeShown },
           ...(parsed?.ok ? { configuration: parsed.value } : {}),
           ...given,
@@ -105,8 +122,8 @@ export function NewTaskPage() {
       <Breadcrumbs root={tasksCrumb} items={[{ label: 'New task' }]} />
       <h1>New task</h1>
       <p className="muted">
-        A container that runs to completion on one GPU instance. Operator and Helm tasks: <code>nvcf tasks create</code>
-        .
+        A workload that runs to completion on one GPU instance: a container, or operator manifests. Helm tasks:{' '}
+        <code>nvcf tasks create</code>.
       </p>
       <ErrorNote error={clusters.error} what="load the clusters' GPUs" />
       <form className="panel task-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby="create-error">
@@ -120,22 +137,86 @@ export function NewTaskPage() {
           required
           aria-invalid={invalid('name')}
         />
-        <label htmlFor="task-image" className="field-label">
-          Container image
-        </label>
-        <input
-          id="task-image"
-          value={image}
-          onChange={(e) => setImage(e.target.value)}
-          placeholder="nvcr.io/nca-a/eval:1"
-          spellCheck={false}
-          required
-          aria-invalid={invalid('container.image')}
-        />
-        <label htmlFor="task-args" className="field-label">
-          Arguments <span className="muted">(one per line, optional)</span>
-        </label>
-        <textarea id="task-args" rows={2} value={args} onChange={(e) => setArgs(e.target.value)} spellCheck={false} />
+        <fieldset className="workload">
+          <legend className="field-label">Workload</legend>
+          {(['container', 'operator'] as const).map((w) => (
+            <label key={w} className="choice">
+              <input
+                type="radio"
+                name="workload"
+                value={w}
+                checked={workload === w}
+                onChange={() => {
+                  setWorkload(w);
+                  setError(null);
+                }}
+              />{' '}
+              {w === 'container' ? 'Container image' : 'Operator manifests'}
+            </label>
+          ))}
+        </fieldset>
+        {workload === 'container' ? (
+          <>
+            <label htmlFor="task-image" className="field-label">
+              Image
+            </label>
+            <input
+              id="task-image"
+              value={image}
+              onChange={(e) => setImage(e.target.value)}
+              placeholder="nvcr.io/nca-a/eval:1"
+              spellCheck={false}
+              required
+              aria-invalid={invalid('container.image')}
+            />
+            <label htmlFor="task-args" className="field-label">
+              Arguments <span className="muted">(one per line, optional)</span>
+            </label>
+            <textarea
+              id="task-args"
+              rows={2}
+              value={args}
+              onChange={(e) => setArgs(e.target.value)}
+              spellCheck={false}
+            />
+          </>
+        ) : (
+          <>
+            <fieldset>
+              <legend className="field-label">Operator types</legend>
+              <ErrorNote error={registry.error} what="load the operator types" />
+              {(registry.data?.operatorTypes ?? []).map((t) => (
+                <label key={t.name} className="choice">
+                  <input
+                    type="checkbox"
+                    checked={operatorTypes.includes(t.name)}
+                    onChange={(e) =>
+                      setOperatorTypes((ts) =>
+                        e.target.checked ? [...ts, t.name].sort() : ts.filter((n) => n !== t.name),
+                      )
+                    }
+                  />{' '}
+                  {t.name} <span className="muted">({t.kinds.join(', ')})</span>
+                </label>
+              ))}
+            </fieldset>
+            <YamlField
+              label={
+                <>
+                  Manifests <span className="muted">(a YAML or JSON list of Kubernetes objects)</span>
+                </>
+              }
+              text={manifests}
+              onChange={(v) => {
+                setManifests(v);
+                setError(null);
+              }}
+              parsed={manifests.trim() ? parsedManifests : null}
+              serverLine={manifestLine}
+              errorsId="manifest-errors"
+            />
+          </>
+        )}
         <div className="field-row">
           <div>
             <label htmlFor="task-gpu" className="field-label">
@@ -181,31 +262,21 @@ export function NewTaskPage() {
             </div>
           ))}
         </fieldset>
-        <label htmlFor={configId} className="field-label">
-          Configuration <span className="muted">(YAML or JSON, optional; nvcfSimulate on simulated clusters)</span>
-        </label>
-        <CodeEditor
-          id={configId}
-          value={configuration}
+        <YamlField
+          label={
+            <>
+              Configuration <span className="muted">(YAML or JSON, optional; nvcfSimulate on simulated clusters)</span>
+            </>
+          }
+          text={configuration}
           onChange={(v) => {
             setConfiguration(v);
             setError(null);
           }}
-          marks={marks}
-          describedBy="config-errors"
+          parsed={parsed}
+          serverLine={configLine}
+          errorsId="config-errors"
         />
-        <div id="config-errors" aria-live="polite">
-          {parsed && !parsed.ok ? (
-            <ul className="editor-errors">
-              {parsed.errors.map((e, i) => (
-                <li key={i} data-line={e.line ?? ''}>
-                  {e.line ? <strong>Line {e.line}: </strong> : null}
-                  {e.message}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
         <div className="actions">
           <button type="submit" className="primary" disabled={!ready} aria-busy={busy}>
             {busy ? 'Creating…' : 'Create task'}
@@ -219,6 +290,48 @@ export function NewTaskPage() {
           ) : null}
         </div>
       </form>
+    </>
+  );
+}
+
+/** A YAML/JSON editor with its parse errors listed under it and marked in the gutter, with the server's line. */
+function YamlField({
+  label,
+  text,
+  onChange,
+  parsed,
+  serverLine,
+  errorsId,
+}: {
+  label: ReactNode;
+  text: string;
+  onChange: (v: string) => void;
+  /** null: nothing to check (an optional field left empty) */
+  parsed: Parsed | null;
+  serverLine: number | null;
+  errorsId: string;
+}) {
+  const id = useId();
+  const errors = parsed && !parsed.ok ? parsed.errors : [];
+  const marks = new Set<number>([...errors.map((e) => e.line), serverLine].filter((l): l is number => l !== null));
+  return (
+    <>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <CodeEditor id={id} value={text} onChange={onChange} marks={marks} describedBy={errorsId} />
+      <div id={errorsId} aria-live="polite">
+        {errors.length ? (
+          <ul className="editor-errors">
+            {errors.map((e, i) => (
+              <li key={i} data-line={e.line ?? ''}>
+                {e.line ? <strong>Line {e.line}: </strong> : null}
+                {e.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
     </>
   );
 }
