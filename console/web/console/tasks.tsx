@@ -159,6 +159,7 @@ export function TaskPage({ id }: { id: string }) {
     try {
       setTask((await client.mutate(CancelTaskDocument, { id })).cancelTask);
     } catch (e) {
+      if (e instanceof NvcfError && e.code === 'UNAUTHENTICATED') return expired(errorText(e));
       setCancelError(e instanceof Error ? e : new Error(String(e)));
       // it ended meanwhile (TASK_ENDED): show how, rather than wait for the next read
       if (e instanceof NvcfError && e.code === 'TASK_ENDED')
