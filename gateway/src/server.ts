@@ -226,7 +226,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
           refusals.render() +
           deprecations.render() +
           supergraphMetrics.render() +
-          status.stream.metrics.render() +
+          status.metrics() +
           processInfo(),
       );
     });

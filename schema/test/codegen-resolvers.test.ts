@@ -13,6 +13,7 @@ describe('generated resolver types', () => {
     const outputs = Object.keys(config.generates);
     expect(outputs.sort()).toEqual([
       'lib/status-stream/src/generated/schema.ts',
+      'lib/status-stream/src/generated/tasks.ts',
       'subgraphs/icms/src/generated/resolvers.ts',
       'subgraphs/nvca-status/src/generated/resolvers.ts',
       'subgraphs/nvcf/src/generated/resolvers.ts',

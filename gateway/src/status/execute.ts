@@ -2,7 +2,7 @@ import { buildSchema, GraphQLError, type ExecutionResult, type GraphQLSchema } f
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { readPublicSchema } from '@nvcf/schema';
 import { maskError } from '@nvcf/errors';
-import type { StatusStream, Feed, StatusFilter } from '@nvcf/status-stream';
+import type { Feed, StatusFilter, StreamEvent, TaskFilter } from '@nvcf/status-stream';
 import { fieldsOf, type StatusOperation } from './operation.js';
 import type { InstanceFetcher } from './instances.js';
 import type { StatusSchema } from './schema.js';
@@ -14,8 +14,20 @@ let schema: GraphQLSchema | undefined;
 /** The public schema, to execute status subscriptions locally. */
 export const publicSchema = () => (schema ??= buildSchema(readPublicSchema()));
 
-/** instanceStatusChanged's arguments, coerced (schema/nvca-status.graphql). */
-type StatusArgs = StatusFilter & { after?: string | null; snapshot?: boolean | null };
+/**
+ * A status field's arguments, coerced: its filter (the stream's definition reads the fields it
+ * knows) and where to start.
+ */
+type StatusArgs = StatusFilter & TaskFilter & { after?: string | null; snapshot?: boolean | null };
+
+/** The stream a status field reads (a StatusStream of its definition), as the run opens it. */
+export interface FeedSource {
+  open(
+    tenant: string,
+    filter: StatusArgs,
+    opts: { after?: string | null; snapshot?: boolean | null },
+  ): Promise<Feed<StreamEvent>>;
+}
 
 /** Where a subscription in push mode sends its results. */
 export interface ResultSink {
@@ -91,7 +103,8 @@ export interface RunOptions {
   /** coerced by the guard, which also validated the document: neither is done again here */
   variables: Record<string, unknown>;
   tenant: string;
-  stream: StatusStream;
+  /** the stream of the operation's field */
+  stream: FeedSource;
   instances: InstanceFetcher;
   /** SSE Last-Event-ID: wins over the `after` argument */
   lastEventId?: string | null;
@@ -115,11 +128,11 @@ export async function runStatusSubscription(o: RunOptions): Promise<StatusRun | 
   const admittedOn = o.admittedOn ?? o.schema?.schema ?? publicSchema();
   const root = fieldsOf(o.op.operation.selectionSet, o.op.fragments)[0];
   const args = getArgumentValues(
-    admittedOn.getSubscriptionType()!.getFields().instanceStatusChanged,
+    admittedOn.getSubscriptionType()!.getFields()[o.op.field.name],
     root,
     o.variables,
   ) as StatusArgs;
-  let feed: Feed;
+  let feed: Feed<StreamEvent>;
   try {
     feed = await o.stream.open(o.tenant, args, { after: o.lastEventId || args.after, snapshot: args.snapshot });
   } catch (err) {

@@ -8,11 +8,17 @@ export interface PreparedInstances {
   key: string;
   query: string;
   variables: Record<string, unknown>;
+  /** the query takes one id (`$__id`, the task's), not a batch (`$__ids`, the instances') */
+  perId?: boolean;
 }
 
-/** The answer to remoteQuery: the instance subtrees, each under its response keys. */
+/**
+ * The answer to remoteQuery: the entity subtrees, each under its response keys; a list of
+ * them for a batch of ids, one for a query by one id.
+ */
 export interface InstancesData {
   __instances?: (Record<string, unknown> | null)[] | null;
+  __entity?: Record<string, unknown> | null;
 }
 export type Execute = (
   tenant: string,
@@ -32,11 +38,14 @@ const unavailable = (res: Result) => !!res.errors?.some((e) => e.extensions?.cod
  */
 export const INSTANCE_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000, missingForMs: 5000 };
 
-/** The query that fetches a subscription's Instance selection for many ids at once. */
+/**
+ * The query that fetches a subscription's entity selection (its Instance selection for many ids
+ * at once, its Task selection for one id).
+ */
 export function remoteQuery(
   op: StatusOperation,
   variables: Record<string, unknown>,
-): { query: string; variables: Record<string, unknown> } {
+): { query: string; variables: Record<string, unknown>; perId: boolean } {
   const usedFragments = new Set<string>();
   const usedVars = new Set<string>();
   const collect = (node: unknown) =>
@@ -51,21 +60,27 @@ export function remoteQuery(
         usedVars.add(n.name.value);
       },
     });
-  const selections = op.instanceFields.flatMap((f) => f.selectionSet?.selections ?? []);
+  const selections = op.entityFields.flatMap((f) => f.selectionSet?.selections ?? []);
   for (const s of selections) collect(s);
   const defs = (op.operation.variableDefinitions ?? []).filter((d: VariableDefinitionNode) =>
     usedVars.has(d.variable.name.value),
   );
   const frags = [...usedFragments].map((n) => op.fragments.get(n)).filter((f): f is FragmentDefinitionNode => !!f);
   const body = selections.map((s) => print(s)).join('\n');
-  const varDefs = ['$__ids: [ID!]!', ...defs.map((d) => print(d))].join(', ');
-  const query = `query NvcfStatusInstances(${varDefs}) {\n __instances: instances(ids: $__ids) {\n ${ID_KEY}: id\n ${body}\n }\n}\n${frags.map((f) => print(f)).join('\n')}`;
-  return { query, variables: Object.fromEntries([...usedVars].map((v) => [v, variables[v]])) };
+  const { remote } = op.field;
+  const varDefs = [remote.idsVariable, ...defs.map((d) => print(d))].join(', ');
+  const query = `query ${remote.operation}(${varDefs}) {\n ${remote.root} {\n ${ID_KEY}: id\n ${body}\n }\n}\n${frags.map((f) => print(f)).join('\n')}`;
+  return {
+    query,
+    variables: Object.fromEntries([...usedVars].map((v) => [v, variables[v]])),
+    perId: remote.perId,
+  };
 }
 
 /**
- * Instance subtrees through the supergraph, batched: every subscription of one tenant with
- * the same selection that needs instances in the same tick shares one query.
+ * Entity subtrees (instances, tasks) through the supergraph, batched: every subscription of one
+ * tenant with the same selection that needs entities in the same tick shares one query (one per
+ * id where the query takes one id).
  */
 export class InstanceFetcher {
   private readonly loaders = new Map<string, DataLoader<string, Record<string, unknown> | null>>();
@@ -89,7 +104,9 @@ export class InstanceFetcher {
       loader = new DataLoader(
         async (ids) => {
           const unique = [...new Set(ids)];
-          const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
+          const res = q.perId
+            ? await this.each(tenant, q, unique)
+            : await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
           const rows = res.data?.__instances ?? [];
           if (!res.data && res.errors?.length) {
             // still unavailable after the wait: say so with the registry code (masked otherwise as an
@@ -97,7 +114,7 @@ export class InstanceFetcher {
             const error = unavailable(res)
               ? fail(
                   'UNAVAILABLE',
-                  `the stores behind this event's instance fields are unavailable right now (${res.errors[0].message}); subscribe again with after = the last cursor you received`,
+                  `the stores behind this event's fields are unavailable right now (${res.errors[0].message}); subscribe again with after = the last cursor you received`,
                 )
               : new Error(res.errors[0].message);
             return ids.map(() => error);
@@ -127,6 +144,16 @@ export class InstanceFetcher {
       if (row || Date.now() + delay > giveUpAt) return row;
       await new Promise((r) => setTimeout(r, delay).unref());
     }
+  }
+
+  /** A batch by one query per id, answered as the batch query would answer it. */
+  private async each(tenant: string, q: PreparedInstances, ids: string[]): Promise<Result> {
+    const all = await Promise.all(
+      ids.map((id) => this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __id: id }))),
+    );
+    const failed = all.find((r) => !r.data && r.errors?.length);
+    if (failed) return failed;
+    return { data: { __instances: all.map((r) => r.data?.__entity ?? null) } };
   }
 
   /** Runs `fetch` again while a dependency answers UNAVAILABLE, for up to INSTANCE_RETRY.forMs. */

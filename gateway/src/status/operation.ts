@@ -7,30 +7,27 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { STATUS_FIELDS, type StatusField } from './fields.js';
 
-export const STATUS_FIELD = 'instanceStatusChanged';
-/** Instance fields every status event carries itself: no supergraph fetch needed for them. */
-const LOCAL_INSTANCE_FIELDS = new Set(['id', 'state', 'revisionId', 'targetRevisionId', 'updatedAt', '__typename']);
-/**
- * Entities the event names by key: selecting only their key needs no fetch either, as a
- * federation planner answers `{ cluster { id } }` from the key it already holds.
- */
-const KEYED_INSTANCE_FIELDS = new Set(['cluster', 'gpuSpecification']);
+/** what selecting only an entity's key asks for (StatusField.keyedFields) */
 const KEY_FIELDS = new Set(['id', '__typename']);
 
 export interface StatusOperation {
   document: DocumentNode;
   operation: OperationDefinitionNode;
   fragments: Map<string, FragmentDefinitionNode>;
-  /** the `instance { … }` selections inside the root field (through fragments) */
-  instanceFields: FieldNode[];
-  /** true when some selected Instance field lives in another subgraph */
+  /** the root field it subscribes to */
+  field: StatusField;
+  /** the entity selections inside the root field (`instance { … }`, `task { … }`, through fragments) */
+  entityFields: FieldNode[];
+  /** true when some selected entity field lives in another subgraph */
   needsRemote: boolean;
 }
 
 /**
  * Says whether an admitted operation (parsed, validated and within the cost limits by the
- * guard) is an instanceStatusChanged subscription, ours to serve.
+ * guard) subscribes to one of the status fields (instanceStatusChanged, taskStatusChanged), ours
+ * to serve.
  */
 export function statusOperation(admitted: {
   document: DocumentNode;
@@ -40,14 +37,15 @@ export function statusOperation(admitted: {
   const { document, operation, fragments } = admitted;
   if (operation.operation !== OperationTypeNode.SUBSCRIPTION) return null;
   const root = fieldsOf(operation.selectionSet, fragments);
-  if (root.length !== 1 || root[0].name.value !== STATUS_FIELD) return null;
-  const instanceFields = fieldsOf(root[0].selectionSet, fragments).filter((f) => f.name.value === 'instance');
+  const field = root.length === 1 ? STATUS_FIELDS.get(root[0].name.value) : undefined;
+  if (!field) return null;
+  const entityFields = fieldsOf(root[0].selectionSet, fragments).filter((f) => f.name.value === field.entity);
   const local = (x: FieldNode) =>
-    LOCAL_INSTANCE_FIELDS.has(x.name.value) ||
-    (KEYED_INSTANCE_FIELDS.has(x.name.value) &&
+    field.localFields.has(x.name.value) ||
+    (field.keyedFields.has(x.name.value) &&
       fieldsOf(x.selectionSet, fragments).every((k) => KEY_FIELDS.has(k.name.value)));
-  const needsRemote = instanceFields.some((f) => !fieldsOf(f.selectionSet, fragments).every(local));
-  return { document, operation, fragments, instanceFields, needsRemote };
+  const needsRemote = entityFields.some((f) => !fieldsOf(f.selectionSet, fragments).every(local));
+  return { document, operation, fragments, field, entityFields, needsRemote };
 }
 
 /**

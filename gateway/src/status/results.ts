@@ -1,6 +1,6 @@
 import { execute, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { maskError } from '@nvcf/errors';
-import { toInstancePayload, toStatusPayload, type FeedEvent } from '@nvcf/status-stream';
+import type { FeedEvent, StreamEvent } from '@nvcf/status-stream';
 import type { InstanceFetcher, PreparedInstances } from './instances.js';
 import type { StatusOperation } from './operation.js';
 import type { ResultCache } from './execute.js';
@@ -8,7 +8,7 @@ import type { ResultCache } from './execute.js';
 export type Maybe<T> = T | Promise<T>;
 export const isPromise = <T>(v: Maybe<T>): v is Promise<T> => typeof (v as { then?: unknown }).then === 'function';
 
-// remote instance subtrees are keyed by response name (aliases survive), local payloads by field name
+// remote entity subtrees are keyed by response name (aliases survive), local payloads by field name
 const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) => {
   if (source === null || typeof source !== 'object') return undefined;
   const obj = source as Record<string, unknown>;
@@ -50,7 +50,7 @@ export class StatusResults {
         : null;
   }
 
-  of(fe: FeedEvent): Maybe<ExecutionResult> {
+  of(fe: FeedEvent<StreamEvent>): Maybe<ExecutionResult> {
     const { cache } = this.o;
     return this.opKey !== null && !fe.lag && cache
       ? // snapshot and transition results of one event differ in `kind`
@@ -58,23 +58,24 @@ export class StatusResults {
       : this.compute(fe);
   }
 
-  private compute(fe: FeedEvent): Maybe<ExecutionResult> {
-    if (!this.remote) return this.execute(fe, toInstancePayload(fe.event));
+  private compute(fe: FeedEvent<StreamEvent>): Maybe<ExecutionResult> {
+    const { field } = this.o.op;
+    if (!this.remote) return this.execute(fe, field.local(fe.event));
     // a failed load is that event's field error, not the stream's
-    return this.o.instances.load(this.remote, fe.event.instanceId).then(
-      (instance) => this.execute(fe, instance ?? null),
+    return this.o.instances.load(this.remote, field.entityOf(fe.event)).then(
+      (entity) => this.execute(fe, entity ?? null),
       (err: unknown) => this.execute(fe, err),
     );
   }
 
-  private execute(fe: FeedEvent, instance: unknown): Maybe<ExecutionResult> {
+  private execute(fe: FeedEvent<StreamEvent>, entity: unknown): Maybe<ExecutionResult> {
     const { op } = this.o;
     // synchronous for the event's own fields (every resolver is): no promise per event and operation
     const result = execute({
       schema: this.o.schema(),
       document: op.document,
       operationName: op.operation.name?.value,
-      rootValue: { instanceStatusChanged: toStatusPayload(fe, instance) },
+      rootValue: op.field.root(fe, entity),
       variableValues: this.o.variables,
       fieldResolver: byResponseKey,
     });

@@ -1,5 +1,5 @@
 import type { ExecutionResult } from 'graphql';
-import type { Feed, FeedEvent, FeedSink } from '@nvcf/status-stream';
+import type { Feed, FeedEvent, FeedSink, StreamEvent } from '@nvcf/status-stream';
 import type { ResultSink, StatusRun } from './execute.js';
 import { isPromise, type StatusResults } from './results.js';
 import type { SchemaWatch } from './schema-watch.js';
@@ -15,7 +15,7 @@ export class FeedRun implements StatusRun {
   readonly events: StatusRun['events'];
 
   constructor(
-    private readonly feed: Feed,
+    private readonly feed: Feed<StreamEvent>,
     private readonly results: StatusResults,
     private readonly watch: SchemaWatch,
   ) {
@@ -35,7 +35,7 @@ export class FeedRun implements StatusRun {
     const { watch } = this;
     const ended = watch.ended();
     if (ended) return ended;
-    let r: IteratorResult<FeedEvent>;
+    let r: IteratorResult<FeedEvent<StreamEvent>>;
     try {
       r = await this.feed.next();
     } catch (err) {
@@ -64,7 +64,7 @@ export class FeedRun implements StatusRun {
       out.end(err);
     };
     watch.pushTo(end);
-    const sink: FeedSink = {
+    const sink: FeedSink<StreamEvent> = {
       push: (fe) => {
         if (!open) return false;
         // runs inside the stream's read of the bus: whatever fails here ends this subscription only

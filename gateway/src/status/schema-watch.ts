@@ -1,5 +1,5 @@
 import type { GraphQLError, GraphQLSchema } from 'graphql';
-import type { Feed } from '@nvcf/status-stream';
+import type { Feed, StreamEvent } from '@nvcf/status-stream';
 import type { StatusOperation } from './operation.js';
 import type { StatusSchema } from './schema.js';
 
@@ -17,7 +17,7 @@ export class SchemaWatch {
   private endPush: ((err: Error) => void) | null = null;
   private stop = () => {};
 
-  private constructor(private readonly feed: Feed) {}
+  private constructor(private readonly feed: Feed<StreamEvent>) {}
 
   /**
    * Watches `schema` for the subscription on `feed`; without a schema (the committed public one,
@@ -25,7 +25,7 @@ export class SchemaWatch {
    * on the schema served now (a reload while the feed opened).
    */
   static start(
-    feed: Feed,
+    feed: Feed<StreamEvent>,
     schema: StatusSchema | undefined,
     sub: { op: StatusOperation; variables: Record<string, unknown> },
     admittedOn: GraphQLSchema,

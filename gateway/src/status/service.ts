@@ -1,11 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import { fail } from '@nvcf/errors';
-import { StatusStream, type StreamLimits } from '@nvcf/status-stream';
+import { StatusStream, instanceStatus, taskStatus, type StreamLimits, type TaskFilter } from '@nvcf/status-stream';
 import type { Bus } from '@nvcf/bus';
+import type { TaskStatusEvent } from '@nvcf/contracts';
 import type { StatusOperation } from './operation.js';
 import { InstanceFetcher, type Execute } from './instances.js';
-import { runStatusSubscription, ResultCache, publicSchema } from './execute.js';
+import { runStatusSubscription, ResultCache, publicSchema, type FeedSource } from './execute.js';
 import { StatusSchema } from './schema.js';
 import { serveSse } from './sse.js';
 
@@ -27,28 +28,43 @@ export interface Admission {
 }
 
 /**
- * instanceStatusChanged as an event-driven root field of the gateway: the replica reads the
- * status stream once and fans out (see gateway/README.md for why it lives here).
+ * The event-driven root fields of the gateway (instanceStatusChanged, taskStatusChanged): the
+ * replica reads each one's stream once and fans out (see gateway/README.md for why it lives here).
  */
 export class StatusService {
+  /** instanceStatusChanged's stream */
   readonly stream: StatusStream;
+  /** taskStatusChanged's stream */
+  readonly tasks: StatusStream<TaskStatusEvent, TaskFilter>;
+  /** each field's stream, by field name (StatusField.name) */
+  private readonly streams: ReadonlyMap<string, FeedSource>;
   readonly instances: InstanceFetcher;
   /** what subscriptions execute against; a supergraph reload replaces it (StatusSchema.replace) */
   readonly schema: StatusSchema;
   private readonly cache = new ResultCache();
   constructor(opts: StatusServiceOptions) {
     this.schema = new StatusSchema(opts.schema ?? publicSchema());
-    this.stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret, limits: opts.limits });
+    const { bus, cursorSecret, limits } = opts;
+    this.stream = new StatusStream({ bus, cursorSecret, limits, definition: instanceStatus });
+    this.tasks = new StatusStream({ bus, cursorSecret, limits, definition: taskStatus });
+    this.streams = new Map<string, FeedSource>([
+      [instanceStatus.field, this.stream],
+      [taskStatus.field, this.tasks],
+    ]);
     this.instances = new InstanceFetcher(opts.execute);
   }
 
-  start() {
-    return this.stream.start();
+  async start() {
+    await Promise.all([this.stream.start(), this.tasks.start()]);
   }
-  stop() {
-    return this.stream.stop(
-      fail('UNAVAILABLE', 'the gateway is shutting down; reconnect and resume from your last cursor'),
-    );
+  async stop() {
+    const reason = fail('UNAVAILABLE', 'the gateway is shutting down; reconnect and resume from your last cursor');
+    await Promise.all([this.stream.stop(reason), this.tasks.stop(reason)]);
+  }
+
+  /** Every stream's subscription metrics, in Prometheus text format. */
+  metrics(): string {
+    return this.stream.metrics.render() + this.tasks.metrics.render();
   }
 
   run(
@@ -66,7 +82,7 @@ export class StatusService {
       op,
       variables,
       tenant,
-      stream: this.stream,
+      stream: this.streams.get(op.field.name)!,
       instances: this.instances,
       lastEventId,
       cache: this.cache,

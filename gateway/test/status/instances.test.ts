@@ -62,3 +62,19 @@ describe('InstanceFetcher', () => {
     }
   });
 });
+
+describe('InstanceFetcher with a query by one id (tasks)', () => {
+  it('asks once per distinct id of a batch and answers each load with its own row', async () => {
+    const asked: unknown[] = [];
+    const f = new InstanceFetcher(async (_t, _q, v) => {
+      asked.push(v.__id);
+      return { data: { __entity: { __nvcfInstanceId: v.__id, name: `task ${String(v.__id)}` } } };
+    });
+    const byId = { ...prepared, perId: true };
+    const [a, b, c] = await Promise.all([f.load(byId, 'task-1'), f.load(byId, 'task-2'), f.load(byId, 'task-1')]);
+    expect(asked.sort()).toEqual(['task-1', 'task-2']);
+    expect(a).toMatchObject({ name: 'task task-1' });
+    expect(b).toMatchObject({ name: 'task task-2' });
+    expect(c).toEqual(a);
+  });
+});

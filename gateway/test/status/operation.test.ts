@@ -1,5 +1,6 @@
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import type { Feed, FeedEvent, FeedSink, StatusStream } from '@nvcf/status-stream';
+import type { TaskStatusEvent } from '@nvcf/contracts';
+import type { Feed, FeedEvent, FeedSink, StatusStream, StreamEvent } from '@nvcf/status-stream';
 import { fieldsOf, statusOperation, type StatusOperation } from '../../src/status/operation.js';
 import { remoteQuery, type InstanceFetcher, type PreparedInstances } from '../../src/status/instances.js';
 import { runStatusSubscription } from '../../src/status/execute.js';
@@ -25,12 +26,12 @@ const must = (query: string, operationName?: string): StatusOperation => {
 };
 /** The response names of the instance selections' fields, through fragments. */
 const instanceKeys = (o: StatusOperation) =>
-  o.instanceFields.flatMap((f) => fieldsOf(f.selectionSet, o.fragments).map((x) => x.alias?.value ?? x.name.value));
+  o.entityFields.flatMap((f) => fieldsOf(f.selectionSet, o.fragments).map((x) => x.alias?.value ?? x.name.value));
 
 describe('statusOperation', () => {
   it('recognises instanceStatusChanged and finds its instance selection', () => {
     const o = must('subscription { instanceStatusChanged(functionId: "f") { cursor state instance { id state } } }');
-    expect(o.instanceFields).toHaveLength(1);
+    expect(o.entityFields).toHaveLength(1);
     expect(instanceKeys(o)).toEqual(['id', 'state']);
     expect(o.needsRemote).toBe(false);
   });
@@ -57,7 +58,7 @@ describe('statusOperation', () => {
     const o = must(
       'subscription { watch: instanceStatusChanged(functionId: "f") { c: cursor i: instance { s: state where: cluster { id } } } }',
     );
-    expect(o.instanceFields.map((f) => f.alias?.value)).toEqual(['i']);
+    expect(o.entityFields.map((f) => f.alias?.value)).toEqual(['i']);
     expect(instanceKeys(o)).toEqual(['s', 'where']);
     expect(o.needsRemote).toBe(false);
   });
@@ -70,7 +71,7 @@ describe('statusOperation', () => {
       fragment Inst on Instance { id ... { state } ...Where }
       fragment Where on Instance { cluster { name } }
     `);
-    expect(o.instanceFields).toHaveLength(1);
+    expect(o.entityFields).toHaveLength(1);
     expect(instanceKeys(o)).toEqual(['id', 'state', 'cluster']);
     expect(o.needsRemote).toBe(true); // cluster.name lives in ICMS, found two fragments deep
   });
@@ -79,7 +80,7 @@ describe('statusOperation', () => {
     const o = must(
       'subscription { instanceStatusChanged(functionId: "f") { a: instance { id } b: instance { gpuSpecification { instances { id } } } } }',
     );
-    expect(o.instanceFields.map((f) => f.alias?.value)).toEqual(['a', 'b']);
+    expect(o.entityFields.map((f) => f.alias?.value)).toEqual(['a', 'b']);
     expect(o.needsRemote).toBe(true);
   });
 
@@ -98,7 +99,7 @@ describe('statusOperation', () => {
 
   it('needsRemote is false without any instance selection', () => {
     const o = must('subscription { instanceStatusChanged(functionId: "f") { cursor state at } }');
-    expect(o.instanceFields).toEqual([]);
+    expect(o.entityFields).toEqual([]);
     expect(o.needsRemote).toBe(false);
   });
 
@@ -172,10 +173,14 @@ const event = (over: Partial<FeedEvent['event']> = {}): FeedEvent => ({
 });
 
 /** A stream that records what was opened and hands out the given events, then ends. */
-function fakeStream(events: FeedEvent[]) {
+function fakeStream(events: FeedEvent<StreamEvent>[]) {
   const opened: { tenant: string; filter: Record<string, unknown>; opts: Record<string, unknown> }[] = [];
   const stream = {
-    async open(tenant: string, filter: Record<string, unknown>, opts: Record<string, unknown>): Promise<Feed> {
+    async open(
+      tenant: string,
+      filter: Record<string, unknown>,
+      opts: Record<string, unknown>,
+    ): Promise<Feed<StreamEvent>> {
       opened.push({ tenant, filter, opts });
       const queue = [...events];
       const feed = {
@@ -184,7 +189,7 @@ function fakeStream(events: FeedEvent[]) {
         next: async () =>
           queue.length ? { done: false as const, value: queue.shift()! } : { done: true as const, value: undefined },
         return: async () => ({ done: true as const, value: undefined }),
-        attach(sink: FeedSink) {
+        attach(sink: FeedSink<StreamEvent>) {
           while (queue.length) if (!sink.push(queue.shift()!)) return;
           sink.end();
         },
@@ -216,7 +221,7 @@ function fakeInstances(rows: Record<string, Record<string, unknown> | null>) {
 async function firstResult(
   query: string,
   variables: Record<string, unknown> = {},
-  opts: { events?: FeedEvent[]; rows?: Record<string, Record<string, unknown> | null> } = {},
+  opts: { events?: FeedEvent<StreamEvent>[]; rows?: Record<string, Record<string, unknown> | null> } = {},
 ) {
   const { stream, opened } = fakeStream(opts.events ?? [event()]);
   const { instances, loads } = fakeInstances(opts.rows ?? {});
@@ -381,5 +386,78 @@ describe('status event execution', () => {
     result.data.instanceStatusChanged.state = 'FAILED'; // shared results are immutable: the cached text stands
     expect(serializedResult(result)).toBe(first);
     expect(serializedResult({ ...result })).not.toBe(first);
+  });
+});
+
+// --- taskStatusChanged: the same path, another field ------------------------------------------
+
+const taskEvent = (over: Partial<TaskStatusEvent> = {}): FeedEvent<TaskStatusEvent> => ({
+  seq: 7,
+  cursor: 'cur-7',
+  kind: 'TRANSITION',
+  lag: null,
+  event: {
+    type: 'task-status',
+    ncaId: 't',
+    taskId: 'task-1',
+    seq: 3,
+    status: 'RUNNING',
+    previousStatus: 'LAUNCHED',
+    at: '2025-01-01T00:00:00.000Z',
+    message: null,
+    ...over,
+  },
+});
+
+describe('taskStatusChanged on the status path', () => {
+  it('is a status operation of its own field, served from the event while it selects only the task id and status', () => {
+    const local = must('subscription { taskStatusChanged { cursor task { id status __typename } } }');
+    expect(local.field.name).toBe('taskStatusChanged');
+    expect(local.needsRemote).toBe(false);
+    const remote = must('subscription { taskStatusChanged(taskId: "task-1") { task { name } } }');
+    expect(remote.needsRemote).toBe(true);
+    expect(op('subscription { taskStatusChanged { cursor } instanceStatusChanged(functionId: "f") { cursor } }')).toBe(
+      null,
+    );
+  });
+
+  it('asks nvct for a task by its one id', () => {
+    const q = remoteQuery(must('subscription { taskStatusChanged { t: task { n: name createdAt } } }'), {});
+    expect(q.perId).toBe(true);
+    expect(q.query).toContain('query NvcfStatusTask($__id: ID!)');
+    expect(q.query).toContain('__entity: task(id: $__id)');
+    expect(q.query).toContain('n: name');
+  });
+
+  it("executes the event's own fields, passes the filter to the stream, and loads the rest by the task's id", async () => {
+    const local = await firstResult(
+      'subscription { taskStatusChanged(taskId: "task-1", snapshot: true) { cursor at status message task { id status } } }',
+      {},
+      { events: [taskEvent()] },
+    );
+    expect(local.loads).toEqual([]);
+    expect(local.opened).toEqual([
+      { tenant: 't', filter: { taskId: 'task-1', snapshot: true }, opts: { after: undefined, snapshot: true } },
+    ]);
+    expect(local.result).toEqual({
+      data: {
+        taskStatusChanged: {
+          cursor: 'cur-7',
+          at: '2025-01-01T00:00:00.000Z',
+          status: 'RUNNING',
+          message: null,
+          task: { id: 'task-1', status: 'RUNNING' },
+        },
+      },
+    });
+    const remote = await firstResult(
+      'subscription { taskStatusChanged { status task { id name } } }',
+      {},
+      { events: [taskEvent()], rows: { 'task-1': { __nvcfInstanceId: 'task-1', id: 'task-1', name: 'train' } } },
+    );
+    expect(remote.loads.map((l) => l.id)).toEqual(['task-1']);
+    expect(remote.result.data).toEqual({
+      taskStatusChanged: { status: 'RUNNING', task: { id: 'task-1', name: 'train' } },
+    });
   });
 });

@@ -25,7 +25,7 @@ export function decodeCursor(secret: string, tenant: string, cursor: string): nu
   if (parts.length !== 3 || parts[0] !== 'v1')
     throw new CursorError(
       'CURSOR_INVALID',
-      'the cursor is malformed; pass a cursor received from instanceStatusChanged',
+      'the cursor is malformed; pass a cursor received from the same subscription field',
     );
   const body = `${parts[0]}.${parts[1]}`;
   const expected = Buffer.from(mac(secret, `${tenant}|${body}`));

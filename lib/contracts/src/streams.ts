@@ -80,6 +80,7 @@ export const subjects = {
   statusOfTenant: (ncaId: string) => `Status.NVCA.${token(ncaId)}.*`,
   /** one subject per task, the tenant first: a tenant's tasks are `Status.NVCT.<ncaId>.*` */
   taskStatus: (ncaId: string, taskId: string) => `Status.NVCT.${token(ncaId)}.${token(taskId)}`,
+  taskStatusOfTenant: (ncaId: string) => `Status.NVCT.${token(ncaId)}.*`,
   /** one subject per cluster: a run and a later stop of a task reach its agent in order */
   taskWork: (clusterId: string) => `Task.NVCA.${token(clusterId)}`,
   /** an agent's reports of one task, the tenant first like its status */

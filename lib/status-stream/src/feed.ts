@@ -1,40 +1,41 @@
 import type { BusMessage } from '@nvcf/bus';
 import type { StatusEvent } from '@nvcf/contracts';
-import type { Feed, FeedEvent, FeedSink, StatusFilter } from './types.js';
-import { matches } from './types.js';
+import type { Feed, FeedEvent, FeedSink, StatusFilter, StreamEvent } from './types.js';
+import type { StreamDefinition } from './definitions.js';
 
-export interface FeedHooks {
+export interface FeedHooks<E extends StreamEvent = StatusEvent> {
   cursor(seq: number): string;
   onClose(): void;
-  onDelivered(e: FeedEvent): void;
+  onDelivered(e: FeedEvent<E>): void;
   /** the error that ends a feed whose conflation map is full */
   overflow(lastCursor: string | null): Error;
 }
 
-interface Conflated {
-  e: FeedEvent;
+interface Conflated<E extends StreamEvent> {
+  e: FeedEvent<E>;
   skipped: number;
   resumeAfter: string;
 }
 
 /**
  * One subscriber's queue. Bounded: past `bufferEvents` queued it keeps only the newest event
- * per instance and marks what it skipped (the lag marker), and past `maxConflated` instances
- * it ends the feed with a resumable error. Never grows without bound, never drops silently.
+ * per entity (instance, task) and marks what it skipped (the lag marker), and past
+ * `maxConflated` entities it ends the feed with a resumable error. Never grows without bound,
+ * never drops silently.
  */
-export class SubscriberFeed implements Feed {
-  private queue: FeedEvent[] = [];
-  private conflated = new Map<string, Conflated>();
-  /** per instance: the newest stream sequence and agent clock offered (one lookup per event) */
+export class SubscriberFeed<E extends StreamEvent = StatusEvent, F = StatusFilter> implements Feed<E> {
+  private queue: FeedEvent<E>[] = [];
+  private conflated = new Map<string, Conflated<E>>();
+  /** per entity: the newest stream sequence and clock offered (one lookup per event) */
   private newest = new Map<string, { seq: number; clock: number }>();
-  private waiting: { resolve: (r: IteratorResult<FeedEvent>) => void; reject: (e: Error) => void } | null = null;
+  private waiting: { resolve: (r: IteratorResult<FeedEvent<E>>) => void; reject: (e: Error) => void } | null = null;
   private done = false;
   private error: Error | undefined;
   private lastCursor: string | null = null;
   /** push mode: offered events go straight here while it takes them (see attach) */
-  private sink: FeedSink | null = null;
+  private sink: FeedSink<E> | null = null;
   /** while catching up (resume or snapshot), live events wait here */
-  buffering: BusMessage<StatusEvent>[] | null = null;
+  buffering: BusMessage<E>[] | null = null;
   /**
    * A resumed feed's cursor: the client has every event up to it. This gateway's read of the
    * stream may still be behind it (just restarted, just thawed, a NATS node changed); an event
@@ -45,29 +46,33 @@ export class SubscriberFeed implements Feed {
 
   constructor(
     readonly tenant: string,
-    readonly filter: StatusFilter,
+    readonly filter: F,
     private readonly limits: { bufferEvents: number; maxConflated: number },
-    private readonly hooks: FeedHooks,
+    private readonly hooks: FeedHooks<E>,
+    private readonly def: StreamDefinition<E, F>,
   ) {}
 
   /** Offers a message from any source; duplicates and stale transitions are dropped here. */
-  offer(m: BusMessage<StatusEvent>, kind: FeedEvent['kind'] = 'TRANSITION', live = true) {
+  offer(m: BusMessage<E>, kind: FeedEvent['kind'] = 'TRANSITION', live = true) {
     if (this.done) return;
     const e = m.data;
-    if (e.ncaId !== this.tenant || !matches(this.filter, e)) return;
+    const { def } = this;
+    if (e.ncaId !== this.tenant || !def.matches(this.filter, e)) return;
     if (m.seq <= this.floor) return;
     if (live && this.buffering) {
       this.buffering.push(m);
       return;
     }
-    const newest = this.newest.get(e.instanceId);
+    const entity = def.entityOf(e);
+    const clock = def.clockOf(e);
+    const newest = this.newest.get(entity);
     if (newest) {
       if (newest.seq >= m.seq) return; // seen (replay and live overlap)
-      if (newest.clock >= e.clock) return; // stale: older than one already queued
+      if (newest.clock >= clock) return; // stale: older than one already queued
       newest.seq = m.seq;
-      newest.clock = e.clock;
-    } else this.newest.set(e.instanceId, { seq: m.seq, clock: e.clock });
-    const fe: FeedEvent = { event: e, seq: m.seq, cursor: this.hooks.cursor(m.seq), kind, lag: null };
+      newest.clock = clock;
+    } else this.newest.set(entity, { seq: m.seq, clock });
+    const fe: FeedEvent<E> = { event: e, seq: m.seq, cursor: this.hooks.cursor(m.seq), kind, lag: null };
     // attached, nothing is ever queued: the event is delivered in this turn, with no promise per subscriber
     if (this.sink) {
       this.pushTo(this.sink, fe);
@@ -81,7 +86,7 @@ export class SubscriberFeed implements Feed {
       this.queue.push(fe);
       return;
     }
-    const prev = this.conflated.get(e.instanceId);
+    const prev = this.conflated.get(entity);
     if (prev) {
       prev.e = fe;
       prev.skipped++;
@@ -91,7 +96,7 @@ export class SubscriberFeed implements Feed {
       this.end(this.hooks.overflow(this.lastCursor));
       return;
     }
-    this.conflated.set(e.instanceId, { e: fe, skipped: 0, resumeAfter: this.hooks.cursor(m.seq - 1) });
+    this.conflated.set(entity, { e: fe, skipped: 0, resumeAfter: this.hooks.cursor(m.seq - 1) });
   }
 
   /** Ends catching up: buffered live events follow, minus what the catch-up already gave. */
@@ -107,7 +112,7 @@ export class SubscriberFeed implements Feed {
    * conflate as for a subscriber that stopped pulling, until the next `attach` hands them over.
    * A feed that has ended says so through `sink.end` once its queue is delivered.
    */
-  attach(sink: FeedSink) {
+  attach(sink: FeedSink<E>) {
     this.sink = sink;
     while (this.sink === sink) {
       const fe = this.take();
@@ -117,7 +122,7 @@ export class SubscriberFeed implements Feed {
     if (this.done && this.sink === sink) this.finish(sink);
   }
 
-  private pushTo(sink: FeedSink, fe: FeedEvent): boolean {
+  private pushTo(sink: FeedSink<E>, fe: FeedEvent<E>): boolean {
     this.lastCursor = fe.cursor;
     this.hooks.onDelivered(fe);
     if (sink.push(fe)) return true;
@@ -125,14 +130,14 @@ export class SubscriberFeed implements Feed {
     return false;
   }
 
-  private finish(sink: FeedSink) {
+  private finish(sink: FeedSink<E>) {
     this.sink = null;
     const err = this.error;
     this.error = undefined;
     sink.end(err);
   }
 
-  private emit(fe: FeedEvent) {
+  private emit(fe: FeedEvent<E>) {
     const w = this.waiting!;
     this.waiting = null;
     this.lastCursor = fe.cursor;
@@ -140,10 +145,10 @@ export class SubscriberFeed implements Feed {
     w.resolve({ value: fe, done: false });
   }
 
-  private take(): FeedEvent | undefined {
+  private take(): FeedEvent<E> | undefined {
     const next = this.queue.shift();
     if (next || !this.conflated.size) return next;
-    // drain the conflated instances in stream order; each says what it skipped
+    // drain the conflated entities in stream order; each says what it skipped
     const entries = [...this.conflated.values()].sort((a, b) => a.e.seq - b.e.seq);
     this.conflated.clear();
     this.queue = entries.map((c) => ({
@@ -153,7 +158,7 @@ export class SubscriberFeed implements Feed {
     return this.queue.shift();
   }
 
-  next(): Promise<IteratorResult<FeedEvent>> {
+  next(): Promise<IteratorResult<FeedEvent<E>>> {
     const fe = this.take();
     if (fe) {
       this.lastCursor = fe.cursor;
@@ -186,7 +191,7 @@ export class SubscriberFeed implements Feed {
     }
   }
 
-  return(): Promise<IteratorResult<FeedEvent>> {
+  return(): Promise<IteratorResult<FeedEvent<E>>> {
     this.queue = [];
     this.conflated.clear();
     this.error = undefined;

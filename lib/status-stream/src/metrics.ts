@@ -14,7 +14,11 @@ interface TenantStats {
 /** Per-tenant subscription metrics in Prometheus text format. */
 export class StreamMetrics {
   private readonly tenants = new Map<string, TenantStats>();
-  constructor(private readonly prefix = 'nvcf_status') {}
+  constructor(
+    private readonly prefix = 'nvcf_status',
+    /** the subscription field counted, for the help text */
+    private readonly field = 'instanceStatusChanged',
+  ) {}
 
   private of(tenant: string): TenantStats {
     let t = this.tenants.get(tenant);
@@ -70,7 +74,7 @@ export class StreamMetrics {
   render(): string {
     const p = this.prefix;
     const out = [
-      `# HELP ${p}_subscriptions_open Open instanceStatusChanged subscriptions.`,
+      `# HELP ${p}_subscriptions_open Open ${this.field} subscriptions.`,
       `# TYPE ${p}_subscriptions_open gauge`,
       `# HELP ${p}_subscriptions_opened_total Subscriptions opened since start.`,
       `# TYPE ${p}_subscriptions_opened_total counter`,

@@ -1,5 +1,6 @@
-import type { StatusEvent } from '@nvcf/contracts';
+import type { StatusEvent, TaskStatusEvent as TaskTransition } from '@nvcf/contracts';
 import type { Instance, InstanceStatusEvent } from './generated/schema.js';
+import type { Task, TaskStatusEvent } from './generated/tasks.js';
 import type { FeedEvent } from './types.js';
 
 /**
@@ -41,4 +42,24 @@ export const toStatusPayload = <I>(fe: FeedEvent, instance: I): StatusPayload<I>
   message: fe.event.message ?? null,
   kind: fe.kind,
   lag: fe.lag,
+});
+
+/**
+ * TaskStatusEvent with every field required, as StatusPayload is for instances. `task` is the
+ * caller's: the event's own fields, or the task loaded from the supergraph (or that load's error).
+ */
+export type TaskStatusPayload<T = TaskPayload> = Omit<TaskStatusEvent, 'task'> & { task: T };
+
+/** The task fields an event carries itself: the rest are nvct's, loaded through the supergraph. */
+export type TaskPayload = Pick<Task, 'id' | 'status'>;
+
+export const toTaskPayload = (e: TaskTransition): TaskPayload => ({ id: e.taskId, status: e.status });
+
+/** One task feed event as the GraphQL object, the one place its fields get their values. */
+export const toTaskStatusPayload = <T>(fe: FeedEvent<TaskTransition>, task: T): TaskStatusPayload<T> => ({
+  cursor: fe.cursor,
+  at: fe.event.at,
+  status: fe.event.status,
+  message: fe.event.message,
+  task,
 });

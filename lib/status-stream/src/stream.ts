@@ -1,37 +1,42 @@
 import { fail } from '@nvcf/errors';
 import { encodeCursor, decodeCursor, CursorError } from '@nvcf/auth';
 import { type Bus, type BusMessage, type Consumer } from '@nvcf/bus';
-import { Streams, subjects, type StatusEvent } from '@nvcf/contracts';
+import type { StatusEvent } from '@nvcf/contracts';
 import { Attr, ROOT_CONTEXT, SpanKind, linkFrom, startSpan, tracingOn } from '@nvcf/telemetry';
 import { SubscriberFeed } from './feed.js';
 import { StreamMetrics } from './metrics.js';
-import { defaultLimits, hasFilter, type Feed, type StatusFilter, type StreamLimits } from './types.js';
+import type { StreamDefinition } from './definitions.js';
+import { defaultLimits, type Feed, type StatusFilter, type StreamEvent, type StreamLimits } from './types.js';
 
-const FIELDS = ['instanceId', 'gpuSpecificationId', 'versionId', 'functionId'] as const;
 /** dispatched events kept for catch-ups that end short of the shared read */
 const RECENT = 8192;
 const key = (tenant: string, field: string, value: string) => `${tenant}\u0000${field}\u0000${value}`;
+/** the index key of a tenant's feeds that set no filter (streams whose definition allows them) */
+const TENANT_WIDE = '';
 
-export interface StatusStreamOptions {
+export interface StatusStreamOptions<E extends StreamEvent = StatusEvent, F = StatusFilter> {
   bus: Bus;
   /** signs cursors; every replica must share it */
   cursorSecret: string;
+  /** which stream, and how its filters select (instanceStatus, taskStatus) */
+  definition: StreamDefinition<E, F>;
   limits?: Partial<StreamLimits>;
   metrics?: StreamMetrics;
 }
 
 /**
- * The status stream as subscribers see it. One live read of the JetStream status stream per
- * process, fanned out through an index on the most selective filter of each subscription.
- * Resume and snapshot read their own ordered catch-up, then join the shared read without a
- * gap or a duplicate at the seam.
+ * A status stream as subscribers see it. One live read of the JetStream stream per process,
+ * fanned out through an index on the most selective filter of each subscription. Resume and
+ * snapshot read their own ordered catch-up, then join the shared read without a gap or a
+ * duplicate at the seam. The definition says which stream and how filters select its events.
  */
-export class StatusStream {
-  private readonly index = new Map<string, Set<SubscriberFeed>>();
+export class StatusStream<E extends StreamEvent = StatusEvent, F = StatusFilter> {
+  private readonly index = new Map<string, Set<SubscriberFeed<E, F>>>();
   private readonly limits: StreamLimits;
   readonly metrics: StreamMetrics;
+  readonly definition: StreamDefinition<E, F>;
   private live?: Consumer;
-  private readonly feeds = new Set<SubscriberFeed>();
+  private readonly feeds = new Set<SubscriberFeed<E, F>>();
   /** subscriptions past the per-tenant check that are still awaiting their resume point */
   private readonly reserved = new Map<string, number>();
   /**
@@ -39,18 +44,21 @@ export class StatusStream {
    * this one's position (a NATS node just back) says it is caught up short of events this read
    * already gave every other subscriber; the gap is taken from here.
    */
-  private readonly recent: BusMessage<StatusEvent>[] = [];
+  private readonly recent: BusMessage<E>[] = [];
   private recentAt = 0;
   /** the sequence the shared read dispatched last */
   private position = 0;
+  private readonly spanName: string;
 
-  constructor(private readonly opts: StatusStreamOptions) {
+  constructor(private readonly opts: StatusStreamOptions<E, F>) {
+    this.definition = opts.definition;
     this.limits = { ...defaultLimits, ...opts.limits };
-    this.metrics = opts.metrics ?? new StreamMetrics();
+    this.metrics = opts.metrics ?? new StreamMetrics(opts.definition.metricsPrefix, opts.definition.field);
+    this.spanName = `deliver ${opts.definition.stream}`;
   }
 
   async start() {
-    this.live = await this.opts.bus.tail<StatusEvent>({ stream: Streams.status.name }, (m) => this.dispatch(m));
+    this.live = await this.opts.bus.tail<E>({ stream: this.definition.stream }, (m) => this.dispatch(m));
   }
 
   /** Ends every feed (clients resume elsewhere from their cursor) and the shared read. */
@@ -59,14 +67,14 @@ export class StatusStream {
     await this.live?.stop();
   }
 
-  private remember(m: BusMessage<StatusEvent>) {
+  private remember(m: BusMessage<E>) {
     this.position = m.seq;
     if (this.recent.length < RECENT) this.recent.push(m);
     else this.recent[this.recentAt++ % RECENT] = m;
   }
 
   /** the dispatched messages after `seq` up to `upTo`, in stream order */
-  private recentBetween(seq: number, upTo: number): BusMessage<StatusEvent>[] {
+  private recentBetween(seq: number, upTo: number): BusMessage<E>[] {
     const n = this.recent.length;
     const start = n < RECENT ? 0 : this.recentAt % RECENT;
     const at = (i: number) => this.recent[(start + i) % n];
@@ -78,26 +86,32 @@ export class StatusStream {
       if (at(mid).seq <= seq) lo = mid + 1;
       else hi = mid;
     }
-    const out: BusMessage<StatusEvent>[] = [];
+    const out: BusMessage<E>[] = [];
     for (let i = lo; i < n && at(i).seq <= upTo; i++) out.push(at(i));
     return out;
   }
 
-  private dispatch(m: BusMessage<StatusEvent>) {
+  private dispatch(m: BusMessage<E>) {
     this.remember(m);
     const e = m.data;
+    const def = this.definition;
     let offered = 0;
-    for (const field of FIELDS) {
-      for (const f of this.index.get(key(e.ncaId, field, e[field])) ?? []) {
+    for (const field of def.indexed) {
+      for (const f of this.index.get(key(e.ncaId, field, e[field] as string)) ?? []) {
         f.offer(m);
         offered++;
       }
     }
+    if (def.tenantWide)
+      for (const f of this.index.get(key(e.ncaId, TENANT_WIDE, '')) ?? []) {
+        f.offer(m);
+        offered++;
+      }
     // one span per event handed to subscribers (never one per subscriber), linked to the event's
     // trace: the delivery is its own trace, started by a reader rather than by the publisher
     if (offered && tracingOn()) {
       const link = linkFrom(m.headers);
-      startSpan('deliver NvcaStatusStream', {
+      startSpan(this.spanName, {
         parent: ROOT_CONTEXT,
         kind: SpanKind.CONSUMER,
         links: link ? [link] : [],
@@ -105,7 +119,7 @@ export class StatusStream {
           'messaging.system': 'nats',
           'messaging.operation.type': 'process',
           'messaging.operation.name': 'deliver',
-          'messaging.destination.template': Streams.status.name,
+          'messaging.destination.template': def.stream,
           'nvcf.messaging.sequence': m.seq,
           [Attr.tenant]: e.ncaId,
           [Attr.subscribers]: offered,
@@ -116,15 +130,15 @@ export class StatusStream {
 
   async open(
     tenant: string,
-    filter: StatusFilter,
+    filter: F,
     opts: { after?: string | null; snapshot?: boolean | null } = {},
-  ): Promise<Feed> {
-    if (!hasFilter(filter))
-      throw fail(
-        'BAD_USER_INPUT',
-        'instanceStatusChanged needs at least one of functionId, versionId, gpuSpecificationId, instanceId',
-        { field: 'functionId' },
-      );
+  ): Promise<Feed<E>> {
+    const def = this.definition;
+    const field = def.indexed.find((f) => filter[f]);
+    if (!field && !def.tenantWide) {
+      const why = def.filterRequired ?? { message: `${def.field} needs a filter`, field: def.indexed[0] };
+      throw fail('BAD_USER_INPUT', why.message, { field: why.field });
+    }
     if (opts.after && opts.snapshot)
       throw fail('BAD_USER_INPUT', 'give either after (resume) or snapshot: true, not both', { field: 'snapshot' });
     const reserved = this.reserved.get(tenant) ?? 0;
@@ -145,25 +159,30 @@ export class StatusStream {
       if (left) this.reserved.set(tenant, left);
       else this.reserved.delete(tenant);
     }
-    const field = FIELDS.find((f) => filter[f])!;
-    const k = key(tenant, field, filter[field]!);
-    const feed: SubscriberFeed = new SubscriberFeed(tenant, filter, this.limits, {
-      cursor: (seq) => this.cursor(tenant, seq),
-      onDelivered: (fe) => this.metrics.delivered(tenant, fe.event.at, !!fe.lag),
-      onClose: () => {
-        this.metrics.closed(tenant);
-        this.feeds.delete(feed);
-        const s = this.index.get(k);
-        s?.delete(feed);
-        if (s && !s.size) this.index.delete(k);
+    const k = field ? key(tenant, field, filter[field] as string) : key(tenant, TENANT_WIDE, '');
+    const feed: SubscriberFeed<E, F> = new SubscriberFeed<E, F>(
+      tenant,
+      filter,
+      this.limits,
+      {
+        cursor: (seq) => this.cursor(tenant, seq),
+        onDelivered: (fe) => this.metrics.delivered(tenant, fe.event.at, !!fe.lag),
+        onClose: () => {
+          this.metrics.closed(tenant);
+          this.feeds.delete(feed);
+          const s = this.index.get(k);
+          s?.delete(feed);
+          if (s && !s.size) this.index.delete(k);
+        },
+        overflow: (last) =>
+          fail(
+            'LIMIT_EXCEEDED',
+            `the subscriber fell too far behind (more than ${this.limits.maxConflated} ${def.entity}s pending); resubscribe with after: ${last ?? '<your last cursor>'}`,
+            { resumeAfter: last },
+          ),
       },
-      overflow: (last) =>
-        fail(
-          'LIMIT_EXCEEDED',
-          `the subscriber fell too far behind (more than ${this.limits.maxConflated} instances pending); resubscribe with after: ${last ?? '<your last cursor>'}`,
-          { resumeAfter: last },
-        ),
-    });
+      def,
+    );
     this.metrics.opened(tenant);
     this.feeds.add(feed);
     if (fromSeq !== undefined) feed.floor = fromSeq - 1;
@@ -184,27 +203,33 @@ export class StatusStream {
     let c = this.cursors.get(k);
     if (c === undefined) {
       if (this.cursors.size >= 4096) this.cursors.clear();
-      this.cursors.set(k, (c = encodeCursor(this.opts.cursorSecret, tenant, seq)));
+      this.cursors.set(k, (c = encodeCursor(this.opts.cursorSecret, this.scoped(tenant), seq)));
     }
     return c;
+  }
+
+  /** what a cursor is signed for: the tenant, and the stream unless it is the instance stream */
+  private scoped(tenant: string): string {
+    const scope = this.definition.cursorScope;
+    return scope ? `${scope}|${tenant}` : tenant;
   }
 
   private async resumePoint(tenant: string, after: string): Promise<number> {
     let seq: number;
     try {
-      seq = decodeCursor(this.opts.cursorSecret, tenant, after);
+      seq = decodeCursor(this.opts.cursorSecret, this.scoped(tenant), after);
     } catch (err) {
       if (err instanceof CursorError) throw fail('CURSOR_INVALID', err.message, { field: 'after', cause: err });
       throw err;
     }
-    const info = await this.opts.bus.streamInfo(Streams.status.name);
+    const info = await this.opts.bus.streamInfo(this.definition.stream);
     if (seq + 1 < info.firstSeq) {
       throw fail(
         'CURSOR_EXPIRED',
         'the cursor is older than the status stream retains; resume from oldestCursor (events before it are gone) or subscribe with snapshot: true',
         {
           field: 'after',
-          oldestCursor: encodeCursor(this.opts.cursorSecret, tenant, info.firstSeq - 1),
+          oldestCursor: encodeCursor(this.opts.cursorSecret, this.scoped(tenant), info.firstSeq - 1),
         },
       );
     }
@@ -212,7 +237,7 @@ export class StatusStream {
   }
 
   private async catchUp(
-    feed: SubscriberFeed,
+    feed: SubscriberFeed<E, F>,
     tenant: string,
     fromSeq: number | undefined,
     snapshot: boolean,
@@ -223,10 +248,10 @@ export class StatusStream {
     let reached = snapshot ? 0 : (fromSeq ?? 1) - 1;
     const done = new Promise<void>((resolve, reject) => {
       this.opts.bus
-        .tail<StatusEvent>(
+        .tail<E>(
           {
-            stream: Streams.status.name,
-            filterSubject: subjects.statusOfTenant(tenant),
+            stream: this.definition.stream,
+            filterSubject: this.definition.subjectsOfTenant(tenant),
             ...(snapshot ? { deliver: 'lastPerSubject' as const } : { fromSeq }),
             onCaughtUp: () => {
               caughtUp = true;

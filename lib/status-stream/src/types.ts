@@ -12,9 +12,15 @@ export interface Lag {
   resumeAfter: string;
 }
 
+/** What every stream's events carry: the tenant that owns them and the time of the transition. */
+export interface StreamEvent {
+  ncaId: string;
+  at: string;
+}
+
 /** One event as a subscriber receives it. */
-export interface FeedEvent {
-  event: StatusEvent;
+export interface FeedEvent<E extends StreamEvent = StatusEvent> {
+  event: E;
   seq: number;
   cursor: string;
   kind: 'TRANSITION' | 'SNAPSHOT';
@@ -22,19 +28,19 @@ export interface FeedEvent {
 }
 
 /** Where an attached feed pushes its events (the alternative to pulling with `next`). */
-export interface FeedSink {
+export interface FeedSink<E extends StreamEvent = StatusEvent> {
   /** takes one event; false detaches the sink (it takes no more until attached again) */
-  push(e: FeedEvent): boolean;
+  push(e: FeedEvent<E>): boolean;
   /** the feed ended: done, or with the error a subscriber should see */
   end(err?: Error): void;
 }
 
-export interface Feed extends AsyncIterableIterator<FeedEvent> {
+export interface Feed<E extends StreamEvent = StatusEvent> extends AsyncIterableIterator<FeedEvent<E>> {
   readonly tenant: string;
   /** ends the feed; the next pull returns done (or the error) */
   end(err?: Error): void;
   /** pushes events to `sink` instead of waiting for pulls; a feed is pulled or attached, never both */
-  attach(sink: FeedSink): void;
+  attach(sink: FeedSink<E>): void;
 }
 
 export interface StreamLimits {

@@ -1,8 +1,8 @@
 import { createMemoryBus, type Bus, type BusMessage, type TailOptions } from '@nvcf/bus';
-import { allStreams, Streams, subjects, type StatusEvent } from '@nvcf/contracts';
+import { allStreams, Streams, subjects, type StatusEvent, type TaskStatusEvent } from '@nvcf/contracts';
 import { encodeCursor } from '@nvcf/auth';
 import { codeOf } from '@nvcf/errors';
-import { StatusStream, type Feed, type FeedEvent } from '../src/index.js';
+import { StatusStream, instanceStatus, taskStatus, type Feed, type FeedEvent, type StreamEvent } from '../src/index.js';
 
 const secret = 'cursor-secret';
 let clock = 1;
@@ -31,12 +31,16 @@ async function laggingReplica(bus: Bus, bent: { shared?: Tail; catchUp?: Tail })
     const bend = o.filterSubject ? bent.catchUp : bent.shared;
     return bend ? bend(o, h as (m: BusMessage<unknown>) => void) : bus.tail(o, h);
   }
-  const replica = new StatusStream({ bus: Object.assign(Object.create(bus) as Bus, { tail }), cursorSecret: secret });
+  const replica = new StatusStream({
+    bus: Object.assign(Object.create(bus) as Bus, { tail }),
+    cursorSecret: secret,
+    definition: instanceStatus,
+  });
   await replica.start();
   return replica;
 }
-const take = async (feed: Feed, n: number) => {
-  const out: FeedEvent[] = [];
+const take = async <E extends StreamEvent = StatusEvent>(feed: Feed<E>, n: number) => {
+  const out: FeedEvent<E>[] = [];
   while (out.length < n) out.push((await feed.next()).value);
   return out;
 };
@@ -50,6 +54,7 @@ describe('status stream', () => {
     stream = new StatusStream({
       bus,
       cursorSecret: secret,
+      definition: instanceStatus,
       limits: { bufferEvents: 4, maxConflated: 3, perTenant: 5 },
     });
     await stream.start();
@@ -274,5 +279,93 @@ describe('status stream', () => {
     await feeds[0].return!();
     expect(stream.metrics.openCount('nca-a')).toBe(4);
     await expect(stream.open('nca-a', {})).rejects.toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+  });
+});
+
+describe('task status stream (the same mechanism, another definition)', () => {
+  let bus: Bus;
+  let tasks: StatusStream<TaskStatusEvent, { taskId?: string | null }>;
+  let instances: StatusStream;
+  const seqs = new Map<string, number>();
+  const task = (ncaId: string, taskId: string, status: TaskStatusEvent['status']) => {
+    const seq = (seqs.get(taskId) ?? 0) + 1;
+    seqs.set(taskId, seq);
+    const e: TaskStatusEvent = {
+      type: 'task-status',
+      ncaId,
+      taskId,
+      seq,
+      status,
+      previousStatus: null,
+      at: new Date().toISOString(),
+      message: null,
+    };
+    return bus.publish(subjects.taskStatus(ncaId, taskId), e);
+  };
+  const statuses = (events: FeedEvent<TaskStatusEvent>[]) => events.map((f) => `${f.event.taskId}:${f.event.status}`);
+  beforeEach(async () => {
+    seqs.clear();
+    bus = createMemoryBus();
+    await bus.ensureStreams(allStreams);
+    tasks = new StatusStream({ bus, cursorSecret: secret, definition: taskStatus });
+    instances = new StatusStream({ bus, cursorSecret: secret, definition: instanceStatus });
+    await tasks.start();
+    await instances.start();
+  });
+  afterEach(async () => {
+    await tasks.stop();
+    await instances.stop();
+    await bus.dispose();
+  });
+
+  it("without a taskId a feed has every task of its tenant and nothing of another's", async () => {
+    const all = await tasks.open('nca-a', {});
+    const one = await tasks.open('nca-a', { taskId: 't2' });
+    await task('nca-a', 't1', 'QUEUED');
+    await task('nca-b', 't9', 'QUEUED');
+    await task('nca-a', 't2', 'QUEUED');
+    await task('nca-a', 't1', 'LAUNCHED');
+    expect(statuses(await take(all, 3))).toEqual(['t1:QUEUED', 't2:QUEUED', 't1:LAUNCHED']);
+    expect(statuses(await take(one, 1))).toEqual(['t2:QUEUED']);
+    // another tenant naming a task that is not its own sees nothing of it
+    const foreign = await tasks.open('nca-b', { taskId: 't1' });
+    await task('nca-a', 't1', 'RUNNING');
+    await task('nca-b', 't9', 'LAUNCHED');
+    const theirs = await tasks.open('nca-b', {});
+    await task('nca-b', 't9', 'RUNNING');
+    expect(statuses(await take(theirs, 1))).toEqual(['t9:RUNNING']);
+    const pending = foreign.next();
+    const settled = await Promise.race([pending.then(() => 'event'), new Promise((r) => setImmediate(r, 'none'))]);
+    expect(settled).toBe('none');
+    await foreign.return!();
+  });
+
+  it('resumes from a cursor with exactly the transitions after it, and snapshots each task', async () => {
+    const feed = await tasks.open('nca-a', { taskId: 't1' });
+    await task('nca-a', 't1', 'QUEUED');
+    const [first] = await take(feed, 1);
+    await feed.return!();
+    await task('nca-a', 't1', 'LAUNCHED');
+    await task('nca-a', 't1', 'RUNNING');
+    const resumed = await tasks.open('nca-a', { taskId: 't1' }, { after: first.cursor });
+    expect(statuses(await take(resumed, 2))).toEqual(['t1:LAUNCHED', 't1:RUNNING']);
+    await task('nca-a', 't2', 'QUEUED');
+    const snap = await tasks.open('nca-a', {}, { snapshot: true });
+    const got = await take(snap, 2);
+    expect(statuses(got)).toEqual(['t1:RUNNING', 't2:QUEUED']);
+    expect(got.map((f) => f.kind)).toEqual(['SNAPSHOT', 'SNAPSHOT']);
+  });
+
+  it("refuses another stream's cursor, and another tenant's", async () => {
+    const feed = await tasks.open('nca-a', {});
+    await task('nca-a', 't1', 'QUEUED');
+    const [fe] = await take(feed, 1);
+    const otherStream = await instances
+      .open('nca-a', { instanceId: 'i1' }, { after: fe.cursor })
+      .catch((e: unknown) => e);
+    expect(codeOf(otherStream)).toBe('CURSOR_INVALID');
+    const otherTenant = await tasks.open('nca-b', {}, { after: fe.cursor }).catch((e: unknown) => e);
+    expect(codeOf(otherTenant)).toBe('CURSOR_INVALID');
+    expect(tasks.metrics.render()).toContain('nvcf_task_status_subscriptions_open{tenant="nca-a"} 1');
   });
 });

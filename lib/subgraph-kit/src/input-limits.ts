@@ -138,6 +138,10 @@ export const inputLimits: InputLimits = {
       maxLength: 256,
       why: 'a resume cursor (ours are under 64 characters)',
     },
+    'Subscription.taskStatusChanged(after:)': {
+      maxLength: 256,
+      why: 'a resume cursor (ours are under 64 characters)',
+    },
   },
 };
 

@@ -7,7 +7,7 @@ import type { Bus, StartAt } from '@nvcf/bus';
 import type { StatusStore } from './store/index.js';
 import { resolvers, createLoaders } from './resolvers.js';
 import { consumeStatus } from './status-consumer.js';
-import { StatusStream } from '@nvcf/status-stream';
+import { StatusStream, instanceStatus } from '@nvcf/status-stream';
 
 export interface StatusServerOptions {
   store: StatusStore;
@@ -26,7 +26,7 @@ export interface StatusServerOptions {
 export async function createStatusServer(opts: StatusServerOptions): Promise<RunningSubgraph> {
   // the conventional federated path: the gateway forwards subscriptions here over graphql-ws
   return build(async (stack) => {
-    const stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret });
+    const stream = new StatusStream({ bus: opts.bus, cursorSecret: opts.cursorSecret, definition: instanceStatus });
     await stream.start();
     stack.defer(() => stream.stop());
     const consumer = await consumeStatus(opts.store, opts.bus, opts.consumerName, opts.consumerStart);

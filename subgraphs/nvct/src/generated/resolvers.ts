@@ -108,6 +108,25 @@ export type QueryTasksArgs = {
   status?: InputMaybe<TaskStatus>;
 };
 
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * Every status transition of the caller's tenant's tasks, in order (QUEUED, LAUNCHED, RUNNING,
+   * then one terminal state), each once: of one task with `taskId`, of every task of the tenant
+   * without it. A task of another tenant is never seen. `after` resumes from a cursor received
+   * earlier: exactly the transitions after it, then live. `snapshot: true` first emits the
+   * current status of every matching task, then the transitions from the same position.
+   */
+  taskStatusChanged: TaskStatusEvent;
+};
+
+
+export type SubscriptionTaskStatusChangedArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  snapshot?: InputMaybe<Scalars['Boolean']['input']>;
+  taskId?: InputMaybe<Scalars['ID']['input']>;
+};
+
 export type Task = {
   __typename?: 'Task';
   createdAt: Scalars['DateTime']['output'];
@@ -165,7 +184,7 @@ export type TaskStatus =
 export type TaskStatusEvent = {
   __typename?: 'TaskStatusEvent';
   at: Scalars['DateTime']['output'];
-  /** Opaque position of this transition. */
+  /** Opaque position of this transition; from taskStatusChanged, pass it as `after` to resume. */
   cursor: Scalars['String']['output'];
   message?: Maybe<Scalars['String']['output']>;
   status: TaskStatus;
@@ -285,6 +304,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Task: ResolverTypeWrapper<TaskRecord>;
   TaskConnection: ResolverTypeWrapper<Omit<TaskConnection, 'edges'> & { edges: Array<ResolversTypes['TaskEdge']> }>;
   TaskEdge: ResolverTypeWrapper<Omit<TaskEdge, 'node'> & { node: ResolversTypes['Task'] }>;
@@ -310,6 +330,7 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   Query: Record<PropertyKey, never>;
   Int: Scalars['Int']['output'];
+  Subscription: Record<PropertyKey, never>;
   Task: TaskRecord;
   TaskConnection: Omit<TaskConnection, 'edges'> & { edges: Array<ResolversParentTypes['TaskEdge']> };
   TaskEdge: Omit<TaskEdge, 'node'> & { node: ResolversParentTypes['Task'] };
@@ -338,6 +359,10 @@ export type PageInfoResolvers<ContextType = NvctContext, ParentType extends Reso
 export type QueryResolvers<ContextType = NvctContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   task?: Resolver<Maybe<ResolversTypes['Task']>, ParentType, ContextType, RequireFields<QueryTaskArgs, 'id'>>;
   tasks?: Resolver<ResolversTypes['TaskConnection'], ParentType, ContextType, Partial<QueryTasksArgs>>;
+};
+
+export type SubscriptionResolvers<ContextType = NvctContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  taskStatusChanged?: SubscriptionResolver<ResolversTypes['TaskStatusEvent'], "taskStatusChanged", ParentType, ContextType, RequireFields<SubscriptionTaskStatusChangedArgs, 'snapshot'>>;
 };
 
 export type TaskResolvers<ContextType = NvctContext, ParentType extends ResolversParentTypes['Task'] = ResolversParentTypes['Task'], FederationReferenceType extends FederationReferenceTypes['Task'] = FederationReferenceTypes['Task']> = {
@@ -381,6 +406,7 @@ export type Resolvers<ContextType = NvctContext> = {
   Mutation?: MutationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   Task?: TaskResolvers<ContextType>;
   TaskConnection?: TaskConnectionResolvers<ContextType>;
   TaskEdge?: TaskEdgeResolvers<ContextType>;
