@@ -12,7 +12,15 @@ import {
 } from './request.js';
 import { sseTransport } from './sse.js';
 import type { WebSocketImpl } from './ws.js';
-import { watchStatus, type WatchFilter, type WatchItem, type WatchOptions } from './watch.js';
+import {
+  watchStatus,
+  watchTasks,
+  type TaskWatchFilter,
+  type TaskWatchItem,
+  type WatchFilter,
+  type WatchItem,
+  type WatchOptions,
+} from './watch.js';
 import type { Transport, TransportContext } from './transport.js';
 
 export interface ClientOptions {
@@ -77,6 +85,8 @@ export interface NvcfClient {
   ): AsyncGenerator<TData>;
   /** the status stream of the matching instances, resumed by itself across broken connections */
   watch(filter: WatchFilter, options?: WatchOptions): AsyncGenerator<WatchItem>;
+  /** the transitions of one task (or of every task of the tenant), resumed by itself like `watch` */
+  watchTasks(filter: TaskWatchFilter, options?: WatchOptions): AsyncGenerator<TaskWatchItem>;
 }
 
 const methodOf: Record<OperationKind, string> = { query: 'query', mutation: 'mutate', subscription: 'subscribe' };
@@ -216,5 +226,6 @@ export function createClient(options: ClientOptions): NvcfClient {
     mutate: (document: unknown, variables?: unknown) => send(document, variables, 'mutation', 0),
     subscribe: (document: unknown, variables?: unknown) => subscribe(document, variables),
     watch: (filter, opts) => watchStatus(transport, documents, filter, opts),
+    watchTasks: (filter, opts) => watchTasks(transport, documents, filter, opts),
   } as NvcfClient;
 }

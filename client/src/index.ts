@@ -7,7 +7,16 @@ export { createClient } from './client.js';
 export type { ClientOptions, NvcfClient, VariablesArg, UntypedData } from './client.js';
 export { NvcfError, isTransient } from './errors.js';
 export type { GraphQLErrorShape } from './errors.js';
-export type { StatusEvent, WatchFilter, WatchItem, WatchOptions } from './watch.js';
+export type {
+  StatusEvent,
+  WatchFilter,
+  WatchItem,
+  WatchOptions,
+  ResumeItem,
+  TaskEvent,
+  TaskWatchFilter,
+  TaskWatchItem,
+} from './watch.js';
 export { applyListedInstances, applyStatusEvent, cursorSequence } from './rollout.js';
 export type { ClusterRef, FoldableStatusEvent, ListedInstance, RolloutInstance } from './rollout.js';
 export { TASK_STATUSES, TASK_TERMINAL_STATUSES, taskEnded } from './tasks.js';

@@ -1,7 +1,11 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import {
   InstanceStatusChangedDocument,
+  TaskStatusChangedDocument,
   type InstanceStatusChangedSubscription,
   type InstanceStatusChangedSubscriptionVariables,
+  type TaskStatusChangedSubscription,
+  type TaskStatusChangedSubscriptionVariables,
 } from './generated/graphql.js';
 import { NvcfError, isTransient } from './errors.js';
 import { requestBody, type DocumentMode } from './request.js';
@@ -9,6 +13,12 @@ import type { Transport } from './transport.js';
 
 /** One status event of `instanceStatusChanged`, as the client's document selects it. */
 export type StatusEvent = InstanceStatusChangedSubscription['instanceStatusChanged'];
+
+/** One transition of `taskStatusChanged`, as the client's document selects it. */
+export type TaskEvent = TaskStatusChangedSubscription['taskStatusChanged'];
+
+/** Which tasks to watch: one (`taskId`), or every task of the caller's tenant (none). */
+export type TaskWatchFilter = Pick<TaskStatusChangedSubscriptionVariables, 'taskId'>;
 
 /** Which instances to watch: at least one filter (the API requires it). */
 export type WatchFilter = Pick<
@@ -36,16 +46,23 @@ export interface WatchOptions {
   maxDelayMs?: number;
 }
 
-/** What a watch yields: events, and what happened to the connection, explicitly. */
-export type WatchItem =
+/** What every watch yields: its events, and what happened to the connection, explicitly. */
+export type ResumeItem<E> =
   | { type: 'connected'; after: string | null; attempt: number }
-  | { type: 'event'; event: StatusEvent }
-  /** the subscriber fell behind: `skippedEvents` transitions of this instance were conflated away
-   * (its latest state follows); `resumeAfter` replays them with a second watch */
-  | { type: 'lag'; instanceId: string; skippedEvents: number; resumeAfter: string }
+  | { type: 'event'; event: E }
   | { type: 'reconnecting'; attempt: number; delayMs: number; error: NvcfError }
   /** the cursor expired (onExpired: 'snapshot'): a snapshot of the current state follows */
   | { type: 'expired'; error: NvcfError };
+
+/** What a watch of instances yields: a lag marker besides the rest. */
+export type WatchItem =
+  | ResumeItem<StatusEvent>
+  /** the subscriber fell behind: `skippedEvents` transitions of this instance were conflated away
+   * (its latest state follows); `resumeAfter` replays them with a second watch */
+  | { type: 'lag'; instanceId: string; skippedEvents: number; resumeAfter: string };
+
+/** What a watch of tasks yields. */
+export type TaskWatchItem = ResumeItem<TaskEvent>;
 
 /** Remembers the last cursors seen, to drop an event delivered twice across a reconnect. */
 class RecentCursors {
@@ -73,23 +90,29 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done, { once: true });
   });
 
+/** One resumable subscription field, as the shared watch loop reads it. */
+interface Resumable<E, V> {
+  document: TypedDocumentNode<unknown, V>;
+  variables(after: string | null, snapshot: boolean): V;
+  /** the event in a result's data */
+  event(data: unknown): E | null | undefined;
+  cursor(e: E): string;
+  /** an event that reports a current state (SNAPSHOT), not a transition: not a resume point */
+  isSnapshot(e: E): boolean;
+}
+
 /**
- * The status stream of the matching instances, resumed from the last cursor after any broken
- * connection (a restarted or drained gateway, a network blip): no gap and no duplicate, because
- * the gateway serves exactly the events after the cursor. Refusals (UNAUTHENTICATED, a bad
- * filter…) end it with their NvcfError.
+ * The events of one subscription field, resumed from the last cursor after any broken connection
+ * (a restarted or drained gateway, a network blip): no gap and no duplicate, because the gateway
+ * serves exactly the events after the cursor. Refusals (UNAUTHENTICATED, a bad filter…) end it
+ * with their NvcfError. watchStatus and watchTasks are this loop over their fields.
  */
-export async function* watchStatus(
+async function* resumable<E, V>(
   transport: Transport,
   documents: { mode: DocumentMode },
-  filter: WatchFilter,
-  opts: WatchOptions = {},
-): AsyncGenerator<WatchItem> {
-  if (!Object.values(filter).some((v) => v != null))
-    throw new NvcfError(
-      'BAD_USER_INPUT',
-      'watch needs at least one of functionId, versionId, gpuSpecificationId, instanceId',
-    );
+  field: Resumable<E, V>,
+  opts: WatchOptions,
+): AsyncGenerator<ResumeItem<E>> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -103,14 +126,9 @@ export async function* watchStatus(
   const max = opts.maxDelayMs ?? 10_000;
   try {
     while (!stop.signal.aborted) {
-      const variables: InstanceStatusChangedSubscriptionVariables = {
-        ...filter,
-        ...(after ? { after } : {}),
-        snapshot: inSnapshot,
-      };
       try {
         for await (const frame of transport(
-          await requestBody(InstanceStatusChangedDocument, variables, documents.mode),
+          await requestBody(field.document, field.variables(after, inSnapshot), documents.mode),
           stop.signal,
         )) {
           if (frame.kind === 'open') {
@@ -119,18 +137,12 @@ export async function* watchStatus(
             continue;
           }
           if (frame.errors?.length) throw NvcfError.fromErrors(frame.errors);
-          const event = (frame.data as InstanceStatusChangedSubscription | null | undefined)?.instanceStatusChanged;
+          const event = field.event(frame.data);
           if (!event) continue;
-          if (event.kind === 'TRANSITION' && inSnapshot) inSnapshot = false;
-          if (!inSnapshot) after = event.cursor;
-          if (event.kind === 'TRANSITION' && !seen.add(event.cursor)) continue;
-          if (event.lag)
-            yield {
-              type: 'lag',
-              instanceId: event.instance.id,
-              skippedEvents: event.lag.skippedEvents,
-              resumeAfter: event.lag.resumeAfter,
-            };
+          const snapshot = field.isSnapshot(event);
+          if (!snapshot && inSnapshot) inSnapshot = false;
+          if (!inSnapshot) after = field.cursor(event);
+          if (!snapshot && !seen.add(field.cursor(event))) continue;
           yield { type: 'event', event };
         }
         return; // `complete`: the server ended the stream
@@ -163,4 +175,73 @@ export async function* watchStatus(
     opts.signal?.removeEventListener('abort', onAbort);
     stop.abort();
   }
+}
+
+/** The status stream of the matching instances, resumed by itself (see resumable). */
+export async function* watchStatus(
+  transport: Transport,
+  documents: { mode: DocumentMode },
+  filter: WatchFilter,
+  opts: WatchOptions = {},
+): AsyncGenerator<WatchItem> {
+  if (!Object.values(filter).some((v) => v != null))
+    throw new NvcfError(
+      'BAD_USER_INPUT',
+      'watch needs at least one of functionId, versionId, gpuSpecificationId, instanceId',
+    );
+  const items = resumable(
+    transport,
+    documents,
+    {
+      document: InstanceStatusChangedDocument,
+      variables: (after, snapshot): InstanceStatusChangedSubscriptionVariables => ({
+        ...filter,
+        ...(after ? { after } : {}),
+        snapshot,
+      }),
+      event: (data) => (data as InstanceStatusChangedSubscription | null | undefined)?.instanceStatusChanged,
+      cursor: (e) => e.cursor,
+      isSnapshot: (e) => e.kind === 'SNAPSHOT',
+    },
+    opts,
+  );
+  for await (const item of items) {
+    if (item.type === 'event' && item.event.lag)
+      yield {
+        type: 'lag',
+        instanceId: item.event.instance.id,
+        skippedEvents: item.event.lag.skippedEvents,
+        resumeAfter: item.event.lag.resumeAfter,
+      };
+    yield item;
+  }
+}
+
+/**
+ * The transitions of one task, or of every task of the caller's tenant, resumed by itself (see
+ * resumable). `snapshot` first gives each task's newest transition (its current status).
+ */
+export function watchTasks(
+  transport: Transport,
+  documents: { mode: DocumentMode },
+  filter: TaskWatchFilter,
+  opts: WatchOptions = {},
+): AsyncGenerator<TaskWatchItem> {
+  return resumable(
+    transport,
+    documents,
+    {
+      document: TaskStatusChangedDocument,
+      variables: (after, snapshot): TaskStatusChangedSubscriptionVariables => ({
+        ...filter,
+        ...(after ? { after } : {}),
+        snapshot,
+      }),
+      event: (data) => (data as TaskStatusChangedSubscription | null | undefined)?.taskStatusChanged,
+      cursor: (e) => e.cursor,
+      // a task's snapshot is its newest transition, with that transition's own cursor: resuming after it misses nothing
+      isSnapshot: () => false,
+    },
+    opts,
+  );
 }
