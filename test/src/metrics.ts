@@ -16,13 +16,15 @@ export async function gauge(baseUrl: string, name: string, labels: Record<string
 /**
  * Call before subscribing; `opened(n)` then waits until n more subscriptions of the tenant
  * are registered, so events published afterwards reach them. Counts openings (a counter), so
- * subscriptions of earlier tests closing meanwhile cannot confuse it.
+ * subscriptions of earlier tests closing meanwhile cannot confuse it. `prefix` names the stream's
+ * metrics: `nvcf_status` (instanceStatusChanged), `nvcf_task_status` (taskStatusChanged).
  */
-export async function watchSubscriptions(url: string, tenant: string) {
-  const base = await gauge(url, 'nvcf_status_subscriptions_opened_total', { tenant });
+export async function watchSubscriptions(url: string, tenant: string, prefix = 'nvcf_status') {
+  const metric = `${prefix}_subscriptions_opened_total`;
+  const base = await gauge(url, metric, { tenant });
   return {
     opened: (n = 1) =>
-      waitUntil(async () => (await gauge(url, 'nvcf_status_subscriptions_opened_total', { tenant })) >= base + n, {
+      waitUntil(async () => (await gauge(url, metric, { tenant })) >= base + n, {
         what: `${n} subscription(s) of ${tenant} registered`,
       }),
   };

@@ -1,0 +1,4 @@
+import { startSystem } from '@nvcf/local';
+import { taskStatusSuite } from './suites/task-status.suite.js';
+
+taskStatusSuite('embedded', (o) => startSystem(o));

@@ -1,0 +1,6 @@
+import { describeReal, startRealSystem } from '@nvcf/test';
+import { taskStatusSuite } from './suites/task-status.suite.js';
+
+describeReal('NATS JetStream and Cassandra', () => {
+  taskStatusSuite('real', startRealSystem);
+});
