@@ -61,8 +61,12 @@ export type WatchItem =
    * (its latest state follows); `resumeAfter` replays them with a second watch */
   | { type: 'lag'; instanceId: string; skippedEvents: number; resumeAfter: string };
 
-/** What a watch of tasks yields. */
-export type TaskWatchItem = ResumeItem<TaskEvent>;
+/** What a watch of tasks yields: a lag marker besides the rest. */
+export type TaskWatchItem =
+  | ResumeItem<TaskEvent>
+  /** the subscriber fell behind: `skippedEvents` transitions of this task were conflated away
+   * (its latest one follows); `resumeAfter` replays them with a second watch */
+  | { type: 'lag'; taskId: string; skippedEvents: number; resumeAfter: string };
 
 /** Remembers the last cursors seen, to drop an event delivered twice across a reconnect. */
 class RecentCursors {
@@ -91,7 +95,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /** One resumable subscription field, as the shared watch loop reads it. */
-interface Resumable<E, V> {
+interface Resumable<E, V, L> {
   document: TypedDocumentNode<unknown, V>;
   variables(after: string | null, snapshot: boolean): V;
   /** the event in a result's data */
@@ -99,6 +103,8 @@ interface Resumable<E, V> {
   cursor(e: E): string;
   /** an event that reports a current state (SNAPSHOT), not a transition: not a resume point */
   isSnapshot(e: E): boolean;
+  /** the item that announces an event's lag marker, yielded before it */
+  lag(e: E): L | null;
 }
 
 /**
@@ -107,12 +113,12 @@ interface Resumable<E, V> {
  * serves exactly the events after the cursor. Refusals (UNAUTHENTICATED, a bad filter…) end it
  * with their NvcfError. watchStatus and watchTasks are this loop over their fields.
  */
-async function* resumable<E, V>(
+async function* resumable<E, V, L>(
   transport: Transport,
   documents: { mode: DocumentMode },
-  field: Resumable<E, V>,
+  field: Resumable<E, V, L>,
   opts: WatchOptions,
-): AsyncGenerator<ResumeItem<E>> {
+): AsyncGenerator<ResumeItem<E> | L> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -143,6 +149,8 @@ async function* resumable<E, V>(
           if (!snapshot && inSnapshot) inSnapshot = false;
           if (!inSnapshot) after = field.cursor(event);
           if (!snapshot && !seen.add(field.cursor(event))) continue;
+          const lag = field.lag(event);
+          if (lag) yield lag;
           yield { type: 'event', event };
         }
         return; // `complete`: the server ended the stream
@@ -189,7 +197,7 @@ export async function* watchStatus(
       'BAD_USER_INPUT',
       'watch needs at least one of functionId, versionId, gpuSpecificationId, instanceId',
     );
-  const items = resumable(
+  yield* resumable(
     transport,
     documents,
     {
@@ -202,19 +210,16 @@ export async function* watchStatus(
       event: (data) => (data as InstanceStatusChangedSubscription | null | undefined)?.instanceStatusChanged,
       cursor: (e) => e.cursor,
       isSnapshot: (e) => e.kind === 'SNAPSHOT',
+      lag: (e): WatchItem | null =>
+        e.lag && {
+          type: 'lag',
+          instanceId: e.instance.id,
+          skippedEvents: e.lag.skippedEvents,
+          resumeAfter: e.lag.resumeAfter,
+        },
     },
     opts,
   );
-  for await (const item of items) {
-    if (item.type === 'event' && item.event.lag)
-      yield {
-        type: 'lag',
-        instanceId: item.event.instance.id,
-        skippedEvents: item.event.lag.skippedEvents,
-        resumeAfter: item.event.lag.resumeAfter,
-      };
-    yield item;
-  }
 }
 
 /**
@@ -241,6 +246,13 @@ export function watchTasks(
       cursor: (e) => e.cursor,
       // a task's snapshot is its newest transition, with that transition's own cursor: resuming after it misses nothing
       isSnapshot: () => false,
+      lag: (e): TaskWatchItem | null =>
+        e.lag && {
+          type: 'lag',
+          taskId: e.task.id,
+          skippedEvents: e.lag.skippedEvents,
+          resumeAfter: e.lag.resumeAfter,
+        },
     },
     opts,
   );

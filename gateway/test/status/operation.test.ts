@@ -431,9 +431,9 @@ describe('taskStatusChanged on the status path', () => {
 
   it("executes the event's own fields, passes the filter to the stream, and loads the rest by the task's id", async () => {
     const local = await firstResult(
-      'subscription { taskStatusChanged(taskId: "task-1", snapshot: true) { cursor at status message task { id status } } }',
+      'subscription { taskStatusChanged(taskId: "task-1", snapshot: true) { cursor at status message task { id status } lag { skippedEvents resumeAfter } } }',
       {},
-      { events: [taskEvent()] },
+      { events: [{ ...taskEvent(), lag: { skippedEvents: 2, resumeAfter: 'cur-4' } }] },
     );
     expect(local.loads).toEqual([]);
     expect(local.opened).toEqual([
@@ -447,6 +447,7 @@ describe('taskStatusChanged on the status path', () => {
           status: 'RUNNING',
           message: null,
           task: { id: 'task-1', status: 'RUNNING' },
+          lag: { skippedEvents: 2, resumeAfter: 'cur-4' },
         },
       },
     });

@@ -62,4 +62,5 @@ export const toTaskStatusPayload = <T>(fe: FeedEvent<TaskTransition>, task: T): 
   status: fe.event.status,
   message: fe.event.message,
   task,
+  lag: fe.lag,
 });

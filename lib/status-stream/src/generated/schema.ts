@@ -70,7 +70,7 @@ export type InstanceStatusEventKind =
 export type StreamLag = {
   /** A cursor just before the first skipped transition. */
   resumeAfter: Scalars['String']['output'];
-  /** How many transitions of this instance were skipped. */
+  /** How many transitions of this instance (or task) were skipped. */
   skippedEvents: Scalars['Int']['output'];
 };
 

@@ -100,6 +100,13 @@ export type QueryTasksArgs = {
   status: InputMaybe<TaskStatus>;
 };
 
+export type StreamLag = {
+  /** A cursor just before the first skipped transition. */
+  resumeAfter: Scalars['String']['output'];
+  /** How many transitions of this instance (or task) were skipped. */
+  skippedEvents: Scalars['Int']['output'];
+};
+
 export type Subscription = {
   /**
    * Every status transition of the caller's tenant's tasks, in order (QUEUED, LAUNCHED, RUNNING,
@@ -173,6 +180,12 @@ export type TaskStatusEvent = {
   at: Scalars['DateTime']['output'];
   /** Opaque position of this transition; from taskStatusChanged, pass it as `after` to resume. */
   cursor: Scalars['String']['output'];
+  /**
+   * From taskStatusChanged only (null in Task.events): set when the subscriber fell behind and
+   * earlier transitions of this task were conflated away. Resubscribe with after:
+   * lag.resumeAfter to receive every one of them.
+   */
+  lag: Maybe<StreamLag>;
   message: Maybe<Scalars['String']['output']>;
   status: TaskStatus;
   task: Task;

@@ -76,7 +76,7 @@ export type StreamLag = {
   __typename?: 'StreamLag';
   /** A cursor just before the first skipped transition. */
   resumeAfter: Scalars['String']['output'];
-  /** How many transitions of this instance were skipped. */
+  /** How many transitions of this instance (or task) were skipped. */
   skippedEvents: Scalars['Int']['output'];
 };
 

@@ -108,6 +108,14 @@ export type QueryTasksArgs = {
   status?: InputMaybe<TaskStatus>;
 };
 
+export type StreamLag = {
+  __typename?: 'StreamLag';
+  /** A cursor just before the first skipped transition. */
+  resumeAfter: Scalars['String']['output'];
+  /** How many transitions of this instance (or task) were skipped. */
+  skippedEvents: Scalars['Int']['output'];
+};
+
 export type Subscription = {
   __typename?: 'Subscription';
   /**
@@ -186,6 +194,12 @@ export type TaskStatusEvent = {
   at: Scalars['DateTime']['output'];
   /** Opaque position of this transition; from taskStatusChanged, pass it as `after` to resume. */
   cursor: Scalars['String']['output'];
+  /**
+   * From taskStatusChanged only (null in Task.events): set when the subscriber fell behind and
+   * earlier transitions of this task were conflated away. Resubscribe with after:
+   * lag.resumeAfter to receive every one of them.
+   */
+  lag?: Maybe<StreamLag>;
   message?: Maybe<Scalars['String']['output']>;
   status: TaskStatus;
   task: Task;
@@ -304,6 +318,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  StreamLag: ResolverTypeWrapper<StreamLag>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Task: ResolverTypeWrapper<TaskRecord>;
   TaskConnection: ResolverTypeWrapper<Omit<TaskConnection, 'edges'> & { edges: Array<ResolversTypes['TaskEdge']> }>;
@@ -330,6 +345,7 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   Query: Record<PropertyKey, never>;
   Int: Scalars['Int']['output'];
+  StreamLag: StreamLag;
   Subscription: Record<PropertyKey, never>;
   Task: TaskRecord;
   TaskConnection: Omit<TaskConnection, 'edges'> & { edges: Array<ResolversParentTypes['TaskEdge']> };
@@ -359,6 +375,11 @@ export type PageInfoResolvers<ContextType = NvctContext, ParentType extends Reso
 export type QueryResolvers<ContextType = NvctContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   task?: Resolver<Maybe<ResolversTypes['Task']>, ParentType, ContextType, RequireFields<QueryTaskArgs, 'id'>>;
   tasks?: Resolver<ResolversTypes['TaskConnection'], ParentType, ContextType, Partial<QueryTasksArgs>>;
+};
+
+export type StreamLagResolvers<ContextType = NvctContext, ParentType extends ResolversParentTypes['StreamLag'] = ResolversParentTypes['StreamLag']> = {
+  resumeAfter?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  skippedEvents?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type SubscriptionResolvers<ContextType = NvctContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -395,6 +416,7 @@ export type TaskEdgeResolvers<ContextType = NvctContext, ParentType extends Reso
 export type TaskStatusEventResolvers<ContextType = NvctContext, ParentType extends ResolversParentTypes['TaskStatusEvent'] = ResolversParentTypes['TaskStatusEvent']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lag?: Resolver<Maybe<ResolversTypes['StreamLag']>, ParentType, ContextType>;
   message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['TaskStatus'], ParentType, ContextType>;
   task?: Resolver<ResolversTypes['Task'], ParentType, ContextType>;
@@ -406,6 +428,7 @@ export type Resolvers<ContextType = NvctContext> = {
   Mutation?: MutationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  StreamLag?: StreamLagResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Task?: TaskResolvers<ContextType>;
   TaskConnection?: TaskConnectionResolvers<ContextType>;
