@@ -306,7 +306,7 @@ export function buildProgram(io: Io, done: (code: number) => void): Command {
 
   const task = program.command('tasks').description('tasks: short-lived workloads that run to completion');
   const interval = () =>
-    new Option('--interval <ms>', 'milliseconds between two reads of the task')
+    new Option('--interval <ms>', 'milliseconds before reading the task again (or reconnecting) after an outage')
       .argParser(int('--interval'))
       .default(2000);
   const createTask = task

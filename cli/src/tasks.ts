@@ -33,7 +33,7 @@ export interface ListOptions extends ReadOptions {
 }
 
 export interface TaskWatchOptions extends ReadOptions {
-  /** milliseconds between two reads of the task */
+  /** milliseconds before reading the task again (or reconnecting) after an outage */
   interval: number;
 }
 
@@ -188,46 +188,68 @@ export async function create(ctx: Ctx, name: string, opts: CreateTaskOptions): P
 }
 
 /**
- * `tasks watch ID`: reads the task every `interval` ms and prints each transition once, until it
- * ends: exit 0 when it COMPLETED, 1 for any other terminal state (its message on stderr).
+ * `tasks watch ID`: prints each transition of the task once, until it ends: exit 0 when it
+ * COMPLETED, 1 for any other terminal state (its message on stderr). The transitions are read
+ * from the task (its history, with its own cursors), once at the start and again each time
+ * taskStatusChanged announces one not printed yet: the subscription says when, the history what,
+ * so a transition the subscription conflated, or one before it was open, is still printed once.
  */
 export async function watch(ctx: Ctx, id: string, opts: TaskWatchOptions): Promise<number> {
   const seen = new Set<string>();
+  const printed = new Set<TaskStatus>();
   const format = opts.output === 'table' ? undefined : streamFormat(opts.output);
   const client = await ctx.client();
-  const pause = async (): Promise<boolean> => {
-    try {
-      await delay(opts.interval, undefined, { signal: ctx.signal });
-      return true;
-    } catch {
-      ctx.err(`stopped watching; resume with: nvcf tasks watch ${id}\n`);
-      return false;
-    }
+  const interrupted = () => {
+    ctx.err(`stopped watching; resume with: nvcf tasks watch ${id}\n`);
+    return EXIT.interrupted;
   };
-  let readOnce = false;
-  for (;;) {
-    let t;
-    try {
-      t = found((await client.query(TaskProgressDocument, { id })).task, 'task', id);
-    } catch (err) {
-      // the first read proves the gateway and the id; later, an outage is waited out (the task goes on)
-      if (!readOnce || !isTransient(err)) throw err;
-      const { code, message } = err as NvcfError;
-      ctx.err(`retrying in ${opts.interval} ms: ${code}: ${message}\n`);
-      if (!(await pause())) return EXIT.interrupted;
-      continue;
-    }
-    readOnce = true;
+  /** prints what the task has that was not printed; its exit code once it ended, else null */
+  const read = async (): Promise<number | null> => {
+    const t = found((await client.query(TaskProgressDocument, { id })).task, 'task', id);
     for (const e of t.events) {
       if (seen.has(e.cursor)) continue;
       seen.add(e.cursor);
+      printed.add(e.status);
       ctx.out(format ? renderStreamItem(format, { type: 'event', taskId: t.id, ...e }) : eventLine(t.id, e));
     }
-    if (taskEnded(t.status)) {
-      if (t.status === 'COMPLETED') return EXIT.ok;
-      ctx.err(`task ${t.id} ended ${t.status}${t.message ? `: ${t.message}` : ''}\n`);
-      return EXIT.taskNotCompleted;
+    if (!taskEnded(t.status)) return null;
+    if (t.status === 'COMPLETED') return EXIT.ok;
+    ctx.err(`task ${t.id} ended ${t.status}${t.message ? `: ${t.message}` : ''}\n`);
+    return EXIT.taskNotCompleted;
+  };
+  /** a read after the first: an outage is waited out (the task goes on); null also when interrupted */
+  const readAgain = async (): Promise<number | null> => {
+    for (;;) {
+      try {
+        return await read();
+      } catch (err) {
+        if (!isTransient(err)) throw err;
+        const { code, message } = err as NvcfError;
+        ctx.err(`retrying in ${opts.interval} ms: ${code}: ${message}\n`);
+        try {
+          await delay(opts.interval, undefined, { signal: ctx.signal });
+        } catch {
+          return null;
+        }
+      }
     }
-    if (!(await pause())) return EXIT.interrupted;
+  };
+  // the first read proves the gateway and the id
+  const first = await read();
+  if (first !== null) return first;
+  while (!ctx.signal.aborted) {
+    // the snapshot is the task's status now: a transition between the first read and the subscription is not missed
+    const items = client.watchTasks(
+      { taskId: id },
+      { snapshot: true, signal: ctx.signal, initialDelayMs: opts.interval },
+    );
+    for await (const item of items) {
+      if (item.type === 'reconnecting')
+        ctx.err(`retrying in ${item.delayMs} ms: ${item.error.code}: ${item.error.message}\n`);
+      if (item.type !== 'event' || printed.has(item.event.status)) continue;
+      const code = await readAgain();
+      if (code !== null) return code;
+    }
   }
+  return interrupted();
 }

@@ -60,16 +60,30 @@ describe('nvcf tasks command line', () => {
   });
 });
 
-describe('nvcf tasks watch, polling', () => {
+describe('nvcf tasks watch', () => {
   let server: Server;
   let url: string;
-  /** what the fake gateway answers, in turn: a reply body, or an HTTP status without one */
+  /** what the fake gateway answers to queries, in turn: a reply body, or an HTTP status without one */
   let replies: (object | number)[];
   let requests = 0;
+  /** what it answers to taskStatusChanged, per subscription in turn: the statuses it pushes (kept open), or an HTTP status */
+  let streams: (string[] | number)[];
+  let subscriptions = 0;
   beforeAll(async () => {
     server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
+        if ((req.headers.accept ?? '').includes('text/event-stream')) {
+          const s = streams[Math.min(subscriptions++, streams.length - 1)];
+          if (typeof s === 'number') return res.writeHead(s).end();
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          s.forEach((status, i) => {
+            const event = { cursor: `s${i}`, at: '2026-12-02T12:00:00.000Z', status, message: null };
+            const data = { taskStatusChanged: { ...event, task: { id: 't1', status }, lag: null } };
+            res.write(`event: next\nid: s${i}\ndata: ${JSON.stringify({ data })}\n\n`);
+          });
+          return;
+        }
         const r = replies[Math.min(requests++, replies.length - 1)];
         if (typeof r === 'number') res.writeHead(r).end();
         else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(r));
@@ -78,7 +92,10 @@ describe('nvcf tasks watch, polling', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
 
   const event = (n: number, status: string, message: string | null = null) => ({
     cursor: `c${n}`,
@@ -90,38 +107,47 @@ describe('nvcf tasks watch, polling', () => {
     data: { task: { id: 't1', status, message, events } },
   });
 
-  it('waits out an outage after the first read, prints each transition once, exits 0 on COMPLETED', async () => {
+  it('reads the task again when the subscription announces a transition, waits out outages, exits 0 on COMPLETED', async () => {
     requests = 0;
-    const queued = task('QUEUED', [event(1, 'QUEUED')]);
+    subscriptions = 0;
     // the client retries a query twice itself: three 503s in a row reach the watch
     replies = [
-      queued,
-      queued,
+      task('QUEUED', [event(1, 'QUEUED')]),
       503,
       503,
       503,
       task('COMPLETED', [event(1, 'QUEUED'), event(2, 'RUNNING'), event(3, 'COMPLETED', 'done')], 'done'),
     ];
+    // the first subscription is refused (it reconnects); the second's snapshot is a status already printed, then RUNNING
+    streams = [503, ['QUEUED', 'RUNNING']];
     const io = memoryIo({ env: { NVCF_URL: url, NVCF_TOKEN: 't' } });
     expect(await run(['tasks', 'watch', 't1', '--interval', '10'], io)).toBe(EXIT.ok);
     expect(io.out).toBe(
       '2026-12-02T12:00:01Z t1 QUEUED\n' + '2026-12-02T12:00:02Z t1 RUNNING\n2026-12-02T12:00:03Z t1 COMPLETED: done\n',
     );
-    expect(io.err).toMatch(/^retrying in 10 ms: UNAVAILABLE: /);
+    expect(subscriptions).toBe(2);
+    // QUEUED from the subscription read nothing: one first read, three failed ones, one more
+    expect(requests).toBe(5);
+    const retries = io.err.trimEnd().split('\n');
+    expect(retries).toHaveLength(2);
+    expect(retries[0]).toMatch(/^retrying in \d+ ms: UNAVAILABLE: /);
+    expect(retries[1]).toMatch(/^retrying in 10 ms: UNAVAILABLE: /);
   });
 
   it('Ctrl-C stops a watch of a task that does not end (130) and says how to resume', async () => {
     requests = 0;
+    subscriptions = 0;
     replies = [task('QUEUED', [event(1, 'QUEUED')])];
+    streams = [['QUEUED']];
     const stop = new AbortController();
     const io = memoryIo({ env: { NVCF_URL: url, NVCF_TOKEN: 't' }, signal: stop.signal });
     const done = run(['tasks', 'watch', 't1', '--interval', '10'], io);
-    // a few reads, so the one transition was seen more than once and printed once
-    while (requests < 3) await new Promise((r) => setTimeout(r, 5));
+    while (subscriptions < 1) await new Promise((r) => setTimeout(r, 5));
     stop.abort();
     expect(await done).toBe(EXIT.interrupted);
     expect(io.out).toBe('2026-12-02T12:00:01Z t1 QUEUED\n');
     expect(io.err).toBe('stopped watching; resume with: nvcf tasks watch t1\n');
+    expect(requests).toBe(1);
   });
 
   it('the first read failing ends the watch (exit 4); an end other than COMPLETED exits 1 with its message', async () => {
