@@ -3,15 +3,24 @@ export {
   checkRegistryFile,
   rbacFindings,
   failureFindings,
+  completeFindings,
   crdName,
   defaultRegistryPath,
   RegistryRejected,
 } from './registry.js';
-export type { OperatorRegistry, OperatorType, KindSpec, ReadyRule, RbacRule, FailureRule } from './registry.js';
+export type {
+  OperatorRegistry,
+  OperatorType,
+  KindSpec,
+  ReadyRule,
+  RbacRule,
+  FailureRule,
+  CompleteRule,
+} from './registry.js';
 export { mergePatch, mergeManifestPatches, ManifestPatchRejected } from './merge-patch.js';
 export { injectIdentity, nvcfLabels, ENV, LABEL, REVISION_ANNOTATION, SIM_ANNOTATION } from './labels.js';
 export type { NvcfIdentity } from './labels.js';
-export { meets, notReady, kindSpecOf, failureOf, failures } from './readiness.js';
+export { meets, notReady, kindSpecOf, failureOf, failures, completeOf, taskComplete } from './readiness.js';
 export type { Failure } from './readiness.js';
 export { at, pathError } from './paths.js';
 export { field, isList, isRecord, show } from './values.js';

@@ -1,4 +1,4 @@
-import type { KindSpec, OperatorRegistry, ReadyRule } from './registry.js';
+import type { CompleteRule, KindSpec, OperatorRegistry, ReadyRule } from './registry.js';
 import { at } from './paths.js';
 import { field, show, type Obj } from './values.js';
 
@@ -55,43 +55,70 @@ interface Condition {
   message?: unknown;
 }
 
+/** What a failure or completion rule matched on the object, and the message that goes with it. */
+function matchRule(obj: Obj, r: CompleteRule): { rule: string; message?: string } | null {
+  let rule: string | undefined;
+  let message: unknown;
+  if (r.condition) {
+    const c = at(obj, 'status.conditions.*').find(
+      (x): x is Condition =>
+        typeof x === 'object' &&
+        x !== null &&
+        (x as Condition).type === r.condition!.type &&
+        (x as Condition).status === r.condition!.status &&
+        (!r.condition!.reasons || r.condition!.reasons.includes((x as Condition).reason as string)),
+    );
+    if (!c) return null;
+    // type and status are the rule's: the condition matched them exactly
+    rule = `condition ${r.condition.type}=${r.condition.status}${c.reason ? ` (${show(c.reason)})` : ''}`;
+    message = c.message;
+  } else if (r.path) {
+    const values = r.values ?? [];
+    const v = at(obj, r.path).find((x): x is Scalar => isScalar(x) && values.includes(x));
+    if (v === undefined) return null;
+    rule = `${r.path}=${String(v)}`;
+  } else return null;
+  if (r.message) message = at(obj, r.message).find((m) => typeof m === 'string' && m);
+  else if (message === undefined) message = at(obj, 'status.message').find((m) => typeof m === 'string' && m);
+  return typeof message === 'string' && message ? { rule, message } : { rule };
+}
+
 /** The first failure rule of the object's kind that matches its status, or null. */
 export function failureOf(obj: Obj, spec: KindSpec): Failure | null {
   for (const r of spec.failed ?? []) {
-    let rule: string | undefined;
-    let message: unknown;
-    if (r.condition) {
-      const c = at(obj, 'status.conditions.*').find(
-        (x): x is Condition =>
-          typeof x === 'object' &&
-          x !== null &&
-          (x as Condition).type === r.condition!.type &&
-          (x as Condition).status === r.condition!.status &&
-          (!r.condition!.reasons || r.condition!.reasons.includes((x as Condition).reason as string)),
-      );
-      if (!c) continue;
-      // type and status are the rule's: the condition matched them exactly
-      rule = `condition ${r.condition.type}=${r.condition.status}${c.reason ? ` (${show(c.reason)})` : ''}`;
-      message = c.message;
-    } else if (r.path) {
-      const values = r.values ?? [];
-      const v = at(obj, r.path).find((x): x is Scalar => isScalar(x) && values.includes(x));
-      if (v === undefined) continue;
-      rule = `${r.path}=${String(v)}`;
-    } else continue;
-    if (r.message) message = at(obj, r.message).find((m) => typeof m === 'string' && m);
-    else if (message === undefined) message = at(obj, 'status.message').find((m) => typeof m === 'string' && m);
+    const m = matchRule(obj, r);
+    if (!m) continue;
     const name = objectName(obj);
-    const text = typeof message === 'string' && message ? message : undefined;
     return {
       object: name,
       severity: r.severity ?? 'permanent',
-      rule,
-      ...(text ? { message: text } : {}),
-      text: `${name}: ${rule}${text ? `: ${text}` : ''}`,
+      rule: m.rule,
+      ...(m.message ? { message: m.message } : {}),
+      text: `${name}: ${m.rule}${m.message ? `: ${m.message}` : ''}`,
     };
   }
   return null;
+}
+
+/** Whether a task's object has run to its end by its kind's `complete` rules; null when the kind has none. */
+export function completeOf(obj: Obj, spec: KindSpec): boolean | null {
+  if (!spec.complete?.length) return null;
+  return spec.complete.some((r) => matchRule(obj, r) !== null);
+}
+
+/**
+ * Whether a task's objects have all run to their end: those whose kinds have `complete` rules
+ * meet them, and there is at least one such object (kinds that only serve never end a task).
+ */
+export function taskComplete(objects: Obj[], registry: OperatorRegistry): boolean {
+  let counted = 0;
+  for (const o of objects) {
+    const k = kindSpecOf(registry, o);
+    const done = k ? completeOf(o, k) : null;
+    if (done === false) return false;
+    if (done) counted++;
+  }
+  return counted > 0;
 }
 
 /** Failed objects by the registry's failure rules, permanent ones first. */

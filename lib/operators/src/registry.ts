@@ -26,12 +26,20 @@ export interface FailureRule {
   message?: string;
 }
 
+/**
+ * When an object of a task has run to its end successfully: a field with one of `values`, or a
+ * status condition of `type` with `status` (a task that has also failed is failed).
+ */
+export type CompleteRule = Pick<FailureRule, 'path' | 'values' | 'condition' | 'message'>;
+
 export interface KindSpec {
   apiVersion: string;
   kind: string;
   ready: ReadyRule;
-  /** what means failed (checked before readiness, on every read) */
+  /** what means failed (checked before readiness, on every read); for a task, a permanent failure ends it ERRORED */
   failed?: FailureRule[];
+  /** what means done, for a task (a kind without it never ends a task by itself: cancel or the runtime deadline do) */
+  complete?: CompleteRule[];
   /** the CRD's name, `<plural>.<group>`; default the lowercased kind + 's' and the group */
   crd?: string;
   /** dotted paths (`*` for every key) of pod metadata objects that get NVCF labels too */
@@ -120,7 +128,8 @@ function shapeFindings(raw: unknown): string[] {
           );
       }
     }
-    for (const [list, kinds] of lists) for (const k of kinds) out.push(...failureFindings(name, list, k));
+    for (const [list, kinds] of lists)
+      for (const k of kinds) out.push(...failureFindings(name, list, k), ...completeFindings(name, list, k));
     if (!isList(type.rbac)) out.push(`operatorTypes[${i}] (${name}): rbac must list the operator's roles`);
   });
   return out;
@@ -130,20 +139,32 @@ const CONDITION_STATUS = ['True', 'False', 'Unknown'];
 
 /** Problems with a kind's failure rules: bad paths, and rules that can never match. */
 export function failureFindings(typeName: string, list: string, k: unknown): string[] {
+  return ruleFindings(typeName, list, k, 'failed');
+}
+
+/** Problems with a kind's completion rules (tasks), checked as failure rules are, without severity. */
+export function completeFindings(typeName: string, list: string, k: unknown): string[] {
+  return ruleFindings(typeName, list, k, 'complete');
+}
+
+function ruleFindings(typeName: string, list: string, k: unknown, which: 'failed' | 'complete'): string[] {
   const where = `operator type '${typeName}', ${list} ${show(field(k, 'apiVersion'))}/${show(field(k, 'kind'))}`;
-  const failed = field(k, 'failed');
-  if (failed === undefined) return [];
-  if (!isList(failed)) return [`${where}: failed must be a list of rules`];
+  const rules = field(k, which);
+  if (rules === undefined) return [];
+  if (!isList(rules)) return [`${where}: ${which} must be a list of rules`];
   const out: string[] = [];
   const crd = field(k, 'crd');
-  if (crd !== undefined && (typeof crd !== 'string' || !/^[a-z0-9-]+\.[a-z0-9.-]+$/.test(crd)))
+  if (which === 'failed' && crd !== undefined && (typeof crd !== 'string' || !/^[a-z0-9-]+\.[a-z0-9.-]+$/.test(crd)))
     out.push(`${where}: crd must be '<plural>.<group>' (got ${JSON.stringify(crd)})`);
   const ready = field(k, 'ready');
   const readyValues = field(ready, 'values');
-  failed.forEach((r: unknown, i: number) => {
-    const at = `${where}, failed[${i}]`;
+  rules.forEach((r: unknown, i: number) => {
+    const at = `${where}, ${which}[${i}]`;
     if (!isRecord(r)) return void out.push(`${at}: must be an object`);
-    const known = ['path', 'values', 'condition', 'severity', 'message'];
+    const known =
+      which === 'failed'
+        ? ['path', 'values', 'condition', 'severity', 'message']
+        : ['path', 'values', 'condition', 'message'];
     for (const key of Object.keys(r))
       if (!known.includes(key)) out.push(`${at}: unknown field '${key}' (expected ${known.join(', ')})`);
     if (r.severity !== undefined && r.severity !== 'permanent' && r.severity !== 'temporary')
@@ -160,11 +181,14 @@ export function failureFindings(typeName: string, list: string, k: unknown): str
       if (e !== null || typeof path !== 'string') return void out.push(`${at}: bad path: ${e}`);
       // the operator reports in status; nothing else of the object is its to change
       if (!path.startsWith('status.'))
-        out.push(`${at}: path '${path}' can never match: operators report failures under status.`);
+        out.push(
+          `${at}: path '${path}' can never match: operators report ${which === 'failed' ? 'failures' : 'completion'} under status.`,
+        );
       const values = r.values;
       if (!isList(values) || !values.length)
-        return void out.push(`${at}: path '${path}' needs a non-empty values list (which values mean failed)`);
-      if (field(ready, 'path') === path && isList(readyValues)) {
+        return void out.push(`${at}: path '${path}' needs a non-empty values list (which values mean ${which})`);
+      // a finished task may well read as ready too (a cache that is filled); a failed object may not
+      if (which === 'failed' && field(ready, 'path') === path && isList(readyValues)) {
         const both = values.filter((v) => readyValues.includes(v));
         if (both.length) out.push(`${at}: can never match: ${JSON.stringify(both)} at ${path} also means ready`);
       }
@@ -175,7 +199,7 @@ export function failureFindings(typeName: string, list: string, k: unknown): str
       if (r.values !== undefined) out.push(`${at}: values belongs to path rules, not condition rules`);
       const status = field(c, 'status');
       if (status === undefined)
-        out.push(`${at}: condition.status is required (True, False or Unknown: which one means failed)`);
+        out.push(`${at}: condition.status is required (True, False or Unknown: which one means ${which})`);
       else if (typeof status !== 'string' || !CONDITION_STATUS.includes(status))
         out.push(
           `${at}: can never match: condition status ${JSON.stringify(status)} is not one of ${CONDITION_STATUS.join(', ')}`,
