@@ -2,6 +2,7 @@
 export { Streams, allStreams, subjects, durableName, readerOf } from './streams.js';
 export { msgIds } from './payloads.js';
 export { statusEventOf } from './validate.js';
+export { durationMs } from './duration.js';
 export type {
   InstanceState,
   Workload,
