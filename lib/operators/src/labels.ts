@@ -32,11 +32,14 @@ export const ENV = {
 /**
  * Test hooks of the simulated operators (the simulated driver and test/services/cluster-sim):
  * `status` is a JSON status the operator writes instead of becoming ready (a failure condition
- * with its message); with `statusForMs` it becomes ready that long afterwards.
+ * with its message); with `statusForMs` it becomes ready that long afterwards; `task` is how a
+ * task's Job runs and ends.
  */
 export const SIM_ANNOTATION = {
   status: 'sim.nvcf.nvidia.com/status',
   statusForMs: 'sim.nvcf.nvidia.com/status-for-ms',
+  /** on a task's Job: its `configuration.nvcfSimulate` (runMs, exitCode, message), which the simulated Job controller plays */
+  task: 'sim.nvcf.nvidia.com/task',
 } as const;
 
 export const nvcfLabels = (id: NvcfIdentity): Record<string, string> => ({

@@ -1,11 +1,13 @@
 /**
  * The in-cluster controllers NVCF does not own, for an API server that runs none: the
  * MiniService controller (its operator mode is the real one, startOperatorMode), the NIM and
- * Dynamo operators (with their Deployments), and the namespace controller. Started by `services:up -- kubernetes` (main.ts) or in process by tests.
+ * Dynamo operators (with their Deployments), the namespace controller, and the Job controller
+ * (with the kubelet and garbage collector's part) for tasks. Started by `services:up -- kubernetes` (main.ts) or in process by tests.
  */
 import { CLUSTER_LABEL, startOperatorMode, type KubeClient, type OperatorModeController } from '@nvcf/agent/kubernetes';
 import { defaultRegistryPath, loadRegistry } from '@nvcf/operators';
 import type { Controller } from './controller.js';
+import { jobController } from './jobs.js';
 import { miniServiceController, type MiniServiceDelays } from './miniservices.js';
 import { namespaceController } from './namespaces.js';
 import { operatorControllers, type OperatorDelays } from './operators.js';
@@ -37,6 +39,7 @@ export function startClusterSim(o: ClusterSimOptions): ClusterSim {
     miniServiceController(o.client, delays, selector, log),
     ...operatorControllers(o.client, delays, selector, log),
     namespaceController(o.client, selector, log),
+    jobController(o.client, selector, log),
   ];
   const operatorMode = startOperatorMode({
     client: o.client,
@@ -55,3 +58,5 @@ export function startClusterSim(o: ClusterSimOptions): ClusterSim {
     [Symbol.asyncDispose]: dispose,
   };
 }
+
+export { jobController } from './jobs.js';

@@ -6,14 +6,17 @@ import { startWatch, type KubeClient, type KubeObject } from '@nvcf/agent/kubern
 import type { Controller } from './controller.js';
 import { Steps } from './timers.js';
 
-/** what NVCF instances and their operators put in a namespace */
+/** what NVCF instances, tasks and their operators put in a namespace (the Job controller a default ServiceAccount) */
 const KINDS = [
   ['apps.nvidia.com/v1alpha1', 'NIMService'],
   ['apps.nvidia.com/v1alpha1', 'NIMCache'],
   ['apps.nvidia.com/v1alpha1', 'NIMPipeline'],
   ['nvidia.com/v1alpha1', 'DynamoGraphDeployment'],
   ['nvidia.com/v1alpha1', 'DynamoComponentDeployment'],
+  ['batch/v1', 'Job'],
   ['apps/v1', 'Deployment'],
+  ['v1', 'Pod'],
+  ['v1', 'ServiceAccount'],
   ['v1', 'Service'],
   ['v1', 'ConfigMap'],
 ] as const;
