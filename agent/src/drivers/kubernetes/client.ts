@@ -111,8 +111,11 @@ export interface KubeClient {
   /** null when the object does not exist */
   get(ref: ObjectRef): Promise<KubeObject | null>;
   list(apiVersion: string, kind: string, o?: { namespace?: string; labelSelector?: string }): Promise<KubeList>;
-  /** false when the object was already gone */
-  delete(ref: ObjectRef, o?: { gracePeriodSeconds?: number }): Promise<boolean>;
+  /** false when the object was already gone; Foreground keeps the object until its dependents are gone */
+  delete(
+    ref: ObjectRef,
+    o?: { gracePeriodSeconds?: number; propagationPolicy?: 'Foreground' | 'Background' },
+  ): Promise<boolean>;
   /** the collection path of a kind, in one namespace or across all */
   collectionPath(apiVersion: string, kind: string, namespace?: string): Promise<string>;
   /** a raw request, for the odd endpoint (namespace finalize) */
@@ -166,7 +169,7 @@ export function createKubeClient(kubeConfig: KubeConfig): KubeClient {
     async delete(ref, o = {}) {
       try {
         await api.send(HttpMethod.DELETE, await api.path(ref, 'patch'), {
-          query: { gracePeriodSeconds: o.gracePeriodSeconds },
+          query: { gracePeriodSeconds: o.gracePeriodSeconds, propagationPolicy: o.propagationPolicy },
         });
         return true;
       } catch (err) {

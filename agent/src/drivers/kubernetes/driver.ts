@@ -24,6 +24,7 @@ import {
 import { RemovalStuck } from '../../driver.js';
 import { observedFrom, readyPatch, reportedPatch } from './record.js';
 import { startWatch, type Watcher } from './watcher.js';
+import { createTaskRunner } from './tasks.js';
 
 export interface KubernetesDriverOptions {
   clusterId: string;
@@ -51,6 +52,7 @@ export type KubernetesDriver = ClusterDriver & {
  * Helm mode for a chart, operator mode for merged manifests (which the controller applies into
  * a namespace of their own). The agent server-side applies it under one field manager, so
  * re-applying a revision changes nothing, and keeps there the record a restarted agent needs.
+ * Tasks run in a namespace each, as a Job or a MiniService (tasks.ts).
  */
 export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDriver {
   const { client, clusterId, registry } = o;
@@ -210,6 +212,34 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
     return ms;
   };
 
+  /** Deletes what is not being deleted yet and waits until all of it is gone; RemovalStuck past the timeout. */
+  const deleteAndWait = async (
+    refs: ObjectRef[],
+    opts: { gracePeriodSeconds?: number; propagationPolicy?: 'Foreground' } = {},
+  ) => {
+    for (const ref of refs) {
+      const cur = await client.get(ref);
+      if (cur && !cur.metadata.deletionTimestamp) await client.delete(ref, opts);
+    }
+    const end = Date.now() + removalTimeoutMs;
+    for (;;) {
+      const left = (await Promise.all(refs.map(async (r) => ((await client.get(r)) ? r : null)))).filter((r) => r);
+      if (!left.length) return;
+      if (Date.now() >= end) throw new RemovalStuck(await stuckReport(left.at(-1)!));
+      await new Promise((r) => setTimeout(r, Math.min(250, pollMs)));
+    }
+  };
+
+  const tasks = createTaskRunner({
+    client,
+    registry,
+    names,
+    watch,
+    until,
+    deleteAndWait,
+    log,
+  });
+
   const driver: KubernetesDriver = {
     clusterId,
     watchers,
@@ -249,22 +279,20 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
       // MiniService (phase Deleting) until then
       const refs = [records.get(instanceId)!];
       if (obj.kind === MINISERVICE.kind && isOperatorMode(obj)) refs.push(nsRef(instanceId));
-      const opts = { gracePeriodSeconds: graceful ? undefined : 0 };
-      for (const ref of refs) {
-        const cur = ref === refs[0] ? obj : await client.get(ref);
-        if (cur && !cur.metadata.deletionTimestamp) await client.delete(ref, opts);
-      }
-      const end = Date.now() + removalTimeoutMs;
-      for (;;) {
-        const left = (await Promise.all(refs.map(async (r) => ((await client.get(r)) ? r : null)))).filter((r) => r);
-        if (!left.length) break;
-        if (Date.now() >= end) throw new RemovalStuck(await stuckReport(left.at(-1)!));
-        await new Promise((r) => setTimeout(r, Math.min(250, pollMs)));
-      }
+      await deleteAndWait(refs, { gracePeriodSeconds: graceful ? undefined : 0 });
       records.delete(instanceId);
     },
     operatorSupport: () => operatorSupport(client, registry),
+    async runTask(t, signal, running) {
+      try {
+        return await tasks.runTask(t, signal, running);
+      } catch (err) {
+        if (signal.aborted) throw err;
+        throw classify(err, `task ${t.taskId}`);
+      }
+    },
     async dispose() {
+      await tasks.settled();
       disposed = true;
       await Promise.all([...watchers.values()].map((w) => w.dispose()));
       watchers.clear();

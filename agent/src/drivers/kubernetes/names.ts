@@ -3,6 +3,10 @@ import { createHash } from 'node:crypto';
 export const FIELD_MANAGER = 'nvcf-agent';
 export const MINISERVICE = { apiVersion: 'nvca.nvcf.nvidia.io/v1alpha1', kind: 'MiniService' } as const;
 export const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace' } as const;
+export const JOB = { apiVersion: 'batch/v1', kind: 'Job' } as const;
+
+/** Which task an object runs (a task's objects also carry its id as their instance id: see tasks.ts). */
+export const TASK_LABEL = 'nvcf.nvidia.com/task-id';
 
 /** Which agent's cluster an object belongs to: simulated clusters may share one API server. */
 export const CLUSTER_LABEL = 'nvcf.nvidia.com/cluster-id';
