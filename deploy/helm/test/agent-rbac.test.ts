@@ -6,9 +6,11 @@
  * the rendered role and nothing else. The cluster simulator plays the MiniService controller and
  * the operators, as for the agent's own suites.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createKubeClient, createKubernetesDriver, type KubeClient, type KubernetesDriver } from '@nvcf/agent/kubernetes';
+import type { RunTaskMessage, Workload } from '@nvcf/contracts';
+import { jobController } from '../../../test/services/cluster-sim/index.js';
 import { cleanupCluster, desired, dynamo, helm, never, next, nim, registry } from '../../../agent/test/kube-fixtures.js';
 import { describeKube, HELM_BUILD_TIMEOUT_MS, helmBinary, named, render, type K8sObject } from './helm-fixtures.js';
 import { adminClient, adminConfig, dropNamespace, impersonating, kubeRequest, objectPath, serverSideApply, waitFor } from './kube.js';
@@ -112,6 +114,30 @@ describeKube('the agent as the nvca-agent chart\'s ServiceAccount (impersonated)
     await noRefusal(d);
     expect([...d.watchers.keys()]).toEqual(['nvca.nvcf.nvidia.io/v1alpha1/MiniService']);
     await waitFor(async () => (await adminKube.get({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `nvcf-${clusterId}-${inst.instanceId}` } })) === null, 20_000, 'the instance namespace gone');
+  });
+
+  it('tasks: a container task\'s Job run to its end and one stopped, an operator task\'s MiniService to its end, all removed: no 403', async () => {
+    // the Job controller plays as admin, as the simulator plays the MiniService controller
+    const jobs = jobController(adminKube, `nvcf.nvidia.com/cluster-id=${clusterId}`, () => {});
+    try {
+      await jobs.watcher.synced;
+      const d = startDriver();
+      const task = (workload: Workload, nvcfSimulate: object | null): RunTaskMessage => ({ type: 'run-task', ncaId: 'nca-a', taskId: randomUUID(), clusterId, gpu: 'L40S', instanceType: 'gl40s_1.br25_2xlarge', workload, configuration: nvcfSimulate && { nvcfSimulate }, terminationGracePeriodDuration: 'PT30S' });
+      const container: Workload = { kind: 'container', image: 'nvcr.io/nca-a/eval:1', args: [], environment: {} };
+      const cache: Workload = { kind: 'operator', operatorTypes: ['nim'], serviceName: 'cache', servicePort: 8000, manifests: [{ apiVersion: 'apps.nvidia.com/v1alpha1', kind: 'NIMCache', metadata: { name: 'cache' }, spec: { source: { ngc: { modelPuller: 'nvcr.io/nim/llama:1.0' } } } }] };
+      const ran = [task(container, { runMs: 300 }), task(cache, null)];
+      for (const t of ran) expect(await d.runTask!(t, never(), async () => {})).toEqual({ exitCode: 0, message: null });
+      const stopped = task(container, { runMs: 60_000 });
+      const ctl = new AbortController();
+      await expect(d.runTask!(stopped, ctl.signal, async () => ctl.abort(new Error('task CANCELED')))).rejects.toThrow('task CANCELED');
+      for (const t of [...ran, stopped])
+        await waitFor(async () => (await adminKube.get({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `nvcf-${clusterId}-${t.taskId}` } })) === null, 20_000, 'the task namespace gone');
+      await noRefusal(d);
+      expect(logs.filter((l) => /removing its objects failed/.test(l))).toEqual([]);
+      expect([...d.watchers.keys()].sort()).toEqual(['apps.nvidia.com/v1alpha1/NIMCache', 'batch/v1/Job', 'nvca.nvcf.nvidia.io/v1alpha1/MiniService']);
+    } finally {
+      await jobs.dispose();
+    }
   });
 
   it('refuses what the agent does not need: secrets, pods cluster-wide, update (it applies), status, delete of manifests, RBAC', async () => {

@@ -38,15 +38,23 @@ describe('the agent\'s ClusterRole and the operator registry', () => {
     const granted = grants(role.rules);
     const names = resourceNames();
     const group = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
-    const want = new Map<string, string[]>([['nvca.nvcf.nvidia.io/miniservices', ['create', 'delete', 'get', 'list', 'patch', 'watch']], ['/namespaces', ['create', 'delete', 'get', 'patch']]]);
+    const want = new Map<string, string[]>([
+      ['nvca.nvcf.nvidia.io/miniservices', ['create', 'delete', 'get', 'list', 'patch', 'watch']],
+      ['/namespaces', ['create', 'delete', 'get', 'patch']],
+      // a container task's Job: applied, watched, deleted; its pods are the Job's, never the agent's to read
+      ['batch/jobs', ['create', 'delete', 'get', 'list', 'patch', 'watch']],
+    ]);
     for (const t of registry.types) {
-      // the MiniService controller applies and watches them; the agent lists them to name a stuck removal
-      for (const k of [...t.kinds, ...t.extraTypes]) want.set(`${group(k.apiVersion)}/${names.get(`${k.apiVersion}/${k.kind}`)}`, ['list']);
+      // the MiniService controller applies and watches them; the agent lists them to name a stuck removal,
+      // and watches those whose kind can end an operator task (`complete` rules)
+      for (const k of [...t.kinds, ...t.extraTypes]) want.set(`${group(k.apiVersion)}/${names.get(`${k.apiVersion}/${k.kind}`)}`, k.complete?.length ? ['list', 'watch'] : ['list']);
       for (const k of t.secondary) {
         const key = `${group(k.apiVersion)}/${names.get(`${k.apiVersion}/${k.kind}`)}`;
         want.set(key, [...new Set([...(want.get(key) ?? []), 'list'])].sort());
       }
     }
+    expect(want.get('apps.nvidia.com/nimcaches')).toEqual(['list', 'watch']);
+    expect(granted.has('/pods')).toBe(false);
     expect(Object.fromEntries([...granted].map(([k, v]) => [k, [...v].sort()]))).toEqual(Object.fromEntries([...want].map(([k, v]) => [k, [...v].sort()])));
     // what the agent never does: update (it applies), deletecollection, escalate, bind, impersonate
     for (const verbs of granted.values()) for (const v of ['update', 'deletecollection', 'escalate', 'bind', 'impersonate', '*']) expect(verbs.has(v)).toBe(false);

@@ -5,7 +5,16 @@ export type { KubeClient, KubeObject, KubeList, ObjectRef } from './client.js';
 export { startWatch } from './watcher.js';
 export type { Watcher, WatchOptions, WatchEventType } from './watcher.js';
 export { KubeApiError, classify } from './errors.js';
-export { CLUSTER_LABEL, FIELD_MANAGER, MINISERVICE, RECORD, dnsLabel, instanceNames } from './names.js';
+export {
+  CLUSTER_LABEL,
+  FIELD_MANAGER,
+  JOB,
+  MINISERVICE,
+  RECORD,
+  TASK_LABEL,
+  dnsLabel,
+  instanceNames,
+} from './names.js';
 export { instanceNamespace } from './operator.js';
 export type { MiniServicePhase } from './helm.js';
 export {
