@@ -20,8 +20,9 @@ const container = (): Workload => ({
 const nimCache = (annotations: Record<string, string> = {}): Workload => ({
   kind: 'operator',
   operatorTypes: ['nim'],
-  serviceName: 'cache',
-  servicePort: 8000,
+  // what nvct sends for a task, which serves nothing
+  serviceName: '',
+  servicePort: 0,
   manifests: [
     {
       apiVersion: 'apps.nvidia.com/v1alpha1',

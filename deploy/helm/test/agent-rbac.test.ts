@@ -124,7 +124,7 @@ describeKube('the agent as the nvca-agent chart\'s ServiceAccount (impersonated)
       const d = startDriver();
       const task = (workload: Workload, nvcfSimulate: object | null): RunTaskMessage => ({ type: 'run-task', ncaId: 'nca-a', taskId: randomUUID(), clusterId, gpu: 'L40S', instanceType: 'gl40s_1.br25_2xlarge', workload, configuration: nvcfSimulate && { nvcfSimulate }, terminationGracePeriodDuration: 'PT30S' });
       const container: Workload = { kind: 'container', image: 'nvcr.io/nca-a/eval:1', args: [], environment: {} };
-      const cache: Workload = { kind: 'operator', operatorTypes: ['nim'], serviceName: 'cache', servicePort: 8000, manifests: [{ apiVersion: 'apps.nvidia.com/v1alpha1', kind: 'NIMCache', metadata: { name: 'cache' }, spec: { source: { ngc: { modelPuller: 'nvcr.io/nim/llama:1.0' } } } }] };
+      const cache: Workload = { kind: 'operator', operatorTypes: ['nim'], serviceName: '', servicePort: 0, manifests: [{ apiVersion: 'apps.nvidia.com/v1alpha1', kind: 'NIMCache', metadata: { name: 'cache' }, spec: { source: { ngc: { modelPuller: 'nvcr.io/nim/llama:1.0' } } } }] };
       const ran = [task(container, { runMs: 300 }), task(cache, null)];
       for (const t of ran) expect(await d.runTask!(t, never(), async () => {})).toEqual({ exitCode: 0, message: null });
       const stopped = task(container, { runMs: 60_000 });

@@ -123,8 +123,15 @@ function taskMiniService(name: string, namespace: string, t: RunTaskMessage, w: 
     revisionCreatedAt: '',
     workload: w,
   };
-  const obj = w.kind === 'helm' ? miniService(name, d, w) : operatorMiniService(name, namespace, d, w);
-  return { ...obj, metadata: { ...obj.metadata, ...taskMetadata(name, t) } };
+  const obj: KubeObject = w.kind === 'helm' ? miniService(name, d, w) : operatorMiniService(name, namespace, d, w);
+  // a task serves nothing (nvct sends no service): the CRD still wants a service name, which
+  // nothing routes to, and takes no port rather than port 0
+  const { servicePort, ...spec } = obj.spec as { serviceName?: string; servicePort?: number };
+  return {
+    ...obj,
+    metadata: { ...obj.metadata, ...taskMetadata(name, t) },
+    spec: { ...spec, serviceName: spec.serviceName || TASK_JOB_NAME, ...(servicePort ? { servicePort } : {}) },
+  };
 }
 
 export interface TaskRunnerContext {
