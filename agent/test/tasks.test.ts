@@ -31,7 +31,7 @@ describe('the agent runs tasks on its simulated cluster', () => {
     await bus.dispose();
   });
 
-  const run = (taskId: string, nvcfSimulate: Record<string, unknown>, clusterId = CLUSTER) => {
+  const run = (taskId: string, nvcfSimulate: Record<string, unknown>, clusterId = CLUSTER, grace = 'PT30S') => {
     const m: RunTaskMessage = {
       type: 'run-task',
       ncaId: 'nca-a',
@@ -41,7 +41,7 @@ describe('the agent runs tasks on its simulated cluster', () => {
       instanceType: 'gl40s_1.br25_2xlarge',
       workload: { kind: 'container', image: 'nvcr.io/nca-a/eval:1', args: [], environment: {} },
       configuration: { nvcfSimulate },
-      terminationGracePeriodDuration: 'PT30S',
+      terminationGracePeriodDuration: grace,
     };
     return bus.publish(subjects.taskWork(clusterId), m, { msgId: msgIds.runTask(taskId) });
   };
@@ -79,6 +79,20 @@ describe('the agent runs tasks on its simulated cluster', () => {
     await run('t2', { runMs: 1 });
     await waitUntil(() => reported('t2').length === 2, { what: 't2 reported twice' });
     expect(reported('t1')).toEqual([['RUNNING', null]]);
+  });
+
+  it('gives a stopped workload its grace period to exit, and kills one that takes longer', async () => {
+    await run('exits', { runMs: 60_000, stopMs: 300 }, CLUSTER, 'PT2S');
+    await run('hangs', { runMs: 60_000, stopMs: 60_000 }, CLUSTER, 'PT0.3S');
+    await waitUntil(() => driver.task('exits') === 'running' && driver.task('hangs') === 'running', {
+      what: 'both running',
+    });
+    await stop('exits');
+    await stop('hangs');
+    await waitUntil(() => driver.task('exits') === 'stopping', { what: 'exits stopping' });
+    await waitUntil(() => driver.task('exits') === 'stopped', { what: 'exits stopped within its grace period' });
+    await waitUntil(() => driver.task('hangs') === 'killed', { what: 'hangs killed at the end of its grace period' });
+    expect(reported('exits')).toEqual([['RUNNING', null]]);
   });
 
   it('never runs a task whose stop came first', async () => {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { InstanceState, RunTaskMessage } from '@nvcf/contracts';
+import { durationMs, type InstanceState, type RunTaskMessage } from '@nvcf/contracts';
 import { operatorStatus, type OperatorRegistry, type OperatorStatus } from '@nvcf/operators';
 import { forgetOperatorStatus, noteOperatorStatus, operatorVerdict } from '../operator-phases.js';
 import {
@@ -62,6 +62,8 @@ interface SimulateTask {
   runMs?: number;
   exitCode?: number;
   message?: string;
+  /** how long the workload takes to exit once stopped (default 0): past the grace period it is killed */
+  stopMs?: number;
 }
 
 const simulateTaskOf = (t: RunTaskMessage): SimulateTask => {
@@ -69,8 +71,11 @@ const simulateTaskOf = (t: RunTaskMessage): SimulateTask => {
   return typeof s === 'object' && s !== null ? s : {};
 };
 
-/** Where each task the simulated cluster was given is: tests read it to see a stop reach the workload. */
-export type SimTaskState = 'running' | 'succeeded' | 'failed' | 'stopped';
+/**
+ * Where each task the simulated cluster was given is: tests read it to see a stop reach the
+ * workload, which exits in its grace period (stopped) or is killed at its end (killed).
+ */
+export type SimTaskState = 'running' | 'succeeded' | 'failed' | 'stopping' | 'stopped' | 'killed';
 
 /**
  * The embedded cluster: start and update delays, and failures on demand through the
@@ -121,7 +126,12 @@ export function createSimulatedCluster(opts: SimulatedClusterOptions): Simulated
       try {
         await wait(sim.runMs ?? 1000, signal);
       } catch (err) {
-        tasks.set(t.taskId, 'stopped');
+        // as a kubelet stops a pod: the workload gets terminationGracePeriodDuration to exit
+        const graceMs = durationMs(t.terminationGracePeriodDuration) ?? 30_000;
+        const stopMs = sim.stopMs ?? 0;
+        tasks.set(t.taskId, 'stopping');
+        await new Promise((r) => setTimeout(r, Math.min(stopMs, graceMs)));
+        tasks.set(t.taskId, stopMs > graceMs ? 'killed' : 'stopped');
         throw err;
       }
       const exitCode = sim.exitCode ?? 0;
