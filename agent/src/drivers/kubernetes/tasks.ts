@@ -311,7 +311,10 @@ export function createTaskRunner(c: TaskRunnerContext) {
             : await runMiniService(t, w, signal, running);
       } catch (err) {
         // stopped (cancel, a deadline, the agent's stop): the workload goes, its grace period honoured
-        if (signal.aborted) await remove(t.taskId);
+        if (signal.aborted)
+          await remove(t.taskId).catch((e: Error) =>
+            c.log(`task ${t.taskId}: stopped, but its objects remain: ${e.message}`),
+          );
         else cleanUp(t.taskId);
         throw err;
       }
