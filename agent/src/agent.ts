@@ -121,7 +121,13 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       ),
     );
     if (driver.runTask) {
-      const tasks = new TaskWork({ bus, runTask: driver.runTask.bind(driver), signal, log });
+      const tasks = new TaskWork({
+        bus,
+        runTask: driver.runTask.bind(driver),
+        removeTask: driver.removeTask?.bind(driver),
+        signal,
+        log,
+      });
       adopt(
         await bus.consume<TaskWorkMessage>(
           workOf(Streams.taskWork, subjects.taskWork(clusterId)),

@@ -67,5 +67,10 @@ export interface ClusterDriver extends AsyncDisposable {
    * the signal stops it (and rejects). Drivers that run no tasks omit it: their agent takes no task work.
    */
   runTask?(task: RunTaskMessage, signal: AbortSignal, running: () => Promise<void>): Promise<TaskExit>;
+  /**
+   * Removes what a run of the task left on the cluster, when this agent does not run it (it ran
+   * under an agent that has since restarted): a stop must not leave the workload behind.
+   */
+  removeTask?(taskId: string): Promise<void>;
   dispose(): Promise<void>;
 }

@@ -14,6 +14,8 @@ export interface TaskWorkOptions {
   bus: Bus;
   /** the driver's runTask */
   runTask: NonNullable<ClusterDriver['runTask']>;
+  /** the driver's removeTask, for a stop of a task this agent does not run */
+  removeTask?: ClusterDriver['removeTask'];
   /** the agent's stop: ends every task it runs, unreported (nvct's runtime deadline ends them) */
   signal: AbortSignal;
   log: (msg: string) => void;
@@ -75,6 +77,10 @@ export class TaskWork {
     }
     this.stops.add(m.taskId);
     if (this.stops.size > STOPS_KEPT) this.stops.delete(this.stops.values().next().value!);
+    // its run may be still to come, or have run under this agent's predecessor: what that left goes
+    await this.o
+      .removeTask?.(m.taskId)
+      .catch((err: Error) => this.o.log(`task ${m.taskId}: removing what its run left failed: ${err.message}`));
   }
 
   private async report(m: RunTaskMessage, status: TaskReportStatus, message: string | null): Promise<void> {

@@ -8,8 +8,13 @@ import { randomUUID } from 'node:crypto';
 import type { RunTaskMessage, Workload } from '@nvcf/contracts';
 import { SIM_ANNOTATION } from '@nvcf/operators';
 import { jobController } from '../../test/services/cluster-sim/index.js';
-import { CLUSTER_LABEL, MINISERVICE, type KubeObject } from '../src/drivers/kubernetes/index.js';
-import { describeKube, driverPerTest, helm, never, waitFor } from './kube-fixtures.js';
+import {
+  CLUSTER_LABEL,
+  createKubernetesDriver,
+  MINISERVICE,
+  type KubeObject,
+} from '../src/drivers/kubernetes/index.js';
+import { describeKube, driverPerTest, helm, never, registry, waitFor } from './kube-fixtures.js';
 
 const container = (): Workload => ({
   kind: 'container',
@@ -127,6 +132,25 @@ describeKube('tasks on the kubernetes driver (shared kube-apiserver)', () => {
     expect(await jobOf(t)).toBeNull();
     expect(await podsOf(t)).toEqual([]);
     expect(await k.client.get({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns(t) } })).toBeNull();
+  }, 30_000);
+
+  it('a stop for a task this agent does not run removes what a run under another agent left', async () => {
+    const t = task(k.clusterId, container(), { runMs: 60_000 });
+    let runningNow!: () => void;
+    const started = new Promise<void>((r) => (runningNow = r));
+    // the predecessor ran the task and is gone: nothing stops its run but the Job's end
+    const predecessor = createKubernetesDriver({ clusterId: k.clusterId, client: k.client, registry, pollMs: 300 });
+    const orphan = predecessor.runTask!(t, never(), async () => runningNow()).then(
+      () => 'ended',
+      (err: Error) => err.message,
+    );
+    await started;
+    await k.driver.removeTask!(t.taskId);
+    expect(await jobOf(t)).toBeNull();
+    expect(await podsOf(t)).toEqual([]);
+    expect(await k.client.get({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns(t) } })).toBeNull();
+    expect(await orphan).toMatch(/deleted while it ran/);
+    await predecessor.dispose();
   }, 30_000);
 
   it("an operator task (a NIMCache) is a MiniService in operator mode: COMPLETED by the registry's complete rule", async () => {

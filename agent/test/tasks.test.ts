@@ -10,6 +10,7 @@ import {
 } from '@nvcf/contracts';
 import { waitUntil } from '@nvcf/testing';
 import { createSimulatedCluster, startAgent, type Agent, type SimulatedCluster } from '../src/index.js';
+import { TaskWork } from '../src/tasks.js';
 
 const CLUSTER = 'c1';
 
@@ -102,5 +103,43 @@ describe('the agent runs tasks on its simulated cluster', () => {
     await waitUntil(() => reported('t2').length === 2, { what: 't2 reported twice' });
     expect(driver.task('t1')).toBeNull();
     expect(reported('t1')).toEqual([]);
+  });
+});
+
+describe('a stop for a task the agent does not run', () => {
+  it("has the driver remove what a run under the agent's predecessor left, and still keeps a later run from starting", async () => {
+    await using bus = createMemoryBus();
+    const removed: string[] = [];
+    const ran: string[] = [];
+    const work = new TaskWork({
+      bus,
+      runTask: async (t) => {
+        ran.push(t.taskId);
+        return { exitCode: 0, message: null };
+      },
+      removeTask: async (taskId) => void removed.push(taskId),
+      signal: new AbortController().signal,
+      log: () => {},
+    });
+    await work.handle({
+      type: 'stop-task',
+      ncaId: 'nca-a',
+      taskId: 't9',
+      clusterId: CLUSTER,
+      reason: 'EXCEEDED_MAX_RUNTIME',
+    });
+    expect(removed).toEqual(['t9']);
+    await work.handle({
+      type: 'run-task',
+      ncaId: 'nca-a',
+      taskId: 't9',
+      clusterId: CLUSTER,
+      gpu: 'L40S',
+      instanceType: 'gl40s_1.br25_2xlarge',
+      workload: { kind: 'container', image: 'nvcr.io/nca-a/eval:1', args: [], environment: {} },
+      configuration: null,
+      terminationGracePeriodDuration: 'PT30S',
+    });
+    expect(ran).toEqual([]);
   });
 });

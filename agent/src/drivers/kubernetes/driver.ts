@@ -291,6 +291,7 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
         throw classify(err, `task ${t.taskId}`);
       }
     },
+    removeTask: (taskId) => tasks.remove(taskId),
     async dispose() {
       await tasks.settled();
       disposed = true;

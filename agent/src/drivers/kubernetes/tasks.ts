@@ -321,6 +321,8 @@ export function createTaskRunner(c: TaskRunnerContext) {
       cleanUp(t.taskId);
       return exit;
     },
+    /** what a run under another agent left, removed (a stop this agent got for a task it does not run) */
+    remove,
     /** resolves once the removals under way are done */
     async settled(): Promise<void> {
       await Promise.all([...cleanups]);
