@@ -173,7 +173,9 @@ describeKube('tasks on the kubernetes driver (shared kube-apiserver)', () => {
       conditions: [{ type: 'Failed', status: 'True', reason: 'PullFailed', message: 'model not found' }],
     };
     const t = task(k.clusterId, nimCache({ [SIM_ANNOTATION.status]: JSON.stringify(failed) }));
-    const { exit } = await run(t);
+    let ran = false;
+    const exit = await k.driver.runTask!(t, never(), async () => void (ran = true));
+    expect(ran).toBe(false); // it never ran: no RUNNING before its end
     expect(exit.exitCode).toBe(1);
     expect(exit.message).toContain('model not found');
     await gone(t);

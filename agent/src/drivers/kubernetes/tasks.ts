@@ -174,7 +174,7 @@ export function createTaskRunner(c: TaskRunnerContext) {
     await c.deleteAndWait([nsRef(taskId)]);
   };
 
-  /** Reads until `read` has the end; `running` is called once, when the workload runs (or has already ended). */
+  /** Reads until `read` has the end; `running` is called once, when the workload runs (or has already completed). */
   const follow = async (
     t: RunTaskMessage,
     read: () => Promise<{ running: boolean; exit: TaskExit | null }>,
@@ -187,7 +187,9 @@ export function createTaskRunner(c: TaskRunnerContext) {
       t.taskId,
       async () => {
         const r = await read();
-        if (!reported && (r.running || r.exit)) {
+        // a workload that completed ran, even when no read caught it running; one that failed to
+        // start (a refused manifest, a failed install) did not
+        if (!reported && (r.running || r.exit?.exitCode === 0)) {
           await running();
           reported = true;
         }
