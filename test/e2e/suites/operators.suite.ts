@@ -394,7 +394,7 @@ export function operatorsKubernetesSuite(
       });
     };
 
-    it('a failure condition set by the Dynamo controller fails the instance within 5 s, with its message', async () => {
+    it('a failure condition set by the Dynamo controller fails the instance before its deadline, with its message', async () => {
       const failedBefore = (await operatorMetricsOf(k.system.gateway.metricsUrl, 'dynamo')).failed;
       const t0 = Date.now();
       const { v, specId } = await deploy(
@@ -410,8 +410,9 @@ export function operatorsKubernetesSuite(
         ['dynamo'],
         'graph-frontend',
       );
-      const s = await waitRevision(a(), specId!, 'FAILED', 10_000);
-      expect(Date.now() - t0).toBeLessThan(5000); // the revision deadline is 30 s: this is the failure rule
+      const s = await waitRevision(a(), specId!, 'FAILED', 20_000);
+      // the revision deadline is 30 s: well before it, this is the failure rule (with room for a loaded CI host)
+      expect(Date.now() - t0).toBeLessThan(20_000);
       expect(s.instances.map((i) => i.state)).toEqual(['FAILED']);
       expect(s.latestRevision!.failureReason).toContain(
         'DynamoGraphDeployment/graph: status.state=failed: pull access denied for nvcr.io/nvidia/dynamo:bad',
@@ -509,8 +510,8 @@ export function operatorsKubernetesSuite(
       };
       const t0 = Date.now();
       const { v, specId } = await deploy([isvc, svc], ['kserve'], 'llama-svc');
-      const s = await waitRevision(a(), specId!, 'FAILED', 10_000);
-      expect(Date.now() - t0).toBeLessThan(5000);
+      const s = await waitRevision(a(), specId!, 'FAILED', 20_000);
+      expect(Date.now() - t0).toBeLessThan(20_000); // before the 30 s revision deadline: failed at once
       expect(s.latestRevision!.failureReason).toContain("operator type 'kserve' not installed on cluster");
       expect(s.latestRevision!.failureReason).toContain(
         'inferenceservices.serving.kserve.io (serving.kserve.io/v1beta1 InferenceService)',
