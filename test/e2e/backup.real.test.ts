@@ -144,7 +144,7 @@ describeReal('backup and restore: NATS JetStream and Cassandra with work in flig
       ['icms_api', 2],
       ['nvca_status', 1],
       ['nvcf_api', 2],
-      ['nvct_api', 1],
+      ['nvct_api', 2],
     ]);
     // the manifest names what the snapshot holds: the waiting update, not yet delivered to its agent's durable
     const update = manifest.nats.streams.find((s) => s.name === Streams.update.name)!;
@@ -247,7 +247,7 @@ describeReal('backup and restore: NATS JetStream and Cassandra with work in flig
       [`icms_api${older}`, 2],
       [`nvca_status${older}`, 1],
       [`nvcf_api${older}`, 1],
-      [`nvct_api${older}`, 1],
+      [`nvct_api${older}`, 2],
     ]);
     expect((await migrator.up()).map((m) => m.file)).toEqual(['002_instance_observations.cql']);
   }, 90_000);

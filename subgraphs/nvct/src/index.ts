@@ -4,7 +4,7 @@ export { createMemoryTaskStore, createCassandraTaskStore } from './store/index.j
 export type { TaskStore, CassandraTaskStoreOptions } from './store/index.js';
 export { durationMs } from './duration.js';
 export { sweepDeadlines, overdue } from './deadlines.js';
-export { transition, advance } from './lifecycle.js';
+export { transition, advance, redeliver, unannounced } from './lifecycle.js';
 export { httpPlaceTask, placeQueued, applyReport, taskPlacement } from './dispatch.js';
 export type { PlaceTask } from './dispatch.js';
 export type { Clock, TaskDeps, Decision } from './lifecycle.js';

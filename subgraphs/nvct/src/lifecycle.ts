@@ -1,9 +1,12 @@
 import { fail } from '@nvcf/errors';
 import type { Bus } from '@nvcf/bus';
+import { createLogger } from '@nvcf/logging';
 import { msgIds, subjects, type StopTaskMessage, type TaskStatusEvent } from '@nvcf/contracts';
 import { EVENTS_KEPT, NEXT, isTerminal, type TaskRecord, type TaskStatus } from './model.js';
 import type { TaskStore } from './store/index.js';
 import type { TaskMetrics } from './metrics.js';
+
+const log = createLogger('nvct');
 
 /** Now, as the control plane sees it: tests pass a fake clock. */
 export type Clock = () => Date;
@@ -32,38 +35,51 @@ export function advance(task: TaskRecord, status: TaskStatus, at: string, messag
     status,
     seq,
     events,
+    // a task stored before announcements were tracked had each transition announced when it was stored
+    announcedSeq: task.announcedSeq ?? task.seq,
     runningAt: status === 'RUNNING' ? at : task.runningAt,
     endedAt: isTerminal(status) ? at : null,
     message: isTerminal(status) ? message : task.message,
   };
 }
 
-/** The newest transition of a stored task, as its status event. */
-export function statusEventOf(task: TaskRecord): TaskStatusEvent {
-  const last = task.events.at(-1)!;
-  const previous = task.events.at(-2);
+/** The stored task's transition `seq` (one it still keeps), as its status event. */
+export function statusEventAt(task: TaskRecord, seq: number): TaskStatusEvent {
+  const i = task.events.findIndex((e) => e.seq === seq);
+  if (i < 0) throw new Error(`task ${task.id} keeps no transition ${seq}`);
+  const e = task.events[i];
+  const previous = task.events[i - 1];
   return {
     type: 'task-status',
     ncaId: task.ncaId,
     taskId: task.id,
-    seq: last.seq,
-    status: last.status,
+    seq: e.seq,
+    status: e.status,
     // the task keeps its newest events only; the first has no previous status
-    previousStatus: previous?.seq === last.seq - 1 ? previous.status : null,
-    at: last.at,
-    message: last.message,
+    previousStatus: previous?.seq === e.seq - 1 ? previous.status : null,
+    at: e.at,
+    message: e.message,
   };
 }
 
+/** The newest transition of a stored task, as its status event. */
+export const statusEventOf = (task: TaskRecord): TaskStatusEvent => statusEventAt(task, task.events.at(-1)!.seq);
+
 /**
- * Publishes the task's newest transition on its tenant's subject. After the store: the event
- * never announces what a reader could not read yet; the message id makes a repeat a duplicate.
+ * Publishes the task's transition `seq` (default its newest) on its tenant's subject. After the
+ * store: the event never announces what a reader could not read yet; the message id makes a repeat
+ * a duplicate.
  */
-export async function announce(deps: Pick<TaskDeps, 'bus' | 'metrics'>, task: TaskRecord): Promise<void> {
-  const e = statusEventOf(task);
-  deps.metrics?.transitioned(e.status);
+export async function announce(deps: Pick<TaskDeps, 'bus'>, task: TaskRecord, seq = task.seq): Promise<void> {
+  const e = statusEventAt(task, seq);
   await deps.bus.publish(subjects.taskStatus(e.ncaId, e.taskId), e, { msgId: msgIds.taskStatus(e) });
 }
+
+/**
+ * Stored transitions not known to be published yet (their status events, and the stop of a
+ * control-plane end). A task stored before this was tracked has no announcedSeq: announced.
+ */
+export const unannounced = (t: TaskRecord) => t.announcedSeq != null && t.announcedSeq < t.seq;
 
 /** Where a task should go from the state it is in now, and why (and, launching it, where it runs); null: nowhere. */
 export type Decision = (t: TaskRecord) => { status: TaskStatus; message: string | null; clusterId?: string } | null;
@@ -89,9 +105,55 @@ export async function stopOnCluster(deps: Pick<TaskDeps, 'bus'>, task: TaskRecor
 }
 
 /**
+ * Publishes what the stored task has not announced: the status event of each transition after
+ * announcedSeq, in order, and the stop of a control-plane end; then records them announced by
+ * compare-and-set on seq (a newer transition, stored meanwhile, announces itself and these again).
+ * Throws when a publish failed; the task stays unannounced and `redeliver` sends it all again:
+ * at-least-once, and the message ids make the repeats duplicates.
+ */
+export async function publishPending(deps: TaskDeps, task: TaskRecord): Promise<void> {
+  const after = task.announcedSeq ?? task.seq - 1;
+  const announceAll = async () => {
+    for (const e of task.events) if (e.seq > after) await announce(deps, task, e.seq);
+  };
+  // each attempted whatever the other does: a status publish that failed must not also keep the
+  // workload of a canceled or timed-out task running
+  const sent = await Promise.allSettled([announceAll(), stopOnCluster(deps, task)]);
+  for (const r of sent) if (r.status === 'rejected') throw r.reason;
+  await deps.store.replace(task.seq, { ...task, announcedSeq: task.seq });
+}
+
+/**
+ * Publishes a transition just stored. A failure (the bus unavailable) is not the caller's: the
+ * transition is stored, and the next `redeliver` publishes it.
+ */
+export async function deliver(deps: TaskDeps, task: TaskRecord): Promise<void> {
+  try {
+    await publishPending(deps, task);
+  } catch (err) {
+    log.warn(`task ${task.id}: ${task.status} is stored but not published yet; the sweep sends it again`, err);
+  }
+}
+
+/**
+ * Publishes every stored transition not announced yet: the sweep's safety net for publishes that
+ * failed (the bus was down) or were cut short (the process died between store and publish). Stops
+ * at the first failure: the bus is likely still unavailable, and the next pass tries again.
+ */
+export async function redeliver(deps: TaskDeps): Promise<number> {
+  let sent = 0;
+  for (const t of await deps.store.listUnannounced()) {
+    await publishPending(deps, t);
+    sent++;
+  }
+  return sent;
+}
+
+/**
  * Moves a task where `decide` says by compare-and-set, deciding again on a fresh read when another
- * writer (a cancel, a deadline, an agent's report) moved it first, and announces the transition.
- * Null when the task is missing, or when from where it now is there is nowhere to go (it ended).
+ * writer (a cancel, a deadline, an agent's report) moved it first, and announces the transition
+ * (stored first, then published: `deliver`). Null when the task is missing, or when from where it
+ * now is there is nowhere to go (it ended).
  */
 export async function transition(deps: TaskDeps, id: string, decide: Decision): Promise<TaskRecord | null> {
   for (;;) {
@@ -102,10 +164,8 @@ export async function transition(deps: TaskDeps, id: string, decide: Decision): 
     const moved = advance(cur, next.status, deps.clock().toISOString(), next.message);
     if (next.clusterId) moved.clusterId = next.clusterId;
     if (await deps.store.replace(cur.seq, moved)) {
-      // each attempted whatever the other does: a status publish that failed must not also keep
-      // the workload of a canceled or timed-out task running, with nothing left to stop it
-      const sent = await Promise.allSettled([announce(deps, moved), stopOnCluster(deps, moved)]);
-      for (const r of sent) if (r.status === 'rejected') throw r.reason;
+      deps.metrics?.transitioned(moved.status);
+      await deliver(deps, moved);
       return moved;
     }
   }

@@ -52,6 +52,11 @@ export type TaskRecord = CheckedWorkload & {
   message: string | null;
   /** seq of its newest transition: the compare-and-set token of every change */
   seq: number;
+  /**
+   * seq of the newest transition whose status event (and the stop a control-plane end sends) is
+   * published; below seq, the sweep publishes the rest. Absent on tasks stored before it was kept.
+   */
+  announcedSeq?: number;
   /** the newest EVENTS_KEPT transitions, oldest first */
   events: TaskEventRecord[];
 };

@@ -8,7 +8,7 @@ import type { OperatorRegistry } from '@nvcf/operators';
 import { startSubgraph, type RunningSubgraph } from '@nvcf/subgraph-kit';
 import type { TaskStore } from './store/index.js';
 import { createLoaders, resolvers } from './resolvers.js';
-import { systemClock, type Clock, type TaskDeps } from './lifecycle.js';
+import { redeliver, systemClock, type Clock, type TaskDeps } from './lifecycle.js';
 import { sweepDeadlines } from './deadlines.js';
 import { TaskMetrics } from './metrics.js';
 import { consumeReports, placeQueued, type PlaceTask } from './dispatch.js';
@@ -26,7 +26,10 @@ export interface NvctServerOptions {
   host?: string;
   /** the control plane's now: timestamps and deadlines; tests pass a fake one */
   clock?: Clock;
-  /** how often the open tasks' deadlines are checked, and the queued ones offered to ICMS again (default 1000) */
+  /**
+   * how often the open tasks' deadlines are checked, the queued ones offered to ICMS again, and
+   * transitions stored but not published (the bus was down) published again (default 1000)
+   */
   deadlineSweepMs?: number;
   /** ICMS's placement of a task (its internal RPC); without it tasks stay QUEUED */
   placeTask?: PlaceTask;
@@ -46,6 +49,9 @@ export async function createNvctServer(opts: NvctServerOptions): Promise<Running
     // one listing of the open tasks per pass, for the deadlines and then the placement: a task the
     // sweep just ended is not offered to ICMS
     const tend = async () => {
+      // first what was stored but not published (the bus was down): apart, so an outage of the bus
+      // does not also hold back the deadlines, whose transitions it will publish once it is back
+      await redeliver(deps).catch((err) => log.warn('publishing stored task transitions failed; retrying', err));
       const open = await deps.store.listOpen();
       const ended = new Set((await sweepDeadlines(deps, open)).map((t) => t.id));
       if (placeTask)

@@ -4,7 +4,7 @@ import { checkWorkloadInput, type OperatorRegistry } from '@nvcf/operators';
 import { checkHelmValues, checkName, inputLimit } from '@nvcf/subgraph-kit';
 import { DURATIONS, checkDuration } from './duration.js';
 import { isTerminal, type TaskRecord, type TaskStatus } from './model.js';
-import { announce, ownTask, transition, type TaskDeps } from './lifecycle.js';
+import { deliver, ownTask, transition, type TaskDeps } from './lifecycle.js';
 import type { TaskStore } from './store/index.js';
 import type { CreateTaskInput } from './generated/resolvers.js';
 
@@ -54,10 +54,12 @@ export async function createTask(
     endedAt: null,
     message: null,
     seq: 1,
+    announcedSeq: 0,
     events: [{ seq: 1, at: now, status: 'QUEUED', message: null }],
   };
   await deps.store.create(task);
-  await announce(deps, task);
+  deps.metrics?.transitioned('QUEUED');
+  await deliver(deps, task);
   return task;
 }
 

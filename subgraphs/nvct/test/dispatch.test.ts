@@ -8,6 +8,7 @@ import {
   placeQueued,
   sweepDeadlines,
   transition,
+  unannounced,
   type PlaceTask,
   type TaskDeps,
 } from '../src/index.js';
@@ -94,10 +95,14 @@ describe('placing tasks and applying their agents’ reports', () => {
           ? Promise.reject(new Error('status stream unavailable'))
           : (bus.publish as (...a: unknown[]) => Promise<unknown>)(subject, ...rest),
     });
-    await expect(
-      transition({ ...deps, bus: statusDown }, 't1', () => ({ status: 'CANCELED', message: 'canceled by the owner' })),
-    ).rejects.toThrow('status stream unavailable');
+    // stored: the cancel is the caller's, and the sweep publishes its event later
+    const canceled = await transition({ ...deps, bus: statusDown }, 't1', () => ({
+      status: 'CANCELED',
+      message: 'canceled by the owner',
+    }));
+    expect(canceled?.status).toBe('CANCELED');
     expect((await get('t1')).status).toBe('CANCELED');
+    expect(unannounced(await get('t1'))).toBe(true);
     expect(work).toEqual([{ type: 'stop-task', ncaId: 'nca-a', taskId: 't1', clusterId: 'c1', reason: 'CANCELED' }]);
   });
 

@@ -61,5 +61,23 @@ export function taskStoreContract(name: string, make: () => Promise<TaskStore>) 
       expect(ids).toContain(open.id);
       expect(ids).not.toContain(ended.id);
     });
+
+    it('lists the tasks with a transition not announced, ended ones too, until it is announced', async () => {
+      const created = { ...queuedTask(randomUUID(), a, at(40)), announcedSeq: 0 };
+      const ended = { ...queuedTask(randomUUID(), b, at(41)), announcedSeq: 1 };
+      const legacy = queuedTask(randomUUID(), a, at(42));
+      for (const t of [created, ended, legacy]) await store.create(t);
+      const canceled = { ...ended, status: 'CANCELED' as const, seq: 2 };
+      await store.replace(1, canceled);
+      const listed = async () => (await store.listUnannounced()).map((t) => t.id);
+      expect(await listed()).toEqual(expect.arrayContaining([created.id, ended.id]));
+      expect(await listed()).not.toContain(legacy.id);
+
+      expect(await store.replace(2, { ...canceled, announcedSeq: 2 })).toBe(true);
+      expect(await store.replace(1, { ...created, announcedSeq: 1 })).toBe(true);
+      expect(await listed()).not.toContain(ended.id);
+      expect(await listed()).not.toContain(created.id);
+      expect((await store.get([ended.id]))[0]).toMatchObject({ status: 'CANCELED', announcedSeq: 2 });
+    });
   });
 }

@@ -1,4 +1,5 @@
 import { isTerminal, type TaskRecord } from '../model.js';
+import { unannounced } from '../lifecycle.js';
 import type { TaskStore } from './types.js';
 
 const newestFirst = (a: TaskRecord, b: TaskRecord) =>
@@ -31,6 +32,9 @@ export function createMemoryTaskStore(): TaskStore {
     },
     async listOpen() {
       return [...tasks.values()].filter((t) => !isTerminal(t.status)).map((t) => structuredClone(t));
+    },
+    async listUnannounced() {
+      return [...tasks.values()].filter(unannounced).map((t) => structuredClone(t));
     },
     dispose,
     [Symbol.asyncDispose]: dispose,

@@ -18,5 +18,7 @@ export interface TaskStore extends AsyncDisposable {
   replace(expectedSeq: number, next: TaskRecord): Promise<boolean>;
   /** every task not in a terminal state, of every tenant (the deadline sweep) */
   listOpen(): Promise<TaskRecord[]>;
+  /** every task with a stored transition not announced yet (announcedSeq < seq), open or ended */
+  listUnannounced(): Promise<TaskRecord[]>;
   dispose(): Promise<void>;
 }
