@@ -141,7 +141,7 @@ describeReal('backup and restore: NATS JetStream and Cassandra with work in flig
     const manifest = JSON.parse(readFileSync(join(set, 'manifest.json'), 'utf8')) as Manifest;
     expect(manifest.nats.streams.map((s) => s.name)).toEqual(allStreams.map((s) => s.name));
     expect(manifest.cassandra.keyspaces.map((k) => [k.folder, k.ledgerVersion])).toEqual([
-      ['icms_api', 2],
+      ['icms_api', 3],
       ['nvca_status', 1],
       ['nvcf_api', 2],
       ['nvct_api', 2],
@@ -244,7 +244,7 @@ describeReal('backup and restore: NATS JetStream and Cassandra with work in flig
       keyspaceSuffix: older,
     });
     expect((await migrator.status()).map((s) => [s.keyspace, s.version])).toEqual([
-      [`icms_api${older}`, 2],
+      [`icms_api${older}`, 3],
       [`nvca_status${older}`, 1],
       [`nvcf_api${older}`, 1],
       [`nvct_api${older}`, 2],

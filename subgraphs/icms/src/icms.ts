@@ -14,6 +14,7 @@ import type { RpcHandlers } from '@nvcf/subgraph-kit';
 import type { IcmsStore } from './store/index.js';
 import { isLive, type ClusterRecord, type InstanceRecord } from './model.js';
 import { eligibleClusters } from './placement.js';
+import { dedicate, releaseIfUnused } from './tenancy.js';
 
 type Handlers = RpcHandlers<IcmsRpc>;
 
@@ -32,12 +33,21 @@ const launchedIdOf = (specId: string, revisionId: string, n: number) =>
   derivedId(`instance:${specId}:${revisionId}:${n}`);
 
 export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
+  // what runs on each cluster, by tenant: live instances and tasks not ended
   const liveByCluster = async (clusters: ClusterRecord[]) =>
     new Map(
       await Promise.all(
-        clusters.map(async (c) => [c.id, (await store.listInstancesByCluster(c.id)).filter(isLive)] as const),
+        clusters.map(async (c) => {
+          const [instances, tasks] = await Promise.all([
+            store.listInstancesByCluster(c.id),
+            store.listTasksByCluster(c.id),
+          ]);
+          return [c.id, [...instances.filter(isLive), ...tasks.filter((t) => !t.ended)]] as const;
+        }),
       ),
     );
+  const taken = (c: ClusterRecord) =>
+    fail('NO_ELIGIBLE_CLUSTER', `cluster ${c.name} was taken by another tenant's operator workload meanwhile; retry`);
 
   return {
     async launch(tenant, { specs }) {
@@ -61,14 +71,7 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       });
       for (const { s, targets, missing } of plans) {
         if (!s.placement.singleTenant) continue;
-        for (const c of targets.slice(0, missing)) {
-          if (c.dedicatedTo !== tenant && !(await store.setDedication(c.id, null, tenant))) {
-            throw fail(
-              'NO_ELIGIBLE_CLUSTER',
-              `cluster ${c.name} was taken by another tenant's operator workload meanwhile; retry`,
-            );
-          }
-        }
+        for (const c of targets.slice(0, missing)) if (!(await dedicate(store, c, tenant))) throw taken(c);
       }
       const now = new Date().toISOString();
       const out: Record<string, string[]> = {};
@@ -175,8 +178,6 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
     async placeTask(tenant, { placement, run }) {
       if (run.ncaId !== tenant) throw fail('FORBIDDEN', 'a task of another tenant');
       const clusters = await store.listClusters();
-      // an operator task refuses a cluster other tenants use; it does not dedicate the cluster (yet):
-      // ICMS releases a dedication when its last instance ends, and it keeps no record of tasks
       const [target] = eligibleClusters(
         clusters,
         await liveByCluster(clusters),
@@ -184,6 +185,20 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
         placement,
         `task ${run.taskId}`,
       );
+      // an operator task dedicates its cluster to its tenant while it runs, as an operator instance
+      // does; the lock ends with the last operator workload there (releaseIfUnused)
+      if (placement.singleTenant && !(await dedicate(store, target, tenant))) throw taken(target);
+      const { taskId, ncaId } = run;
+      await store.putTask({
+        id: taskId,
+        ncaId,
+        clusterId: target.id,
+        singleTenant: placement.singleTenant,
+        ended: false,
+        createdAt: new Date().toISOString(),
+      });
+      // its end was seen before its placement was stored (a cancel that overtook it): nothing holds the lock
+      if (placement.singleTenant && (await store.getTask(taskId))?.ended) await releaseIfUnused(store, target.id);
       const msg: RunTaskMessage = { type: 'run-task', ...run, clusterId: target.id };
       await bus.publish(subjects.taskWork(target.id), msg, { msgId: msgIds.runTask(run.taskId) });
       return { clusterId: target.id };

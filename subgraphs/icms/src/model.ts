@@ -49,6 +49,18 @@ export interface UpdateActionRecord {
   createdAt: string;
 }
 
+/** A task ICMS placed: what it runs on, and whether it still does (nvct's status events end it). */
+export interface TaskPlacementRecord {
+  id: string;
+  ncaId: string;
+  clusterId: string;
+  /** an operator task: its cluster is dedicated to its tenant while it runs */
+  singleTenant: boolean;
+  /** its terminal status was seen; may be set before the placement is stored (an end that overtook it) */
+  ended: boolean;
+  createdAt: string;
+}
+
 export const isLive = (i: Pick<InstanceRecord, 'state'>) => i.state !== 'TERMINATED' && i.state !== 'FAILED';
 
 /** A GPU specification as ICMS knows it: only its key (nvcf owns the rest). */

@@ -1,6 +1,6 @@
 import { fail } from '@nvcf/errors';
 import type { PlacementRequest } from '@nvcf/contracts';
-import { isLive, type ClusterRecord, type InstanceRecord } from './model.js';
+import type { ClusterRecord, InstanceRecord } from './model.js';
 
 /** The single-tenancy refusals, as NO_ELIGIBLE_CLUSTER lists them per cluster (docs/operators.md quotes them). */
 export const TENANCY_REFUSAL = {
@@ -11,8 +11,11 @@ export const TENANCY_REFUSAL = {
 export const mayUse = (c: ClusterRecord, tenant: string) =>
   c.authorizedNcaIds.includes(tenant) && (c.dedicatedTo == null || c.dedicatedTo === tenant);
 
+/** A workload running on a cluster, by tenant: a live instance or a task that has not ended. */
+export type Occupant = Pick<InstanceRecord, 'ncaId'>;
+
 /** Why a cluster cannot take this request, or null when it can. */
-function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: InstanceRecord[]): string | null {
+function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: readonly Occupant[]): string | null {
   if (!c.authorizedNcaIds.includes(tenant)) return 'not authorized for the tenant';
   if (c.dedicatedTo && c.dedicatedTo !== tenant) return TENANCY_REFUSAL.dedicated;
   if (p.clusters.length && !p.clusters.includes(c.id) && !p.clusters.includes(c.name))
@@ -41,7 +44,8 @@ function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: In
 /** Eligible clusters, least loaded first; the error lists why each cluster was refused. */
 export function eligibleClusters(
   clusters: ClusterRecord[],
-  liveByCluster: Map<string, InstanceRecord[]>,
+  /** the workloads running on each cluster (live instances, tasks not ended) */
+  liveByCluster: Map<string, readonly Occupant[]>,
   tenant: string,
   p: PlacementRequest,
   where: string,
@@ -49,8 +53,7 @@ export function eligibleClusters(
   const reasons: string[] = [];
   const ok: ClusterRecord[] = [];
   for (const c of clusters) {
-    const live = (liveByCluster.get(c.id) ?? []).filter(isLive);
-    const why = refusal(c, tenant, p, live);
+    const why = refusal(c, tenant, p, liveByCluster.get(c.id) ?? []);
     if (why) {
       if (c.authorizedNcaIds.includes(tenant)) reasons.push(`${c.name}: ${why}`);
     } else ok.push(c);
@@ -62,6 +65,6 @@ export function eligibleClusters(
       { gpu: p.gpu, instanceType: p.instanceType },
     );
   }
-  const load = (c: ClusterRecord) => (liveByCluster.get(c.id) ?? []).filter(isLive).length;
+  const load = (c: ClusterRecord) => (liveByCluster.get(c.id) ?? []).length;
   return ok.sort((a, b) => load(a) - load(b) || a.id.localeCompare(b.id));
 }

@@ -8,7 +8,7 @@ import type { IcmsStore } from './store/index.js';
 import type { ClusterRecord } from './model.js';
 import { resolvers, createLoaders } from './resolvers.js';
 import { icmsHandlers } from './icms.js';
-import { consumeClusterReports, consumeStatus } from './status-consumer.js';
+import { consumeClusterReports, consumeStatus, consumeTaskEnds } from './status-consumer.js';
 
 export interface IcmsServerOptions {
   store: IcmsStore;
@@ -36,6 +36,8 @@ export async function createIcmsServer(opts: IcmsServerOptions): Promise<Running
     stack.defer(() => consumer.stop());
     const reports = await consumeClusterReports(opts.store, opts.bus, opts.consumerName, opts.consumerStart);
     stack.defer(() => reports.stop());
+    const taskEnds = await consumeTaskEnds(opts.store, opts.bus, opts.consumerName, opts.consumerStart);
+    stack.defer(() => taskEnds.stop());
     const server = await startSubgraph({
       name: 'icms',
       schema: buildIcmsSchema(opts.store),
@@ -46,7 +48,12 @@ export async function createIcmsServer(opts: IcmsServerOptions): Promise<Running
       rpc: icmsHandlers(opts.store, opts.bus),
     });
     const drain = async (graceMs: number) => {
-      await Promise.all([consumer.stop({ graceMs }), reports.stop({ graceMs }), server.drain(graceMs)]);
+      await Promise.all([
+        consumer.stop({ graceMs }),
+        reports.stop({ graceMs }),
+        taskEnds.stop({ graceMs }),
+        server.drain(graceMs),
+      ]);
     };
     const dispose = () => drain(0);
     return { ...server, drain, dispose, [Symbol.asyncDispose]: dispose };

@@ -1,6 +1,7 @@
 import { PoisonMessage, type Bus, type Consumer, type StartAt } from '@nvcf/bus';
-import { Streams, readerOf, statusEventOf, type ClusterOperatorsMessage } from '@nvcf/contracts';
+import { Streams, readerOf, statusEventOf, type ClusterOperatorsMessage, type TaskStatusEvent } from '@nvcf/contracts';
 import type { IcmsStore } from './store/index.js';
+import { releaseIfUnused } from './tenancy.js';
 
 /** ICMS tracks instance state (for the current set and placement) from the status stream. */
 export async function consumeStatus(
@@ -13,15 +14,30 @@ export async function consumeStatus(
     const e = statusEventOf(data);
     await store.recordState(e.instanceId, e.state, e.revisionId, e.clock, e.at);
     if (e.state !== 'TERMINATED') return;
-    // the single-tenant lock ends with the last operator instance on the cluster, once the agent
-    // reported it TERMINATED (its objects gone): a FAILED one still has its namespace there. A
-    // redelivered TERMINATED checks again, which finds the lock already gone (terminations are rare)
-    const [cluster] = await store.getClusters([e.clusterId]);
-    if (!cluster?.dedicatedTo) return;
-    const remaining = (await store.listInstancesByCluster(e.clusterId)).filter(
-      (i) => i.singleTenant && i.state !== 'TERMINATED',
-    );
-    if (!remaining.length) await store.setDedication(e.clusterId, cluster.dedicatedTo, null);
+    // the single-tenant lock ends with the last operator workload on the cluster, once the agent
+    // reported it TERMINATED (its objects gone): a FAILED one still has its namespace there
+    await releaseIfUnused(store, e.clusterId);
+  });
+}
+
+/**
+ * ICMS ends a placed task when nvct publishes its terminal status, and with its end the cluster's
+ * single-tenant lock when it was the last operator workload there.
+ */
+export async function consumeTaskEnds(
+  store: IcmsStore,
+  bus: Bus,
+  consumer = 'icms',
+  startAt?: StartAt,
+): Promise<Consumer> {
+  return bus.consume<TaskStatusEvent>(readerOf(Streams.taskStatus, consumer, startAt), async ({ data: e }) => {
+    if (!e || e.type !== 'task-status' || typeof e.taskId !== 'string' || typeof e.status !== 'string')
+      throw new PoisonMessage('not a TaskStatusEvent');
+    if (e.status === 'QUEUED' || e.status === 'LAUNCHED' || e.status === 'RUNNING') return;
+    // the end first: a placement stored after it (a cancel that overtook its placement) stays ended
+    await store.endTask(e.taskId);
+    const placed = await store.getTask(e.taskId);
+    if (placed?.singleTenant) await releaseIfUnused(store, placed.clusterId);
   });
 }
 

@@ -4,16 +4,18 @@ import { createMemoryIcmsStore } from '../src/index.js';
 import { icmsHandlers } from '../src/icms.js';
 
 /** ICMS's handlers on a memory store holding `clusters` (of provider, usable by nca-a), over a bus that records what they publish. */
-export async function handlersWith<M>(clusters: Pick<ClusterRecord, 'id' | 'gpus' | 'regions'>[]) {
+export async function handlersWith<M>(
+  clusters: (Pick<ClusterRecord, 'id' | 'gpus' | 'regions'> & Partial<ClusterRecord>)[],
+) {
   const store = createMemoryIcmsStore();
   for (const c of clusters)
     await store.putCluster({
-      ...c,
       name: c.id,
       ncaId: 'provider',
       authorizedNcaIds: ['nca-a'],
       attributes: [],
       dedicatedTo: null,
+      ...c,
     });
   const published: { subject: string; msg: M; msgId?: string }[] = [];
   const bus = {

@@ -77,6 +77,25 @@ export function icmsStoreContract(name: string, make: () => Promise<IcmsStore>) 
       expect((await store.getClusters([c.id]))[0]?.dedicatedTo).toBe(tenants[won.indexOf(true)]);
     });
 
+    it('keeps the tasks placed on a cluster and their ends, an end stored before its placement too', async () => {
+      const c = id('cluster');
+      const task = { ncaId: 't1', clusterId: c, singleTenant: true, ended: false, createdAt: at };
+      const [a, b] = [
+        { ...task, id: id('task') },
+        { ...task, id: id('task'), singleTenant: false },
+      ];
+      await store.putTask(a);
+      expect(await store.getTask(a.id)).toEqual(a);
+      expect(await store.getTask(b.id)).toBeNull();
+      // b's end overtook its placement: not listed until placed, and ended once it is
+      await store.endTask(b.id);
+      expect(await store.getTask(b.id)).toBeNull();
+      await store.putTask(b);
+      await store.endTask(a.id);
+      expect(byId(await store.listTasksByCluster(c))).toEqual(byId([a, b].map((t) => ({ ...t, ended: true }))));
+      expect(await store.listTasksByCluster(id('cluster'))).toEqual([]);
+    });
+
     it('reads instances by id, spec, version and cluster', async () => {
       const [spec, version, clusterId] = [id('spec'), id('ver'), id('cluster')];
       const a = instance({ gpuSpecificationId: spec, versionId: version, clusterId });

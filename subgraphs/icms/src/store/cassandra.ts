@@ -1,6 +1,6 @@
 import { coalescedWriter, keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
 import type { IcmsStore } from './types.js';
-import type { ClusterRecord, InstanceRecord, UpdateActionRecord } from '../model.js';
+import type { ClusterRecord, InstanceRecord, TaskPlacementRecord, UpdateActionRecord } from '../model.js';
 
 export interface CassandraIcmsStoreOptions {
   /** default icms_api; the schema comes from deploy/migrations/icms_api */
@@ -34,6 +34,12 @@ function readInstance(r: Row): InstanceRecord | null {
   };
 }
 
+// an end stored before its placement has no doc: no placement yet
+function readTask(r: Row): TaskPlacementRecord | null {
+  const t = parse<TaskPlacementRecord>(r.get('doc'));
+  return t && { ...t, ended: r.get('ended') === true };
+}
+
 /** ICMS's store on Cassandra; expects `migrate up` to have created the keyspace. */
 export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStoreOptions = {}): IcmsStore {
   const ks = keyspaceName(opts.keyspace ?? 'icms_api');
@@ -58,6 +64,11 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
     // the report's clock (microseconds) is the write timestamp: newest wins on every replica, no Paxos;
     // an unknown instance gets state cells but no doc, and reads as missing
     recordState: `UPDATE ${ks}.instances USING TIMESTAMP ? SET state = ?, revision_id = ?, clock = ?, updated_at = ? WHERE id = ?`,
+    // the placement and the end are separate cells: an end that overtook its placement stays
+    putTask: `UPDATE ${ks}.tasks SET cluster_id = ?, doc = ? WHERE id = ?`,
+    endTask: `UPDATE ${ks}.tasks SET ended = true WHERE id = ?`,
+    getTask: `SELECT ended, doc FROM ${ks}.tasks WHERE id = ?`,
+    tasksByCluster: `SELECT ended, doc FROM ${ks}.tasks WHERE cluster_id = ?`,
     markAccepted: `INSERT INTO ${ks}.accepted_specs (spec_id) VALUES (?)`,
     isAccepted: `SELECT spec_id FROM ${ks}.accepted_specs WHERE spec_id = ?`,
     putAction: `INSERT INTO ${ks}.update_actions (spec_id, at, doc) VALUES (?, ?, ?)`,
@@ -115,6 +126,22 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
     listInstancesByCluster: (clusterId) => instances(Q.byCluster, clusterId),
     async recordState(id, state, revisionId, clock, at) {
       await reports.write(Q.recordState, [types.Long.fromNumber(clock), state, revisionId, clock, at, id]);
+    },
+
+    async putTask(t) {
+      await exec(Q.putTask, [t.clusterId, json({ ...t, ended: undefined }), t.id]);
+    },
+    async endTask(id) {
+      await exec(Q.endTask, [id]);
+    },
+    async getTask(id) {
+      const [row] = (await exec(Q.getTask, [id])).rows;
+      return row ? readTask(row) : null;
+    },
+    async listTasksByCluster(clusterId) {
+      return (await selectAll(client, Q.tasksByCluster, [clusterId]))
+        .map(readTask)
+        .filter((t): t is TaskPlacementRecord => t !== null);
     },
 
     async markAccepted(specId) {

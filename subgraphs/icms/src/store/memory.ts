@@ -1,5 +1,11 @@
 import type { IcmsStore } from './types.js';
-import type { ClusterRecord, InstanceRecord, OperatorReport, UpdateActionRecord } from '../model.js';
+import type {
+  ClusterRecord,
+  InstanceRecord,
+  OperatorReport,
+  TaskPlacementRecord,
+  UpdateActionRecord,
+} from '../model.js';
 
 const copy = <T>(v: T): T => (v === null || v === undefined ? v : structuredClone(v));
 
@@ -11,6 +17,8 @@ export function createMemoryIcmsStore(): IcmsStore {
     c ? { ...copy(c), ...(reports.has(c.id) ? { operators: copy(reports.get(c.id)!) } : {}) } : null;
   const instances = new Map<string, InstanceRecord>();
   const accepted = new Set<string>();
+  const tasks = new Map<string, TaskPlacementRecord>();
+  const endedTasks = new Set<string>();
   const actions: UpdateActionRecord[] = [];
   const by = (pred: (i: InstanceRecord) => boolean) => [...instances.values()].filter(pred).map(copy);
 
@@ -52,6 +60,21 @@ export function createMemoryIcmsStore(): IcmsStore {
       const i = instances.get(id);
       if (!i || i.clock >= clock) return;
       Object.assign(i, { state, revisionId, clock, updatedAt: at });
+    },
+    async putTask(t) {
+      tasks.set(t.id, copy(t));
+    },
+    async endTask(id) {
+      endedTasks.add(id);
+    },
+    async getTask(id) {
+      const t = tasks.get(id);
+      return t ? { ...copy(t), ended: endedTasks.has(id) } : null;
+    },
+    async listTasksByCluster(clusterId) {
+      return [...tasks.values()]
+        .filter((t) => t.clusterId === clusterId)
+        .map((t) => ({ ...copy(t), ended: endedTasks.has(t.id) }));
     },
     async markAccepted(specId) {
       accepted.add(specId);

@@ -1,4 +1,10 @@
-import type { ClusterRecord, InstanceRecord, OperatorReport, UpdateActionRecord } from '../model.js';
+import type {
+  ClusterRecord,
+  InstanceRecord,
+  OperatorReport,
+  TaskPlacementRecord,
+  UpdateActionRecord,
+} from '../model.js';
 
 /** ICMS's persistence port: memory (embedded default) and Cassandra implement it. */
 export interface IcmsStore extends AsyncDisposable {
@@ -26,6 +32,15 @@ export interface IcmsStore extends AsyncDisposable {
     clock: number,
     at: string,
   ): Promise<void>;
+
+  /** stores where a task was placed; an end already recorded for it stays (ended is never undone) */
+  putTask(t: TaskPlacementRecord): Promise<void>;
+  /** records a task's end, whether or not its placement is stored yet */
+  endTask(id: string): Promise<void>;
+  /** a placed task, null when its placement is not stored */
+  getTask(id: string): Promise<TaskPlacementRecord | null>;
+  /** the tasks placed on the cluster, ended ones too (a missing placement is not listed) */
+  listTasksByCluster(clusterId: string): Promise<TaskPlacementRecord[]>;
 
   markAccepted(specId: string): Promise<void>;
   isAccepted(specId: string): Promise<boolean>;
