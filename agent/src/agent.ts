@@ -46,19 +46,22 @@ export interface Agent extends AsyncDisposable {
   drain(graceMs: number): Promise<void>;
 }
 
+/** Task work messages the agent holds at once: each task it runs holds its run until it ends. */
+const TASK_RUNS_HELD = 1024;
+
 /** A work handler for this cluster: a payload that is not an object is poison, one for another cluster is skipped. */
 function forCluster<T extends { clusterId: string }>(
   clusterId: string,
   log: (msg: string) => void,
-  fn: (m: T) => Promise<unknown>,
+  fn: (m: T, deliveryCount: number) => Promise<unknown>,
 ) {
-  return async ({ data }: { data: T }) => {
+  return async ({ data, deliveryCount }: { data: T; deliveryCount: number }) => {
     if (!data || typeof data !== 'object') throw new PoisonMessage('payload is not an object');
     if (data.clusterId !== clusterId) {
       log(`ignoring a message for cluster ${data.clusterId}`);
       return;
     }
-    await fn(data);
+    await fn(data, deliveryCount);
   };
 }
 
@@ -125,13 +128,16 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
         bus,
         runTask: driver.runTask.bind(driver),
         removeTask: driver.removeTask?.bind(driver),
+        runsTask: driver.runsTask?.bind(driver),
         signal,
         log,
       });
       adopt(
         await bus.consume<TaskWorkMessage>(
-          workOf(Streams.taskWork, subjects.taskWork(clusterId)),
-          forCluster(clusterId, log, (m: TaskWorkMessage) => tasks.handle(m)),
+          // a run is held until its task ends: room for the runs of a busy cluster and, beside
+          // them, for the stops that end them
+          { ...workOf(Streams.taskWork, subjects.taskWork(clusterId)), maxAckPending: TASK_RUNS_HELD },
+          forCluster(clusterId, log, (m: TaskWorkMessage, deliveryCount) => tasks.handle(m, deliveryCount)),
         ),
       );
     }

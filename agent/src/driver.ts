@@ -72,5 +72,11 @@ export interface ClusterDriver extends AsyncDisposable {
    * under an agent that has since restarted): a stop must not leave the workload behind.
    */
   removeTask?(taskId: string): Promise<void>;
+  /**
+   * Whether the cluster still runs the task's workload, started before the agent restarted (a
+   * workload that outlives its agent, as a Kubernetes Job does); `runTask` for it then follows
+   * that workload to its end instead of starting another. Omitted: workloads end with their agent.
+   */
+  runsTask?(taskId: string): Promise<boolean>;
   dispose(): Promise<void>;
 }

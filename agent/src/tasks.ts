@@ -16,9 +16,22 @@ export interface TaskWorkOptions {
   runTask: NonNullable<ClusterDriver['runTask']>;
   /** the driver's removeTask, for a stop of a task this agent does not run */
   removeTask?: ClusterDriver['removeTask'];
-  /** the agent's stop: ends every task it runs, unreported (nvct's runtime deadline ends them) */
+  /** the driver's runsTask: whether a workload started before the agent restarted still runs */
+  runsTask?: ClusterDriver['runsTask'];
+  /**
+   * the agent's stop: ends every task it runs, unreported and unacknowledged, so that the agent's
+   * next start gets their runs again
+   */
   signal: AbortSignal;
   log: (msg: string) => void;
+}
+
+/** What an agent that restarted reports for a task it ran whose workload its driver no longer runs. */
+export const RESTARTED = 'the agent restarted and the driver no longer runs this task';
+
+/** A run left unacknowledged when its agent stops: the next agent of the cluster gets it again. */
+export class AgentStopped extends Error {
+  override name = 'AgentStopped';
 }
 
 /** Stops remembered for runs that have not arrived yet; the oldest are forgotten past this. */
@@ -27,7 +40,10 @@ const STOPS_KEPT = 10_000;
 /**
  * The agent's tasks: a run reports RUNNING and then the end; a stop ends the run (or the run
  * that is still to come: run and stop travel on one subject, but a redelivered run may follow
- * its stop). A run is acknowledged once it runs; its end is reported whenever it comes.
+ * its stop). A run is acknowledged once its task ended: the work queue keeps what the agent
+ * runs, so the agent's next start gets the runs it had when it stopped (or died) again. Such a
+ * run (a redelivery) is followed to its end when the driver still runs it, and reported ERRORED
+ * (RESTARTED) when it does not, instead of ending only by its runtime deadline.
  */
 export class TaskWork {
   private readonly runs = new Map<string, AbortController>();
@@ -35,37 +51,42 @@ export class TaskWork {
 
   constructor(private readonly o: TaskWorkOptions) {}
 
-  handle(m: TaskWorkMessage): Promise<void> {
-    return m.type === 'stop-task' ? this.stop(m) : this.run(m);
+  /** `deliveryCount` above 1: an agent before this one held the run (it restarted or died). */
+  handle(m: TaskWorkMessage, deliveryCount = 1): Promise<void> {
+    return m.type === 'stop-task' ? this.stop(m) : this.run(m, deliveryCount);
   }
 
-  private async run(m: RunTaskMessage): Promise<void> {
+  private async run(m: RunTaskMessage, deliveryCount: number): Promise<void> {
     const { runTask, signal, log } = this.o;
     if (this.runs.has(m.taskId)) return; // redelivered while it runs
     if (this.stops.delete(m.taskId)) return log(`task ${m.taskId} was stopped before it ran`);
+    if (deliveryCount > 1 && !(await this.o.runsTask?.(m.taskId))) {
+      log(`task ${m.taskId}: ${RESTARTED}`);
+      // nvct applies it only to a task not ended yet: a run whose end was reported changes nothing
+      return this.report(m, 'ERRORED', RESTARTED);
+    }
     const ctl = new AbortController();
     const onAgentStop = () => ctl.abort(signal.reason);
     signal.addEventListener('abort', onAgentStop, { once: true });
     this.runs.set(m.taskId, ctl);
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const ended = runTask(m, ctl.signal, async () => {
-      await this.report(m, 'RUNNING', null);
-      started();
-    })
+    let abandoned = false;
+    await runTask(m, ctl.signal, () => this.report(m, 'RUNNING', null))
       .then(
         (exit) =>
           exit.exitCode === 0
             ? this.report(m, 'COMPLETED', exit.message)
             : this.report(m, 'ERRORED', exit.message ?? `exited with code ${exit.exitCode}`),
-        (err: Error) => (ctl.signal.aborted ? undefined : this.report(m, 'ERRORED', err.message)),
+        (err: Error) => {
+          abandoned = signal.aborted;
+          return ctl.signal.aborted ? undefined : this.report(m, 'ERRORED', err.message);
+        },
       )
       .catch((err: Error) => log(`task ${m.taskId}: reporting its end failed: ${err.message}`))
       .finally(() => {
         signal.removeEventListener('abort', onAgentStop);
         this.runs.delete(m.taskId);
       });
-    await Promise.race([running, ended]);
+    if (abandoned) throw new AgentStopped(`task ${m.taskId}: the agent stopped while it ran`);
   }
 
   private async stop(m: StopTaskMessage): Promise<void> {

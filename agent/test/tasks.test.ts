@@ -9,7 +9,7 @@ import {
   type TaskReport,
 } from '@nvcf/contracts';
 import { waitUntil } from '@nvcf/testing';
-import { createSimulatedCluster, startAgent, type Agent, type SimulatedCluster } from '../src/index.js';
+import { RESTARTED, createSimulatedCluster, startAgent, type Agent, type SimulatedCluster } from '../src/index.js';
 import { TaskWork } from '../src/tasks.js';
 
 const CLUSTER = 'c1';
@@ -141,5 +141,95 @@ describe('a stop for a task the agent does not run', () => {
       terminationGracePeriodDuration: 'PT30S',
     });
     expect(ran).toEqual([]);
+  });
+});
+
+describe('a task whose agent restarts while it runs', () => {
+  let bus: Bus;
+  let driver: SimulatedCluster;
+  const reports: TaskReport[] = [];
+  const agents: Agent[] = [];
+  const start = async (d: SimulatedCluster = driver) => {
+    const agent = await startAgent({ bus, driver: d, operatorCheckMs: 0, log: () => {} });
+    agents.push(agent);
+    return agent;
+  };
+  beforeEach(async () => {
+    reports.length = 0;
+    agents.length = 0;
+    bus = createMemoryBus();
+    await bus.ensureStreams(allStreams);
+    await bus.tail<TaskReport>({ stream: Streams.taskReport.name, fromSeq: 1 }, (m) => reports.push(m.data));
+    driver = createSimulatedCluster({ clusterId: CLUSTER });
+  });
+  afterEach(async () => {
+    for (const a of agents) await a.stop();
+    await bus.dispose();
+  });
+
+  const run = (taskId: string, runMs: number) => {
+    const m: RunTaskMessage = {
+      type: 'run-task',
+      ncaId: 'nca-a',
+      taskId,
+      clusterId: CLUSTER,
+      gpu: 'L40S',
+      instanceType: 'gl40s_1.br25_2xlarge',
+      workload: { kind: 'container', image: 'nvcr.io/nca-a/eval:1', args: [], environment: {} },
+      configuration: { nvcfSimulate: { runMs } },
+      terminationGracePeriodDuration: 'PT30S',
+    };
+    return bus.publish(subjects.taskWork(CLUSTER), m, { msgId: msgIds.runTask(taskId) });
+  };
+  const reported = (taskId: string) => reports.filter((r) => r.taskId === taskId).map((r) => [r.status, r.message]);
+  const queued = async () => (await bus.streamInfo(Streams.taskWork.name)).messages;
+
+  it('keeps the run until the task ends, and reports it ERRORED after a restart whose driver no longer runs it', async () => {
+    const first = await start();
+    await run('t1', 60_000);
+    await waitUntil(() => reported('t1').length === 1, { what: 't1 RUNNING' });
+    // running: its run is still in the work queue, not acknowledged
+    expect(await queued()).toBe(1);
+    await first.stop();
+    // the simulated workload ended with its agent
+    expect(driver.task('t1')).toBe('stopped');
+    expect(reported('t1')).toEqual([['RUNNING', null]]);
+
+    await start();
+    await waitUntil(() => reported('t1').length === 2, { what: 't1 reported after the restart' });
+    expect(reported('t1')).toEqual([
+      ['RUNNING', null],
+      ['ERRORED', RESTARTED],
+    ]);
+    await waitUntil(async () => (await queued()) === 0, { what: 'the run acknowledged' });
+  });
+
+  it('follows the task to its end after a restart when the driver still runs it', async () => {
+    // a driver whose workloads outlive the agent: it still runs t1 after the restart
+    const lasting = Object.assign(Object.create(driver) as SimulatedCluster, { runsTask: async () => true });
+    const first = await start(lasting);
+    await run('t1', 60_000);
+    await waitUntil(() => reported('t1').length === 1, { what: 't1 RUNNING' });
+    await first.stop();
+    await start(lasting);
+    // the simulated driver starts it again (a real one follows the workload it still has): 60 s more
+    await waitUntil(() => driver.task('t1') === 'running', { what: 't1 followed' });
+    expect(reported('t1')).toEqual([['RUNNING', null]]);
+    expect(await queued()).toBe(1);
+  });
+
+  it('acknowledges a run once its task ended: a restart after that reports nothing more', async () => {
+    const first = await start();
+    await run('t1', 10);
+    await waitUntil(() => reported('t1').length === 2, { what: 't1 ended' });
+    await waitUntil(async () => (await queued()) === 0, { what: 'the run acknowledged' });
+    await first.stop();
+    await start();
+    await run('t2', 10);
+    await waitUntil(() => reported('t2').length === 2, { what: 't2 ended' });
+    expect(reported('t1')).toEqual([
+      ['RUNNING', null],
+      ['COMPLETED', null],
+    ]);
   });
 });
