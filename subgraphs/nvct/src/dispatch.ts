@@ -5,7 +5,7 @@ import type { OperatorRegistry } from '@nvcf/operators';
 import { createLogger } from '@nvcf/logging';
 import { rpcClient } from '@nvcf/subgraph-kit';
 import type { TaskRecord } from './model.js';
-import { stopOnCluster, transition, type Decision, type TaskDeps } from './lifecycle.js';
+import { stopWhereSent, transition, type Decision, type TaskDeps } from './lifecycle.js';
 
 const log = createLogger('nvct');
 
@@ -91,7 +91,7 @@ export async function placeQueued(
     if (moved) launched++;
     else {
       const [cur] = await deps.store.get([t.id]);
-      if (cur) await stopOnCluster(deps, cur, clusterId);
+      if (cur) await stopWhereSent(deps, cur, clusterId);
     }
   }
   return launched;

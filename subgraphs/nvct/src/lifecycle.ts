@@ -105,6 +105,18 @@ export async function stopOnCluster(deps: Pick<TaskDeps, 'bus'>, task: TaskRecor
 }
 
 /**
+ * Stops a task that ended while ICMS placed it, on the cluster ICMS sent its run to. One ended
+ * before it was ever placed names no cluster: the cluster is stored with it and its end announced
+ * again with the stop (a duplicate of the event), so the stop survives a bus outage as every
+ * other does.
+ */
+export async function stopWhereSent(deps: TaskDeps, task: TaskRecord, clusterId: string): Promise<void> {
+  if (task.clusterId || !STOPPED.includes(task.status)) return stopOnCluster(deps, task, clusterId);
+  const placed = { ...task, clusterId, announcedSeq: Math.min(task.announcedSeq ?? task.seq, task.seq - 1) };
+  if (await deps.store.replace(task.seq, placed)) await deliver(deps, placed);
+}
+
+/**
  * Publishes what the stored task has not announced: the status event of each transition after
  * announcedSeq, in order, and the stop of a control-plane end; then records them announced by
  * compare-and-set on seq (a newer transition, stored meanwhile, announces itself and these again).

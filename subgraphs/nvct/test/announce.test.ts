@@ -116,4 +116,22 @@ describe('task transitions reach the bus at least once', () => {
     // only what was not announced when it was stored: its QUEUED was
     expect(events.map((e) => e.data.status)).toEqual(['CANCELED']);
   });
+
+  it('stops a task canceled while ICMS placed it on that cluster, though the bus was down then', async () => {
+    await created('t1');
+    const racing: PlaceTask = async () => {
+      await cancel('t1');
+      // the cancel was announced; the bus goes down before the stop to where ICMS sent the run
+      flaky.failNext(Infinity);
+      return { clusterId: 'c1' };
+    };
+    expect(await placeQueued(deps, racing, registry)).toBe(0);
+    expect(work).toEqual([]);
+    expect(await get('t1')).toMatchObject({ status: 'CANCELED', clusterId: 'c1' });
+    flaky.failNext(0);
+    expect(await redeliver(deps)).toBe(1);
+    expect(work).toEqual([{ type: 'stop-task', ncaId: 'nca-a', taskId: 't1', clusterId: 'c1', reason: 'CANCELED' }]);
+    // the repeated end is a duplicate the stream dropped
+    expect(events.map((e) => e.data.status)).toEqual(['QUEUED', 'CANCELED']);
+  });
 });
