@@ -5,7 +5,6 @@
  * pod terminates with `message` as its termination message and the Job is Failed, as a pod
  * failure policy fails it, naming the exit code. Deleting a Job (Foreground) takes its pods.
  */
-import { randomBytes } from 'node:crypto';
 import { KubeApiError, startWatch, type KubeClient, type KubeObject } from '@nvcf/agent/kubernetes';
 import { SIM_ANNOTATION } from '@nvcf/operators';
 import { applyStatus, objectKey, type Controller } from './controller.js';
@@ -85,7 +84,8 @@ export function jobController(client: KubeClient, labelSelector: string, log: (m
         {
           ...POD,
           metadata: {
-            name: `${job.metadata.name}-${randomBytes(3).toString('hex')}`,
+            // named by the Job's uid: two controllers of one cluster (a test's and the simulator's) make one pod
+            name: `${job.metadata.name}-${job.metadata.uid!.slice(0, 8)}`,
             namespace,
             labels: {
               ...template.metadata?.labels,
