@@ -66,7 +66,8 @@ export class TaskWork {
       return this.report(m, 'ERRORED', RESTARTED);
     }
     const ctl = new AbortController();
-    const onAgentStop = () => ctl.abort(signal.reason);
+    // a reason of its own: a driver whose workloads outlive the agent leaves them to its next start
+    const onAgentStop = () => ctl.abort(new AgentStopped(`task ${m.taskId}: the agent stopped while it ran`));
     signal.addEventListener('abort', onAgentStop, { once: true });
     this.runs.set(m.taskId, ctl);
     let abandoned = false;

@@ -14,6 +14,7 @@ import {
   MINISERVICE,
   type KubeObject,
 } from '../src/drivers/kubernetes/index.js';
+import { AgentStopped } from '../src/index.js';
 import { describeKube, driverPerTest, helm, never, registry, waitFor } from './kube-fixtures.js';
 
 const container = (): Workload => ({
@@ -151,6 +152,28 @@ describeKube('tasks on the kubernetes driver (shared kube-apiserver)', () => {
     expect(await k.client.get({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns(t) } })).toBeNull();
     expect(await orphan).toMatch(/deleted while it ran/);
     await predecessor.dispose();
+  }, 30_000);
+
+  it("an agent's stop leaves the Job running; its successor finds it (runsTask) and follows it to its end", async () => {
+    const t = task(k.clusterId, container(), { runMs: 3000 });
+    const ctl = new AbortController();
+    let uid: string | undefined;
+    const predecessor = createKubernetesDriver({ clusterId: k.clusterId, client: k.client, registry, pollMs: 300 });
+    const first = predecessor.runTask!(t, ctl.signal, async () => {
+      uid = (await jobOf(t))?.metadata.uid;
+      ctl.abort(new AgentStopped('the agent stopped while it ran'));
+    });
+    await expect(first).rejects.toThrow('the agent stopped while it ran');
+    await predecessor.dispose();
+    // left for the next agent, not removed as a stop would remove it
+    expect((await jobOf(t))?.metadata.uid).toBe(uid);
+    expect(await k.driver.runsTask!(t.taskId)).toBe(true);
+    expect(await k.driver.runsTask!(randomUUID())).toBe(false);
+    const { exit, seen } = await run(t);
+    expect(exit).toEqual({ exitCode: 0, message: null });
+    // the same Job, followed rather than made again
+    expect(seen.job?.metadata.uid).toBe(uid);
+    await gone(t);
   }, 30_000);
 
   it("an operator task (a NIMCache) is a MiniService in operator mode: COMPLETED by the registry's complete rule", async () => {

@@ -292,6 +292,7 @@ export function createKubernetesDriver(o: KubernetesDriverOptions): KubernetesDr
       }
     },
     removeTask: (taskId) => tasks.remove(taskId),
+    runsTask: (taskId) => tasks.runs(taskId),
     async dispose() {
       await tasks.settled();
       disposed = true;

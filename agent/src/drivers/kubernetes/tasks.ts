@@ -18,6 +18,7 @@ import {
   type OperatorRegistry,
 } from '@nvcf/operators';
 import { PermanentFailure, TemporaryFailure, type DesiredInstance, type TaskExit } from '../../driver.js';
+import { AgentStopped } from '../../tasks.js';
 import { operatorVerdict, type ObservedOperatorStatus } from '../../operator-phases.js';
 import type { KubeClient, KubeObject, ObjectRef } from './client.js';
 import { miniService, miniServiceReady, statusAt } from './helm.js';
@@ -312,7 +313,9 @@ export function createTaskRunner(c: TaskRunnerContext) {
             ? await runContainer(t, w, signal, running)
             : await runMiniService(t, w, signal, running);
       } catch (err) {
-        // stopped (cancel, a deadline, the agent's stop): the workload goes, its grace period honoured
+        // the agent stopping: the Job or MiniService outlives it, and its next start follows it (runs)
+        if (signal.reason instanceof AgentStopped) throw err;
+        // stopped (cancel, a deadline): the workload goes, its grace period honoured
         if (signal.aborted)
           await remove(t.taskId).catch((e: Error) =>
             c.log(`task ${t.taskId}: stopped, but its objects remain: ${e.message}`),
@@ -325,6 +328,11 @@ export function createTaskRunner(c: TaskRunnerContext) {
     },
     /** what a run under another agent left, removed (a stop this agent got for a task it does not run) */
     remove,
+    /** whether a run under this agent's predecessor left the task's objects, not being removed: runTask follows them */
+    async runs(taskId: string): Promise<boolean> {
+      const ns = await client.get(nsRef(taskId));
+      return !!ns && ns.metadata.labels?.[TASK_LABEL] === taskId && !ns.metadata.deletionTimestamp;
+    },
     /** resolves once the removals under way are done */
     async settled(): Promise<void> {
       await Promise.all([...cleanups]);
