@@ -6,7 +6,6 @@
  * operator task from manifests, page through the list, and find none of tenant A's tasks as
  * tenant B.
  */
-import { ensureWebBuild } from '@nvcf/console/build';
 import {
   CreateTaskDocument,
   CancelTaskDocument,
@@ -19,8 +18,8 @@ import {
 import { startSystem, type System } from '@nvcf/local';
 import { waitUntil } from '@nvcf/testing';
 import type { Page, Request, Route } from 'playwright-core';
-import { axeViolations, openBrowser, type Browsing } from '../src/browser.js';
-import { shot, signIn } from '../src/console-page.js';
+import { axeViolations, type Browsing } from '../src/browser.js';
+import { openConsoleBrowser, shot, signIn } from '../src/console-page.js';
 
 const input = (name: string, runMs?: number): CreateTaskInput => ({
   name,
@@ -46,12 +45,7 @@ const isTaskRead = (req: Request, id: string) => {
 
 let browsing: Browsing;
 beforeAll(async () => {
-  const [web, browser] = await Promise.all([
-    ensureWebBuild({ log: (t) => process.stderr.write(`${t}\n`) }),
-    openBrowser(),
-  ]);
-  browsing = browser;
-  if (web.built) process.stderr.write(`web build: ${web.ms} ms\n`);
+  browsing = await openConsoleBrowser();
 }, 180_000);
 afterAll(async () => {
   await browsing?.close();

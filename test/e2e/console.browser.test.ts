@@ -7,7 +7,6 @@
  * Screenshots go to test/artifacts/; NVCF_UPDATE_DOCS_IMAGES=1 also refreshes the two in docs/images/.
  */
 import { startSystem, type System } from '@nvcf/local';
-import { ensureWebBuild } from '@nvcf/console/build';
 import { startGateway, type RunningGateway } from '@nvcf/gateway';
 import { staticTokens, DEV_TOKENS } from '@nvcf/auth';
 import {
@@ -23,8 +22,8 @@ import {
 } from '@nvcf/test';
 import { waitUntil } from '@nvcf/testing';
 import type { Page } from 'playwright-core';
-import { axeViolations, openBrowser, type Browsing } from '../src/browser.js';
-import { shot, signIn } from '../src/console-page.js';
+import { axeViolations, type Browsing } from '../src/browser.js';
+import { openConsoleBrowser, shot, signIn } from '../src/console-page.js';
 
 /** the simulated clusters take 1.5 s per update: long enough to see every tile UPDATING */
 const slowUpdates = {
@@ -150,12 +149,7 @@ async function openRollout(page: Page, fnName: string, instanceIds: string[]) {
 
 let browsing: Browsing;
 beforeAll(async () => {
-  const [web, browser] = await Promise.all([
-    ensureWebBuild({ log: (t) => process.stderr.write(`${t}\n`) }),
-    openBrowser(),
-  ]);
-  browsing = browser;
-  if (web.built) process.stderr.write(`web build: ${web.ms} ms\n`);
+  browsing = await openConsoleBrowser();
 }, 180_000);
 afterAll(async () => {
   await browsing?.close();

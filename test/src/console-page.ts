@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, type Browsing } from './browser.js';
+import { ensureWebBuild } from '@nvcf/console/build';
+import { ARTIFACTS, openBrowser, type Browsing } from './browser.js';
 
 const DOCS_IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url));
 
@@ -29,4 +30,14 @@ export async function shot(browsing: Browsing, page: Page, name: string, docsNam
     fs.mkdirSync(DOCS_IMAGES, { recursive: true });
     fs.copyFileSync(file, path.join(DOCS_IMAGES, docsName));
   }
+}
+
+/** The web pages built (once per tree) and Chromium open, for a file of browser tests. */
+export async function openConsoleBrowser(): Promise<Browsing> {
+  const [web, browser] = await Promise.all([
+    ensureWebBuild({ log: (t) => process.stderr.write(`${t}\n`) }),
+    openBrowser(),
+  ]);
+  if (web.built) process.stderr.write(`web build: ${web.ms} ms\n`);
+  return browser;
 }
