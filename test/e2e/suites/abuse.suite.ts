@@ -842,7 +842,8 @@ export function abuseSuite(name: string, make: MakeSystem) {
       });
 
     it("operations past a tenant's rate get 429 RATE_LIMITED with Retry-After; the other tenant is not slowed", async () => {
-      await using system = await make({ ...fast, gatewayLimits: { operationsPerSecond: 1, operationsBurst: 5 } });
+      // a token per 100 s: however slowly a loaded machine sends the eight, none is refilled meanwhile
+      await using system = await make({ ...fast, gatewayLimits: { operationsPerSecond: 0.01, operationsBurst: 5 } });
       const rs = await Promise.all(
         Array.from({ length: 8 }, () => post(system.url, 'dev-token-a', { query: '{ clusters { id } }' })),
       );
@@ -858,7 +859,11 @@ export function abuseSuite(name: string, make: MakeSystem) {
     });
 
     it("subscription opens past a tenant's rate are refused with RATE_LIMITED (SSE and WebSocket)", async () => {
-      await using system = await make({ ...fast, gatewayLimits: { subscriptionsPerSecond: 1, subscriptionsBurst: 3 } });
+      // a token per 100 s, as above: the WebSocket open that follows finds the bucket still empty
+      await using system = await make({
+        ...fast,
+        gatewayLimits: { subscriptionsPerSecond: 0.01, subscriptionsBurst: 3 },
+      });
       const opens = await Promise.all(
         Array.from({ length: 4 }, (_, i) =>
           post(
