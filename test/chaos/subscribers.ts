@@ -124,7 +124,8 @@ export class ResumingSubscriber implements SubscriberView {
       const unsubscribe = client.subscribe({ query: QUERY, variables }, sink);
       this.current = () => {
         unsubscribe();
-        void client.dispose();
+        // disposing while the socket still connects rejects with its CloseEvent: that socket is done with
+        void Promise.resolve(client.dispose()).catch(() => {});
       };
     } else {
       const client = createSseClient({
