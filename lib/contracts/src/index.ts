@@ -1,6 +1,6 @@
 /** What the services say to each other: the streams, their subjects and payloads, and ICMS's RPC. */
 export { Streams, allStreams, subjects, durableName, readerOf } from './streams.js';
-export { msgIds } from './payloads.js';
+export { msgIds, taskEnded } from './payloads.js';
 export { statusEventOf } from './validate.js';
 export { durationMs } from './duration.js';
 export type {

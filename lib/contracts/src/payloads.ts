@@ -124,6 +124,9 @@ export type TaskStatus =
   | 'EXCEEDED_MAX_RUNTIME'
   | 'EXCEEDED_MAX_QUEUED_DURATION';
 
+/** Where a task ends: no transition leaves these (nvct's lifecycle); every reader of its events agrees. */
+export const taskEnded = (s: TaskStatus): boolean => s !== 'QUEUED' && s !== 'LAUNCHED' && s !== 'RUNNING';
+
 /**
  * One transition of a task (subject `Status.NVCT.<ncaId>.<taskId>`), published by nvct once the
  * transition is stored. `seq` counts the task's transitions (1 is QUEUED): a reader drops an

@@ -1,5 +1,12 @@
 import { PoisonMessage, type Bus, type Consumer, type StartAt } from '@nvcf/bus';
-import { Streams, readerOf, statusEventOf, type ClusterOperatorsMessage, type TaskStatusEvent } from '@nvcf/contracts';
+import {
+  Streams,
+  readerOf,
+  statusEventOf,
+  taskEnded,
+  type ClusterOperatorsMessage,
+  type TaskStatusEvent,
+} from '@nvcf/contracts';
 import type { IcmsStore } from './store/index.js';
 import { releaseIfUnused } from './tenancy.js';
 
@@ -33,7 +40,7 @@ export async function consumeTaskEnds(
   return bus.consume<TaskStatusEvent>(readerOf(Streams.taskStatus, consumer, startAt), async ({ data: e }) => {
     if (!e || e.type !== 'task-status' || typeof e.taskId !== 'string' || typeof e.status !== 'string')
       throw new PoisonMessage('not a TaskStatusEvent');
-    if (e.status === 'QUEUED' || e.status === 'LAUNCHED' || e.status === 'RUNNING') return;
+    if (!taskEnded(e.status)) return;
     // the end first: a placement stored after it (a cancel that overtook its placement) stays ended
     await store.endTask(e.taskId);
     const placed = await store.getTask(e.taskId);
