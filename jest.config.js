@@ -32,6 +32,9 @@ export default {
     },
   ],
   testTimeout: 60000,
+  // One worker on two cores would run in band: the ESM module graphs of ~185 files then accumulate in one
+  // heap until it runs out. A worker is recycled after any file that leaves it above this.
+  workerIdleMemoryLimit: '1536MB',
   // real NATS and Cassandra for the run (skipped with NVCF_TEST_BACKENDS=memory); stops only what it started
   globalSetup: '<rootDir>/test/services/jest-global-setup.ts',
   globalTeardown: '<rootDir>/test/services/jest-global-teardown.ts',
