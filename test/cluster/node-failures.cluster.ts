@@ -263,7 +263,7 @@ describe('cluster: node failures during a rollout', () => {
   }, 420_000);
 
   it('two Cassandra nodes of three down for 3 minutes mid-rollout: mutations fail fast, the readers wait, nothing is lost', async () => {
-    const [, n2, n3] = nodes.cassandra as [Nodes['cassandra'][0], Nodes['cassandra'][0], Nodes['cassandra'][0]];
+    const [n1, n2, n3] = nodes.cassandra as [Nodes['cassandra'][0], Nodes['cassandra'][0], Nodes['cassandra'][0]];
     const durables = statusDurables(system.suffix);
     const create = {
       input: {
@@ -279,10 +279,14 @@ describe('cluster: node failures during a rollout', () => {
         await Promise.all([nodes.stop(n2, 'kill'), nodes.stop(n3, 'kill')]);
         down = true;
         const downAt = Date.now();
+        // before the survivor's failure detector convicts its peers, a write is sent to them and times
+        // out with its outcome unknown (and says so); once it has, the write is refused up front
+        await nodes.quorumLost(n1);
         // no quorum: a mutation is refused with the registry code, quickly, and stores nothing
         const t = Date.now();
         const r = await a(CreateFunctionDocument, create);
         expect(r.errors?.map((e) => e.extensions?.code)).toEqual(['UNAVAILABLE']);
+        expect(r.errors?.[0]?.message).toMatch(/unavailable right now/);
         expect(Date.now() - t).toBeLessThan(15_000);
         // the status readers hold their events instead of redelivering them towards a give-up
         await readersWaiting(system.gateway.metricsUrl, durables, true);

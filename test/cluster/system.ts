@@ -173,6 +173,12 @@ export interface Nodes {
   /** every NATS server answers /healthz (JetStream current with its meta leader) */
   natsHealthy(): Promise<void>;
   ringUp(): Promise<void>;
+  /**
+   * `via` (a node that is up) refuses a QUORUM read as Unavailable: its failure detector has marked
+   * enough peers down. Until then a write it coordinates is sent to the dead replicas and times out
+   * with its outcome unknown, not refused.
+   */
+  quorumLost(via: NodeSpec): Promise<void>;
   /** the hints a Cassandra node holds for the node with `hostId` (files in its hints directory) */
   hintFiles(node: NodeSpec, hostId: string): string[];
   /** a node's host id, as the ring knows it */
@@ -210,6 +216,52 @@ export function clusterNodes(): Nodes {
       );
     },
     ringUp: () => ringUp(state.env),
+    quorumLost: async (via) => {
+      const client = new cassandra.Client({
+        contactPoints: [via.probe],
+        localDataCenter: env.localDataCenter,
+        protocolOptions: { port: Number(via.probe.split(':')[1]) },
+        // only `via` coordinates: the driver's own view of the ring must not answer for it
+        policies: {
+          loadBalancing: new cassandra.policies.loadBalancing.AllowListPolicy(
+            new cassandra.policies.loadBalancing.RoundRobinPolicy(),
+            [via.probe],
+          ),
+        },
+      });
+      try {
+        await client.connect();
+        await waitUntil(
+          async () => {
+            try {
+              // system_distributed has three replicas on this ring; any partition key will do
+              await client.execute(
+                'SELECT status FROM system_distributed.view_build_status WHERE keyspace_name = ? AND view_name = ?',
+                ['none', 'none'],
+                { prepare: true, consistency: cassandra.types.consistencies.quorum },
+              );
+              return false;
+            } catch (err) {
+              // the default retry policy tries the next host on Unavailable, so it arrives wrapped
+              const inner =
+                err instanceof cassandra.errors.NoHostAvailableError ? Object.values(err.innerErrors) : [err];
+              if (
+                inner.some(
+                  (e) =>
+                    e instanceof cassandra.errors.ResponseError &&
+                    e.code === (cassandra.types.responseErrorCodes.unavailableException as number),
+                )
+              )
+                return true;
+              throw err;
+            }
+          },
+          { what: `${via.name} to refuse QUORUM as Unavailable`, timeoutMs: 90_000, intervalMs: 500 },
+        );
+      } finally {
+        await client.shutdown();
+      }
+    },
     hintFiles: (n, hostId) => {
       try {
         return fs.readdirSync(path.join(home(n), 'hints')).filter((f) => f.startsWith(hostId) && f.endsWith('.hints'));
