@@ -36,7 +36,8 @@ export const Codes = {
     "A service behind the gateway failed while resolving a field (`path` says which); the failure is in that service's log. Retry later.",
   SCHEMA_CHANGED:
     "The gateway loaded a new supergraph in which this subscription's selection no longer validates (a field or argument it uses was removed or changed); the subscription ends with this one error. Subscribe again with a selection the current schema accepts, with `after` = the last cursor received to miss nothing.",
-  UNAVAILABLE: 'A dependency (ICMS, the bus, the store) did not answer; retry later.',
+  UNAVAILABLE:
+    'A dependency (ICMS, the bus, the store) did not answer; retry later. For a mutation the message tells two cases apart: "unavailable right now; retry in a few seconds" means the store refused the write up front (too few replicas known to be up) and nothing was stored; "did not answer in time, so a change may or may not have been stored" means the write reached some replicas before it timed out (in the seconds after nodes fail, before the survivors notice, or under overload): read the object again before retrying.',
   INTERNAL_SERVER_ERROR: 'An unexpected failure; details are in the service log, never in the response.',
   BACKUP_INCOMPATIBLE:
     "`restore` refused a backup set this store or release cannot take: its migration ledger is older than the target keyspace's (restore into an empty store, which restore migrates to the set's version, then `migrate up`), newer than this release's migrations, or its format or files are not what its manifest says (docs/deploy.md#backups).",
