@@ -9,7 +9,14 @@ export const demoClusters = (suffix = ''): ClusterRecord[] => [
     authorizedNcaIds: ['nca-a', 'nca-b'],
     attributes: [],
     regions: ['us-west-2'],
-    gpus: [{ name: 'L40S', instanceTypes: ['gl40s_1.br25_2xlarge', 'gl40s_2.br25_4xlarge'] }],
+    // no capacity: never full (the benchmarks deploy thousands of instances on copies of it)
+    gpus: [
+      {
+        name: 'L40S',
+        instanceTypes: ['gl40s_1.br25_2xlarge', 'gl40s_2.br25_4xlarge'],
+        gpusPerInstance: { 'gl40s_2.br25_4xlarge': 2 },
+      },
+    ],
   },
   {
     id: `cluster-b${suffix}`,
@@ -19,7 +26,12 @@ export const demoClusters = (suffix = ''): ClusterRecord[] => [
     attributes: ['DynamoOperatorSupport', 'NIMOperatorSupport'],
     regions: ['us-east-1'],
     gpus: [
-      { name: 'H100', instanceTypes: ['gh100_1.br20_2xlarge', 'gh100_8.br20_16xlarge'] },
+      {
+        name: 'H100',
+        instanceTypes: ['gh100_1.br20_2xlarge', 'gh100_8.br20_16xlarge'],
+        capacity: 16,
+        gpusPerInstance: { 'gh100_8.br20_16xlarge': 8 },
+      },
       { name: 'L40S', instanceTypes: ['gl40s_1.br25_2xlarge'] },
     ],
   },

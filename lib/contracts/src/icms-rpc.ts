@@ -24,7 +24,8 @@ export interface LaunchSpec {
 /** A task to place (nvct): where it may run, and the run message ICMS sends to the cluster it picks. */
 export interface TaskPlacement {
   placement: PlacementRequest;
-  run: Omit<RunTaskMessage, 'type' | 'clusterId'>;
+  /** the cluster and its GPU count per instance are ICMS's to fill in */
+  run: Omit<RunTaskMessage, 'type' | 'clusterId' | 'gpuCount'>;
 }
 
 export interface IcmsRpc {
@@ -42,7 +43,8 @@ export interface IcmsRpc {
   terminate: { input: { versionId: string; graceful: boolean }; output: { terminated: number } };
   /**
    * Places a task on an eligible cluster and sends it there to run, or refuses with
-   * NO_ELIGIBLE_CLUSTER. Repeatable: the run message's id makes a repeat a duplicate.
+   * NO_ELIGIBLE_CLUSTER (also when every cluster that could take it is full: the task waits).
+   * Repeatable: the run message's id makes a repeat a duplicate.
    */
   placeTask: { input: TaskPlacement; output: { clusterId: string } };
 }

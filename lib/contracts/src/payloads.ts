@@ -153,6 +153,11 @@ export interface RunTaskMessage {
   clusterId: string;
   gpu: string;
   instanceType: string;
+  /**
+   * GPUs an instance of `instanceType` takes on this cluster (its record's `gpusPerInstance`), which
+   * the workload requests; absent in a message sent before ICMS modelled capacity: one
+   */
+  gpuCount?: number;
   workload: Workload;
   /** the task's configuration (Helm values; `nvcfSimulate` on simulated clusters) */
   configuration: Record<string, unknown> | null;

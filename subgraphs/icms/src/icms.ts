@@ -6,6 +6,7 @@ import {
   subjects,
   type CreateInstanceMessage,
   type IcmsRpc,
+  type LaunchSpec,
   type RunTaskMessage,
   type TerminateInstanceMessage,
   type UpdateInstancesMessage,
@@ -13,7 +14,7 @@ import {
 import type { RpcHandlers } from '@nvcf/subgraph-kit';
 import type { IcmsStore } from './store/index.js';
 import { isLive, type ClusterRecord, type InstanceRecord } from './model.js';
-import { eligibleClusters } from './placement.js';
+import { gpuUse, placeEach, type Occupant } from './placement.js';
 import { dedicate, releaseIfUnused } from './tenancy.js';
 
 type Handlers = RpcHandlers<IcmsRpc>;
@@ -33,70 +34,87 @@ const launchedIdOf = (specId: string, revisionId: string, n: number) =>
   derivedId(`instance:${specId}:${revisionId}:${n}`);
 
 export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
-  // what runs on each cluster, by tenant: live instances and tasks not ended
-  const liveByCluster = async (clusters: ClusterRecord[]) =>
-    new Map(
+  // what runs on each cluster, by tenant, and the GPUs it holds: live instances and tasks not ended
+  // (but the task being placed: a repeated placeTask finds its own earlier placement)
+  const liveByCluster = async (clusters: ClusterRecord[], placing?: string) =>
+    new Map<string, Occupant[]>(
       await Promise.all(
         clusters.map(async (c) => {
           const [instances, tasks] = await Promise.all([
             store.listInstancesByCluster(c.id),
             store.listTasksByCluster(c.id),
           ]);
-          return [c.id, [...instances.filter(isLive), ...tasks.filter((t) => !t.ended)]] as const;
+          const open = tasks.filter((t) => !t.ended && t.id !== placing);
+          return [c.id, [...instances.filter(isLive), ...open]] as [string, Occupant[]];
         }),
       ),
     );
+  // Capacity is read, then taken by the records stored after it: placements one at a time, so
+  // that two of them do not both take the last GPUs (within this process; see docs/tasks.md)
+  let tail: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = tail.then(fn);
+    tail = run.catch(() => {});
+    return run;
+  };
   const taken = (c: ClusterRecord) =>
     fail('NO_ELIGIBLE_CLUSTER', `cluster ${c.name} was taken by another tenant's operator workload meanwhile; retry`);
+
+  /**
+   * Places and stores what a launch misses, every spec or none (a refusal of any creates nothing);
+   * each spec's instances, kept and created.
+   */
+  const storeLaunch = async (tenant: string, specs: LaunchSpec[]) => {
+    const clusters = await store.listClusters();
+    const live = await liveByCluster(clusters);
+    // A launch is repeated when its answer was lost (nvcf's call timed out while this one went on, or
+    // ICMS went away part-way): the instances it already stored are kept and their messages sent again
+    // (the streams drop the duplicates by msgId); only what is missing is placed
+    const existing = await store.listInstancesBySpec(specs.map((s) => s.ref.gpuSpecificationId));
+    const plans = specs.map((s, i) => {
+      const kept = existing[i].filter((x) => x.ncaId === tenant && x.launchRevisionId === s.revisionId);
+      const missing = Math.max(0, s.count - kept.length);
+      return { s, kept, targets: placeEach(clusters, live, tenant, s.placement, `gpuSpecifications[${i}]`, missing) };
+    });
+    for (const { s, targets } of plans) {
+      if (!s.placement.singleTenant) continue;
+      for (const c of new Set(targets)) if (!(await dedicate(store, c, tenant))) throw taken(c);
+    }
+    const now = new Date().toISOString();
+    const stored: { s: LaunchSpec; all: InstanceRecord[] }[] = [];
+    for (const { s, targets, kept } of plans) {
+      const keptIds = new Set(kept.map((k) => k.id));
+      const created: InstanceRecord[] = [];
+      for (let n = 0; created.length < targets.length; n++) {
+        const id = launchedIdOf(s.ref.gpuSpecificationId, s.revisionId, n);
+        if (keptIds.has(id)) continue;
+        const target = targets[created.length];
+        created.push({
+          id,
+          ...s.ref,
+          clusterId: target.id,
+          launchRevisionId: s.revisionId,
+          state: 'REQUESTED',
+          revisionId: null,
+          clock: 0,
+          singleTenant: s.placement.singleTenant,
+          createdAt: now,
+          updatedAt: now,
+          gpus: gpuUse(target, s.placement),
+        });
+      }
+      if (created.length) await store.putInstances(created);
+      stored.push({ s, all: [...kept, ...created] });
+    }
+    return stored;
+  };
 
   return {
     async launch(tenant, { specs }) {
       for (const s of specs) if (s.ref.ncaId !== tenant) throw fail('FORBIDDEN', 'launch for another tenant');
-      const clusters = await store.listClusters();
-      const live = await liveByCluster(clusters);
-      // A launch is repeated when its answer was lost (nvcf's call timed out while this one went on, or
-      // ICMS went away part-way): the instances it already stored are kept and their messages sent again
-      // (the streams drop the duplicates by msgId); only what is missing is placed
-      const existing = await store.listInstancesBySpec(specs.map((s) => s.ref.gpuSpecificationId));
-      // place everything first: a refusal of any spec creates nothing
-      const plans = specs.map((s, i) => {
-        const kept = existing[i].filter((x) => x.ncaId === tenant && x.launchRevisionId === s.revisionId);
-        const missing = Math.max(0, s.count - kept.length);
-        return {
-          s,
-          kept,
-          missing,
-          targets: missing > 0 ? eligibleClusters(clusters, live, tenant, s.placement, `gpuSpecifications[${i}]`) : [],
-        };
-      });
-      for (const { s, targets, missing } of plans) {
-        if (!s.placement.singleTenant) continue;
-        for (const c of targets.slice(0, missing)) if (!(await dedicate(store, c, tenant))) throw taken(c);
-      }
-      const now = new Date().toISOString();
       const out: Record<string, string[]> = {};
-      for (const { s, targets, kept, missing } of plans) {
-        const taken = new Set(kept.map((k) => k.id));
-        const created: InstanceRecord[] = [];
-        for (let n = 0; created.length < missing; n++) {
-          const id = launchedIdOf(s.ref.gpuSpecificationId, s.revisionId, n);
-          if (taken.has(id)) continue;
-          created.push({
-            id,
-            ...s.ref,
-            clusterId: targets[created.length % targets.length].id,
-            launchRevisionId: s.revisionId,
-            state: 'REQUESTED',
-            revisionId: null,
-            clock: 0,
-            singleTenant: s.placement.singleTenant,
-            createdAt: now,
-            updatedAt: now,
-          });
-        }
-        if (created.length) await store.putInstances(created);
+      for (const { s, all } of await oneAtATime(() => storeLaunch(tenant, specs))) {
         if (s.count > 0) await store.markAccepted(s.ref.gpuSpecificationId);
-        const all = [...kept, ...created];
         // in parallel, a window at a time: one at a time, each publish waits for its replicated
         // acknowledgement (R3: a round trip through the stream's leader and a follower), so a
         // launch would take a round trip per instance and a large one outlast the gateway's request limit
@@ -177,29 +195,29 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
 
     async placeTask(tenant, { placement, run }) {
       if (run.ncaId !== tenant) throw fail('FORBIDDEN', 'a task of another tenant');
-      const clusters = await store.listClusters();
-      const [target] = eligibleClusters(
-        clusters,
-        await liveByCluster(clusters),
-        tenant,
-        placement,
-        `task ${run.taskId}`,
-      );
-      // an operator task dedicates its cluster to its tenant while it runs, as an operator instance
-      // does; the lock ends with the last operator workload there (releaseIfUnused)
-      if (placement.singleTenant && !(await dedicate(store, target, tenant))) throw taken(target);
       const { taskId, ncaId } = run;
-      await store.putTask({
-        id: taskId,
-        ncaId,
-        clusterId: target.id,
-        singleTenant: placement.singleTenant,
-        ended: false,
-        createdAt: new Date().toISOString(),
+      const gpus = (c: ClusterRecord) => gpuUse(c, placement);
+      const target = await oneAtATime(async () => {
+        const clusters = await store.listClusters();
+        const live = await liveByCluster(clusters, taskId);
+        const [target] = placeEach(clusters, live, tenant, placement, `task ${taskId}`, 1);
+        // an operator task dedicates its cluster to its tenant while it runs, as an operator instance
+        // does; the lock ends with the last operator workload there (releaseIfUnused)
+        if (placement.singleTenant && !(await dedicate(store, target, tenant))) throw taken(target);
+        await store.putTask({
+          id: taskId,
+          ncaId,
+          clusterId: target.id,
+          singleTenant: placement.singleTenant,
+          ended: false,
+          createdAt: new Date().toISOString(),
+          gpus: gpus(target),
+        });
+        return target;
       });
       // its end was seen before its placement was stored (a cancel that overtook it): nothing holds the lock
       if (placement.singleTenant && (await store.getTask(taskId))?.ended) await releaseIfUnused(store, target.id);
-      const msg: RunTaskMessage = { type: 'run-task', ...run, clusterId: target.id };
+      const msg: RunTaskMessage = { type: 'run-task', ...run, clusterId: target.id, gpuCount: gpus(target).count };
       await bus.publish(subjects.taskWork(target.id), msg, { msgId: msgIds.runTask(run.taskId) });
       return { clusterId: target.id };
     },

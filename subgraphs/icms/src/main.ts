@@ -4,7 +4,7 @@ import { ConfigError, type Env } from '@nvcf/config';
 import { runSubgraphMain } from '@nvcf/service';
 import { createIcmsServer } from './server.js';
 import { createCassandraIcmsStore } from './store/index.js';
-import type { ClusterRecord } from './model.js';
+import type { ClusterGpu, ClusterRecord } from './model.js';
 
 /** Clusters to register at start (idempotent): a YAML or JSON list of cluster records. */
 function readClusters(env: Env): ClusterRecord[] {
@@ -29,6 +29,18 @@ function readClusters(env: Env): ClusterRecord[] {
       throw new ConfigError(
         `ICMS_CLUSTERS_FILE=${file}: cluster ${i} needs id, name, ncaId, authorizedNcaIds and gpus`,
       );
+    }
+    for (const g of r.gpus as Partial<ClusterGpu>[]) {
+      const counts = Object.values(g?.gpusPerInstance ?? {});
+      if (
+        (g?.capacity !== undefined && !(Number.isInteger(g.capacity) && g.capacity >= 0)) ||
+        (g?.gpusPerInstance !== undefined && typeof g.gpusPerInstance !== 'object') ||
+        counts.some((n) => !(Number.isInteger(n) && n >= 1))
+      ) {
+        throw new ConfigError(
+          `ICMS_CLUSTERS_FILE=${file}: cluster ${r.id}, GPU ${g?.name}: capacity must be a whole number ≥ 0 and gpusPerInstance map instance types to whole numbers ≥ 1`,
+        );
+      }
     }
   }
   return (list as ClusterRecord[]).map((c) => ({ ...c, attributes: c.attributes ?? [], regions: c.regions ?? [] }));

@@ -7,6 +7,16 @@ export interface OperatorReport {
   operators: OperatorSupport[];
 }
 
+/** A kind of GPU a cluster offers, and how many of them its instance types take. */
+export interface ClusterGpu {
+  name: string;
+  instanceTypes: string[];
+  /** GPUs of this kind the cluster has; absent (a record from before capacity was modelled): never full */
+  capacity?: number;
+  /** GPUs an instance of each instance type takes (`gh100_8.br20_16xlarge: 8`); one when not listed */
+  gpusPerInstance?: Record<string, number>;
+}
+
 export interface ClusterRecord {
   id: string;
   name: string;
@@ -15,7 +25,7 @@ export interface ClusterRecord {
   /** tenants allowed to place workloads here */
   authorizedNcaIds: string[];
   attributes: string[];
-  gpus: { name: string; instanceTypes: string[] }[];
+  gpus: ClusterGpu[];
   regions: string[];
   /** set while the cluster hosts an operator workload: it is single-tenant then */
   dedicatedTo?: string | null;
@@ -38,6 +48,8 @@ export interface InstanceRecord {
   singleTenant: boolean;
   createdAt: string;
   updatedAt: string;
+  /** the GPUs it holds while live; absent on a record stored before capacity was modelled */
+  gpus?: GpuUse;
 }
 
 export interface UpdateActionRecord {
@@ -59,6 +71,14 @@ export interface TaskPlacementRecord {
   /** its terminal status was seen; may be set before the placement is stored (an end that overtook it) */
   ended: boolean;
   createdAt: string;
+  /** the GPUs it holds until it ends; absent on a record stored before capacity was modelled */
+  gpus?: GpuUse;
+}
+
+/** The GPUs a workload holds on its cluster: `count` of the kind `name`. */
+export interface GpuUse {
+  name: string;
+  count: number;
 }
 
 export const isLive = (i: Pick<InstanceRecord, 'state'>) => i.state !== 'TERMINATED' && i.state !== 'FAILED';

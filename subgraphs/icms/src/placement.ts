@@ -1,6 +1,6 @@
 import { fail } from '@nvcf/errors';
 import type { PlacementRequest } from '@nvcf/contracts';
-import type { ClusterRecord, InstanceRecord } from './model.js';
+import type { ClusterGpu, ClusterRecord, GpuUse, InstanceRecord } from './model.js';
 
 /** The single-tenancy refusals, as NO_ELIGIBLE_CLUSTER lists them per cluster (docs/operators.md quotes them). */
 export const TENANCY_REFUSAL = {
@@ -11,8 +11,28 @@ export const TENANCY_REFUSAL = {
 export const mayUse = (c: ClusterRecord, tenant: string) =>
   c.authorizedNcaIds.includes(tenant) && (c.dedicatedTo == null || c.dedicatedTo === tenant);
 
-/** A workload running on a cluster, by tenant: a live instance or a task that has not ended. */
-export type Occupant = Pick<InstanceRecord, 'ncaId'>;
+/** A workload running on a cluster, by tenant: a live instance or a task that has not ended, and the GPUs it holds. */
+export type Occupant = Pick<InstanceRecord, 'ncaId'> & { gpus?: GpuUse };
+
+/** The cluster's entry for the requested GPU kind, if it offers it. */
+const offered = (c: ClusterRecord, p: PlacementRequest): ClusterGpu | undefined => c.gpus.find((g) => g.name === p.gpu);
+
+/** GPUs an instance of the instance type takes on a cluster offering `gpu`. */
+const gpusPerInstance = (gpu: ClusterGpu, instanceType: string): number => gpu.gpusPerInstance?.[instanceType] ?? 1;
+
+/**
+ * GPUs of the kind in use on a cluster. A workload stored before ICMS recorded its GPUs (an
+ * upgrade) counts as one of every kind there: the cluster is never overbooked, and the count is
+ * exact again once those workloads end.
+ */
+function gpusInUse(live: readonly Occupant[], name: string): number {
+  return live.reduce((n, o) => n + (o.gpus ? (o.gpus.name === name ? o.gpus.count : 0) : 1), 0);
+}
+
+/** GPUs of the kind still free on the cluster; Infinity when its capacity is not known. */
+function freeGpus(gpu: ClusterGpu, live: readonly Occupant[]): number {
+  return gpu.capacity == null ? Infinity : gpu.capacity - gpusInUse(live, gpu.name);
+}
 
 /** Why a cluster cannot take this request, or null when it can. */
 function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: readonly Occupant[]): string | null {
@@ -21,7 +41,7 @@ function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: re
   if (p.clusters.length && !p.clusters.includes(c.id) && !p.clusters.includes(c.name))
     return 'not in the requested clusters';
   if (p.regions.length && !c.regions.some((r) => p.regions.includes(r))) return 'not in the requested regions';
-  const gpu = c.gpus.find((g) => g.name === p.gpu);
+  const gpu = offered(c, p);
   if (!gpu) return `no ${p.gpu} GPUs`;
   if (!gpu.instanceTypes.includes(p.instanceType)) return `no instance type ${p.instanceType}`;
   const missing = p.attributes.filter((a) => !c.attributes.includes(a));
@@ -38,10 +58,21 @@ function refusal(c: ClusterRecord, tenant: string, p: PlacementRequest, live: re
       )
       .join('; ');
   if (p.singleTenant && live.some((i) => i.ncaId !== tenant)) return TENANCY_REFUSAL.shared;
+  // last: the one refusal that passes by itself, as workloads end (a task waits for it)
+  const need = gpusPerInstance(gpu, p.instanceType);
+  if (gpu.capacity != null && need > gpu.capacity)
+    return `too small: ${p.instanceType} needs ${need} ${gpu.name}, the cluster has ${gpu.capacity}`;
+  if (freeGpus(gpu, live) < need) {
+    const used = gpusInUse(live, gpu.name);
+    return `full: ${used} of ${gpu.capacity} ${gpu.name} in use${need > 1 ? `, ${p.instanceType} needs ${need}` : ''}`;
+  }
   return null;
 }
 
-/** Eligible clusters, least loaded first; the error lists why each cluster was refused. */
+/**
+ * Eligible clusters, most free GPUs of the requested kind first (a cluster of unknown capacity
+ * before any), then least loaded; the error lists why each cluster was refused.
+ */
 export function eligibleClusters(
   clusters: ClusterRecord[],
   /** the workloads running on each cluster (live instances, tasks not ended) */
@@ -66,5 +97,45 @@ export function eligibleClusters(
     );
   }
   const load = (c: ClusterRecord) => (liveByCluster.get(c.id) ?? []).length;
-  return ok.sort((a, b) => load(a) - load(b) || a.id.localeCompare(b.id));
+  const free = new Map(ok.map((c) => [c, freeGpus(offered(c, p)!, liveByCluster.get(c.id) ?? [])]));
+  // Infinity - Infinity is NaN: two clusters of unknown capacity tie
+  const byFree = (a: ClusterRecord, b: ClusterRecord) =>
+    free.get(a) === free.get(b) ? 0 : free.get(b)! - free.get(a)!;
+  return ok.sort((a, b) => byFree(a, b) || load(a) - load(b) || a.id.localeCompare(b.id));
+}
+
+/** The GPUs a workload of the request holds on the cluster (eligible for it: it offers the GPU). */
+export function gpuUse(c: ClusterRecord, p: PlacementRequest): GpuUse {
+  return { name: p.gpu, count: gpusPerInstance(offered(c, p)!, p.instanceType) };
+}
+
+/**
+ * A cluster for each of `count` workloads of the request, chosen one at a time as
+ * eligibleClusters orders them, each appended to its cluster's list in `liveByCluster` (the next
+ * placement from the same map sees them). NO_ELIGIBLE_CLUSTER when they do not all fit.
+ */
+export function placeEach(
+  clusters: ClusterRecord[],
+  liveByCluster: Map<string, Occupant[]>,
+  tenant: string,
+  p: PlacementRequest,
+  where: string,
+  count: number,
+): ClusterRecord[] {
+  const out: ClusterRecord[] = [];
+  for (let n = 0; n < count; n++) {
+    const [c] = eligibleClusters(
+      clusters,
+      liveByCluster,
+      tenant,
+      p,
+      n ? `${where}: room for ${n} of ${count} instances` : where,
+    );
+    const occupant = { ncaId: tenant, gpus: gpuUse(c, p) };
+    // appended, not copied: a launch of many instances onto crowded clusters stays linear
+    if (liveByCluster.has(c.id)) liveByCluster.get(c.id)!.push(occupant);
+    else liveByCluster.set(c.id, [occupant]);
+    out.push(c);
+  }
+  return out;
 }

@@ -54,6 +54,30 @@ export function icmsStoreContract(name: string, make: () => Promise<IcmsStore>) 
       expect((await store.getClusters([a.id]))[0]?.name).toBe('renamed');
     });
 
+    it('keeps GPU capacity and the GPUs workloads hold, and reads records written without them unchanged', async () => {
+      const gpus = [
+        {
+          name: 'H100',
+          instanceTypes: ['gh100_8.br20_16xlarge'],
+          capacity: 16,
+          gpusPerInstance: { 'gh100_8.br20_16xlarge': 8 },
+        },
+      ];
+      // cluster(), instance() and a task without `gpus`: what ICMS stored before capacity was modelled
+      const [sized, old] = [cluster({ gpus }), cluster()];
+      await store.putCluster(sized);
+      await store.putCluster(old);
+      expect(await store.getClusters([sized.id, old.id])).toEqual([sized, old]);
+      expect((await store.getClusters([old.id]))[0]?.gpus[0]).not.toHaveProperty('capacity');
+      const clusterId = id('cluster');
+      const [holding, before] = [instance({ clusterId, gpus: { name: 'H100', count: 8 } }), instance({ clusterId })];
+      await store.putInstances([holding, before]);
+      expect(byId(await store.listInstancesByCluster(clusterId))).toEqual(byId([holding, before]));
+      const task = { id: id('task'), ncaId: 't1', clusterId, singleTenant: false, ended: false, createdAt: at };
+      await store.putTask({ ...task, gpus: { name: 'H100', count: 1 } });
+      expect(await store.getTask(task.id)).toEqual({ ...task, gpus: { name: 'H100', count: 1 } });
+    });
+
     it('moves the single-tenant lock only from the expected holder', async () => {
       const c = cluster();
       await store.putCluster(c);
