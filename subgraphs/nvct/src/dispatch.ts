@@ -64,8 +64,9 @@ export function taskPlacement(t: TaskRecord, registry: OperatorRegistry): TaskPl
 const code = (err: unknown) => (err as GraphQLError).extensions?.code;
 
 /**
- * One pass over the queued tasks: each is placed by ICMS (which sends it to its cluster) and
- * marked LAUNCHED there. One no cluster can take yet stays QUEUED and is tried again next pass,
+ * One pass over the queued tasks, oldest first: each is placed by ICMS (which sends it to its
+ * cluster) and marked LAUNCHED there. One no cluster can take yet (none eligible, or every
+ * eligible one full) stays QUEUED and is tried again next pass,
  * until the deadline sweep ends it. A task that ended while it was being placed (a cancel, its
  * deadline) is stopped on the cluster it was sent to. `open`: the open tasks, when already read.
  */
@@ -76,8 +77,11 @@ export async function placeQueued(
   open?: TaskRecord[],
 ): Promise<number> {
   let launched = 0;
-  for (const t of open ?? (await deps.store.listOpen())) {
-    if (t.status !== 'QUEUED') continue;
+  // oldest first: when a full cluster frees GPUs, the task that has waited longest takes them
+  const queued = (open ?? (await deps.store.listOpen()))
+    .filter((t) => t.status === 'QUEUED')
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  for (const t of queued) {
     let clusterId: string;
     try {
       ({ clusterId } = await place(t.ncaId, taskPlacement(t, registry)));
