@@ -99,13 +99,32 @@ describeKube('tasks on the kubernetes driver (shared kube-apiserver)', () => {
           restartPolicy: 'Never',
           terminationGracePeriodSeconds: 45,
           containers: [
-            { image: 'nvcr.io/nca-a/eval:1', args: ['--epochs', '1'], env: [{ name: 'MODE', value: 'eval' }] },
+            {
+              image: 'nvcr.io/nca-a/eval:1',
+              args: ['--epochs', '1'],
+              env: [{ name: 'MODE', value: 'eval' }],
+              // a run message from before ICMS counted GPUs: one
+              resources: { limits: { 'nvidia.com/gpu': '1' } },
+            },
           ],
         },
       },
     });
     expect(job.status).toMatchObject({ ready: 1 });
     expect(seen.pods!.map((p) => p.status?.phase)).toEqual(['Running']);
+    await gone(t);
+  }, 30_000);
+
+  it('a container task requests the GPUs of its instance type, and its pod gets them', async () => {
+    const t = { ...task(k.clusterId, container(), { runMs: 300 }), instanceType: 'gl40s_2.br25_4xlarge', gpuCount: 2 };
+    const { exit, seen } = await run(t);
+    expect(exit).toEqual({ exitCode: 0, message: null });
+    const gpus = { 'nvidia.com/gpu': '2' };
+    expect(seen.job!.spec).toMatchObject({ template: { spec: { containers: [{ resources: { limits: gpus } }] } } });
+    // the API server takes the limit of an extended resource as its request too, which the scheduler places by
+    expect(seen.pods!.map((p) => (p.spec as { containers: { resources: unknown }[] }).containers[0].resources)).toEqual(
+      [{ limits: gpus, requests: gpus }],
+    );
     await gone(t);
   }, 30_000);
 

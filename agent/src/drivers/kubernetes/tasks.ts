@@ -38,6 +38,8 @@ export const JOB_KIND: KindSpec = {
 };
 /** one Job per task namespace */
 export const TASK_JOB_NAME = 'task';
+/** the extended resource NVIDIA's device plugin advertises */
+export const GPU_RESOURCE = 'nvidia.com/gpu';
 
 /**
  * The metadata of every object a task's run creates. A task's id is its objects' instance id
@@ -66,7 +68,8 @@ const simulateOf = (t: RunTaskMessage): unknown => t.configuration?.nvcfSimulate
 /**
  * The Job of a container task: one pod, never restarted (nvct does not retry a task), failed
  * at once by any non-zero exit, whose condition then names the exit code; the container's
- * message is its termination message, else the end of its log.
+ * message is its termination message, else the end of its log. It asks for the GPUs of its
+ * instance type, as ICMS counted them when it placed the task.
  */
 export function taskJob(namespace: string, t: RunTaskMessage, w: ContainerWorkload): KubeObject {
   const meta = taskMetadata(TASK_JOB_NAME, t, namespace);
@@ -95,6 +98,9 @@ export function taskJob(namespace: string, t: RunTaskMessage, w: ContainerWorklo
               ...(w.args.length ? { args: w.args } : {}),
               env: Object.entries(w.environment).map(([name, value]) => ({ name, value })),
               terminationMessagePolicy: 'FallbackToLogsOnError',
+              // the scheduler puts the pod only where that many GPUs are free, and the device plugin
+              // hands it those; a limit alone is also the request of an extended resource
+              resources: { limits: { [GPU_RESOURCE]: String(t.gpuCount ?? 1) } },
             },
           ],
         },
