@@ -16,7 +16,8 @@ export const Codes = {
     'A duration is not an ISO-8601 duration this API takes (PnDTnHnMnS or PnW; years and months are ambiguous and refused), or it is outside its allowed range; the message names the field and the range.',
   TASK_ENDED:
     'The task already reached a terminal state; tasks are never changed after that: submit a new task instead.',
-  NO_ELIGIBLE_CLUSTER: 'No cluster the tenant may use offers the GPU, instance type and attributes requested.',
+  NO_ELIGIBLE_CLUSTER:
+    'No cluster the tenant may use offers the GPU, instance type and attributes requested, with GPUs free for them.',
   CURSOR_EXPIRED: 'The resume cursor points before the oldest event the status stream still retains.',
   CURSOR_INVALID: 'The resume cursor is malformed, forged, or belongs to another tenant.',
   LIMIT_EXCEEDED:
