@@ -5,7 +5,10 @@
  */
 import type { LaunchSpec, PlacementRequest, RunTaskMessage, TaskPlacement } from '@nvcf/contracts';
 import type { ClusterRecord } from '../src/index.js';
+import { graphql } from 'graphql';
+import { buildIcmsSchema } from '../src/index.js';
 import { eligibleClusters, type Occupant } from '../src/placement.js';
+import { createLoaders } from '../src/resolvers.js';
 import { handlersWith } from './fixtures.js';
 
 const EIGHT = 'gh100_8.br20_16xlarge';
@@ -155,5 +158,24 @@ describe('ICMS places within capacity', () => {
       icms.placeTask('nca-a', task('t2')),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+  });
+});
+
+describe('Cluster.gpus', () => {
+  it('shows each GPU kind’s capacity, null when it has none', async () => {
+    const { store } = await handlersWith([cluster('c1', 16), cluster('old')]);
+    const result = await graphql({
+      schema: buildIcmsSchema(store),
+      source: '{ clusters { id gpus { name capacity } } }',
+      contextValue: { tenant: 'nca-a', loaders: createLoaders(store) },
+    });
+    expect(result).toEqual({
+      data: {
+        clusters: [
+          { id: 'c1', gpus: [{ name: 'H100', capacity: 16 }] },
+          { id: 'old', gpus: [{ name: 'H100', capacity: null }] },
+        ],
+      },
+    });
   });
 });

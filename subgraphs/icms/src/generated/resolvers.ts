@@ -26,6 +26,8 @@ export type Cluster = {
 
 export type ClusterGpu = {
   __typename?: 'ClusterGpu';
+  /** GPUs of this kind the cluster has, which its instances and running tasks share; null: not limited. */
+  capacity?: Maybe<Scalars['Int']['output']>;
   instanceTypes: Array<Scalars['String']['output']>;
   name: Scalars['String']['output'];
 };
@@ -180,6 +182,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   ClusterGpu: ResolverTypeWrapper<ClusterGpu>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   GpuSpecification: ResolverTypeWrapper<SpecRef>;
   Instance: ResolverTypeWrapper<InstanceRecord>;
@@ -194,6 +197,7 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   ID: Scalars['ID']['output'];
   ClusterGpu: ClusterGpu;
+  Int: Scalars['Int']['output'];
   DateTime: Scalars['DateTime']['output'];
   GpuSpecification: SpecRef;
   Instance: InstanceRecord;
@@ -212,6 +216,7 @@ export type ClusterResolvers<ContextType = IcmsContext, ParentType extends Resol
 };
 
 export type ClusterGpuResolvers<ContextType = IcmsContext, ParentType extends ResolversParentTypes['ClusterGpu'] = ResolversParentTypes['ClusterGpu']> = {
+  capacity?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   instanceTypes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
