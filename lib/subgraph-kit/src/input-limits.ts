@@ -134,6 +134,7 @@ export const inputLimits: InputLimits = {
     'TaskGpuSpecificationInput.regions': { maxItems: 32, maxLength: 64, why: 'region names' },
     'Query.tasks(after:)': { maxLength: 256, why: 'a page cursor (ours are under 128 characters)' },
     'Query.instances(ids:)': { maxItems: 1000, why: 'instances asked for at once; ask in pages' },
+    'Query.tasksByIds(ids:)': { maxItems: 1000, why: 'tasks asked for at once; ask in pages' },
     'Subscription.instanceStatusChanged(after:)': {
       maxLength: 256,
       why: 'a resume cursor (ours are under 64 characters)',

@@ -123,6 +123,21 @@ describe('nvct API', () => {
     ).toEqual({ id });
   });
 
+  it("reads many tasks by id in the order asked, another tenant's and unknown ids as null", async () => {
+    const idOf = async (tenant: string) =>
+      ((await create(tenant, container())).data as { createTask: { id: string } }).createTask.id;
+    const [a1, a2, b1] = [await idOf('nca-a'), await idOf('nca-a'), await idOf('nca-b')];
+    const q = 'query ($ids: [ID!]!) { tasksByIds(ids: $ids) { id name } }';
+    const r = await run('nca-a', q, { ids: [a2, b1, 'no-such-task', a1] });
+    expect(r.errors).toBeUndefined();
+    expect(r.data).toEqual({
+      tasksByIds: [{ id: a2, name: 'fine-tune' }, null, null, { id: a1, name: 'fine-tune' }],
+    });
+    expect((await run('nca-b', q, { ids: [a1, b1] })).data).toEqual({
+      tasksByIds: [null, { id: b1, name: 'fine-tune' }],
+    });
+  });
+
   it('cancels a queued task once; a second cancel is TASK_ENDED', async () => {
     const { id } = ((await create('nca-a', container())).data as { createTask: { id: string } }).createTask;
     now = new Date('2026-01-01T00:01:00.000Z');

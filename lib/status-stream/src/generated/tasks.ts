@@ -86,6 +86,11 @@ export type Query = {
    * at most 100) bounds the page; `after` is the `pageInfo.endCursor` of the page before.
    */
   tasks: TaskConnection;
+  /**
+   * Tasks of the caller's tenant by id, one entry per id in the order asked; null for an id it
+   * cannot see. At most 1000 ids.
+   */
+  tasksByIds: Array<Maybe<Task>>;
 };
 
 
@@ -98,6 +103,11 @@ export type QueryTasksArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   first: InputMaybe<Scalars['Int']['input']>;
   status: InputMaybe<TaskStatus>;
+};
+
+
+export type QueryTasksByIdsArgs = {
+  ids: Array<Scalars['ID']['input']>;
 };
 
 export type StreamLag = {

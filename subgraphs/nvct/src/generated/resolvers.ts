@@ -94,6 +94,11 @@ export type Query = {
    * at most 100) bounds the page; `after` is the `pageInfo.endCursor` of the page before.
    */
   tasks: TaskConnection;
+  /**
+   * Tasks of the caller's tenant by id, one entry per id in the order asked; null for an id it
+   * cannot see. At most 1000 ids.
+   */
+  tasksByIds: Array<Maybe<Task>>;
 };
 
 
@@ -106,6 +111,11 @@ export type QueryTasksArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<TaskStatus>;
+};
+
+
+export type QueryTasksByIdsArgs = {
+  ids: Array<Scalars['ID']['input']>;
 };
 
 export type StreamLag = {
@@ -375,6 +385,7 @@ export type PageInfoResolvers<ContextType = NvctContext, ParentType extends Reso
 export type QueryResolvers<ContextType = NvctContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   task?: Resolver<Maybe<ResolversTypes['Task']>, ParentType, ContextType, RequireFields<QueryTaskArgs, 'id'>>;
   tasks?: Resolver<ResolversTypes['TaskConnection'], ParentType, ContextType, Partial<QueryTasksArgs>>;
+  tasksByIds?: Resolver<Array<Maybe<ResolversTypes['Task']>>, ParentType, ContextType, RequireFields<QueryTasksByIdsArgs, 'ids'>>;
 };
 
 export type StreamLagResolvers<ContextType = NvctContext, ParentType extends ResolversParentTypes['StreamLag'] = ResolversParentTypes['StreamLag']> = {
