@@ -12,18 +12,14 @@ import {
 
 /**
  * How the entity subtree of a selection is asked of the supergraph when it needs more than the
- * event holds: by a list field over every id of a batch at once, or by a field that takes one id
- * (one query per id of the batch, still shared by every subscription of the batch).
+ * event holds: by a list field over every id of a batch at once (`field(ids: [ID!]!): [Entity]!`,
+ * one entry per id in the order asked, null for one the tenant cannot see).
  */
 export interface EntityQuery {
   /** the remote query's operation name */
   operation: string;
-  /** its id variable's definition */
-  idsVariable: string;
-  /** the aliased root field, selecting the entity (or a list of them) */
-  root: string;
-  /** the root takes one id (`$__id`), not the batch's (`$__ids`) */
-  perId: boolean;
+  /** the Query field taking the batch's ids */
+  field: string;
 }
 
 /**
@@ -58,12 +54,7 @@ const instanceStatusChanged: StatusField<StatusEvent> = {
   entity: 'instance',
   localFields: new Set(['id', 'state', 'revisionId', 'targetRevisionId', 'updatedAt', '__typename']),
   keyedFields: new Set(['cluster', 'gpuSpecification']),
-  remote: {
-    operation: 'NvcfStatusInstances',
-    idsVariable: '$__ids: [ID!]!',
-    root: '__instances: instances(ids: $__ids)',
-    perId: false,
-  },
+  remote: { operation: 'NvcfStatusInstances', field: 'instances' },
   local: toInstancePayload,
   entityOf: (e) => instanceStatus.entityOf(e),
   root: (fe, instance) => ({ instanceStatusChanged: toStatusPayload(fe, instance) }),
@@ -75,7 +66,7 @@ const taskStatusChanged: StatusField<TaskStatusEvent> = {
   // the status is the task's after the transition the event is: the task's status at that point
   localFields: new Set(['id', 'status', '__typename']),
   keyedFields: new Set(),
-  remote: { operation: 'NvcfStatusTask', idsVariable: '$__id: ID!', root: '__entity: task(id: $__id)', perId: true },
+  remote: { operation: 'NvcfStatusTasks', field: 'tasksByIds' },
   local: toTaskPayload,
   entityOf: (e) => taskStatus.entityOf(e),
   root: (fe, task) => ({ taskStatusChanged: toTaskStatusPayload(fe, task) }),

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { fail } from '@nvcf/errors';
+import { inputLimit } from '@nvcf/subgraph-kit';
 import { print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import type { StatusOperation } from './operation.js';
 
@@ -8,17 +9,13 @@ export interface PreparedInstances {
   key: string;
   query: string;
   variables: Record<string, unknown>;
-  /** the query takes one id (`$__id`, the task's), not a batch (`$__ids`, the instances') */
-  perId?: boolean;
+  /** the most ids the list field takes at once (its input limit): a larger batch is split */
+  maxBatch: number;
 }
 
-/**
- * The answer to remoteQuery: the entity subtrees, each under its response keys; a list of
- * them for a batch of ids, one for a query by one id.
- */
+/** The answer to remoteQuery: one entity subtree per id of the batch, each under its response keys. */
 export interface InstancesData {
-  __instances?: (Record<string, unknown> | null)[] | null;
-  __entity?: Record<string, unknown> | null;
+  __entities?: (Record<string, unknown> | null)[] | null;
 }
 export type Execute = (
   tenant: string,
@@ -38,14 +35,11 @@ const unavailable = (res: Result) => !!res.errors?.some((e) => e.extensions?.cod
  */
 export const INSTANCE_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000, missingForMs: 5000 };
 
-/**
- * The query that fetches a subscription's entity selection (its Instance selection for many ids
- * at once, its Task selection for one id).
- */
+/** The query that fetches a subscription's entity selection (Instance, Task) for many ids at once. */
 export function remoteQuery(
   op: StatusOperation,
   variables: Record<string, unknown>,
-): { query: string; variables: Record<string, unknown>; perId: boolean } {
+): { query: string; variables: Record<string, unknown> } {
   const usedFragments = new Set<string>();
   const usedVars = new Set<string>();
   const collect = (node: unknown) =>
@@ -68,19 +62,19 @@ export function remoteQuery(
   const frags = [...usedFragments].map((n) => op.fragments.get(n)).filter((f): f is FragmentDefinitionNode => !!f);
   const body = selections.map((s) => print(s)).join('\n');
   const { remote } = op.field;
-  const varDefs = [remote.idsVariable, ...defs.map((d) => print(d))].join(', ');
-  const query = `query ${remote.operation}(${varDefs}) {\n ${remote.root} {\n ${ID_KEY}: id\n ${body}\n }\n}\n${frags.map((f) => print(f)).join('\n')}`;
+  const varDefs = ['$__ids: [ID!]!', ...defs.map((d) => print(d))].join(', ');
+  const query = `query ${remote.operation}(${varDefs}) {\n __entities: ${remote.field}(ids: $__ids) {\n ${ID_KEY}: id\n ${body}\n }\n}\n${frags.map((f) => print(f)).join('\n')}`;
   return {
     query,
     variables: Object.fromEntries([...usedVars].map((v) => [v, variables[v]])),
-    perId: remote.perId,
   };
 }
 
 /**
  * Entity subtrees (instances, tasks) through the supergraph, batched: every subscription of one
- * tenant with the same selection that needs entities in the same tick shares one query (one per
- * id where the query takes one id).
+ * tenant with the same selection that needs entities in the same tick shares one query, each id
+ * asked once. The tenant is part of the batch's key and the query's context, so a batch never
+ * holds two tenants' ids nor answers one tenant with another's rows.
  */
 export class InstanceFetcher {
   private readonly loaders = new Map<string, DataLoader<string, Record<string, unknown> | null>>();
@@ -92,7 +86,8 @@ export class InstanceFetcher {
   /** Prints the remote query once per subscription; `load` then runs per event. */
   prepare(tenant: string, op: StatusOperation, variables: Record<string, unknown>): PreparedInstances {
     const q = remoteQuery(op, variables);
-    return { tenant, ...q, key: `${tenant}\u0000${q.query}\u0000${JSON.stringify(q.variables)}` };
+    const maxBatch = inputLimit(`Query.${op.field.remote.field}(ids:)`).maxItems!;
+    return { tenant, ...q, maxBatch, key: `${tenant}\u0000${q.query}\u0000${JSON.stringify(q.variables)}` };
   }
 
   load(q: PreparedInstances, id: string) {
@@ -104,10 +99,8 @@ export class InstanceFetcher {
       loader = new DataLoader(
         async (ids) => {
           const unique = [...new Set(ids)];
-          const res = q.perId
-            ? await this.each(tenant, q, unique)
-            : await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
-          const rows = res.data?.__instances ?? [];
+          const res = await this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __ids: unique }));
+          const rows = res.data?.__entities ?? [];
           if (!res.data && res.errors?.length) {
             // still unavailable after the wait: say so with the registry code (masked otherwise as an
             // internal error), and how not to lose the transition
@@ -124,7 +117,7 @@ export class InstanceFetcher {
           );
           return ids.map((id) => byId.get(id) ?? null);
         },
-        { cache: false },
+        { cache: false, maxBatchSize: q.maxBatch },
       );
       this.loaders.set(key, loader);
     }
@@ -144,16 +137,6 @@ export class InstanceFetcher {
       if (row || Date.now() + delay > giveUpAt) return row;
       await new Promise((r) => setTimeout(r, delay).unref());
     }
-  }
-
-  /** A batch by one query per id, answered as the batch query would answer it. */
-  private async each(tenant: string, q: PreparedInstances, ids: string[]): Promise<Result> {
-    const all = await Promise.all(
-      ids.map((id) => this.untilAvailable(() => this.execute(tenant, q.query, { ...q.variables, __id: id }))),
-    );
-    const failed = all.find((r) => !r.data && r.errors?.length);
-    if (failed) return failed;
-    return { data: { __instances: all.map((r) => r.data?.__entity ?? null) } };
   }
 
   /** Runs `fetch` again while a dependency answers UNAVAILABLE, for up to INSTANCE_RETRY.forMs. */

@@ -1,6 +1,6 @@
 import { InstanceFetcher, INSTANCE_RETRY, type Execute } from '../../src/status/instances.js';
 
-const prepared = { tenant: 'nca-a', key: 'k', query: 'query', variables: {} };
+const prepared = { tenant: 'nca-a', key: 'k', query: 'query', variables: {}, maxBatch: 1000 };
 const row = (id: string) => ({ __nvcfInstanceId: id, state: 'STARTING' });
 
 describe('InstanceFetcher', () => {
@@ -12,7 +12,7 @@ describe('InstanceFetcher', () => {
       asked.push(ids);
       // i-2 is known at once; i-1 only from the third request on (its first event not consumed yet)
       if (asked.length >= 3) stored = true;
-      return { data: { __instances: ids.map((id) => (id === 'i-2' || stored ? row(id) : null)) } };
+      return { data: { __entities: ids.map((id) => (id === 'i-2' || stored ? row(id) : null)) } };
     };
     const f = new InstanceFetcher(execute);
     const [a, b] = await Promise.all([f.load(prepared, 'i-1'), f.load(prepared, 'i-2')]);
@@ -28,7 +28,7 @@ describe('InstanceFetcher', () => {
       let calls = 0;
       const f = new InstanceFetcher(async () => {
         calls++;
-        return { data: { __instances: [null] } };
+        return { data: { __entities: [null] } };
       });
       const started = Date.now();
       expect(await f.load(prepared, 'gone')).toBeNull();
@@ -63,18 +63,34 @@ describe('InstanceFetcher', () => {
   });
 });
 
-describe('InstanceFetcher with a query by one id (tasks)', () => {
-  it('asks once per distinct id of a batch and answers each load with its own row', async () => {
-    const asked: unknown[] = [];
+describe('InstanceFetcher batches', () => {
+  it('asks each distinct id of a tick once, in one query, and answers each load with its own row', async () => {
+    const asked: string[][] = [];
     const f = new InstanceFetcher(async (_t, _q, v) => {
-      asked.push(v.__id);
-      return { data: { __entity: { __nvcfInstanceId: v.__id, name: `task ${String(v.__id)}` } } };
+      const ids = v.__ids as string[];
+      asked.push(ids);
+      return { data: { __entities: ids.map((id) => ({ __nvcfInstanceId: id, name: `task ${id}` })) } };
     });
-    const byId = { ...prepared, perId: true };
-    const [a, b, c] = await Promise.all([f.load(byId, 'task-1'), f.load(byId, 'task-2'), f.load(byId, 'task-1')]);
-    expect(asked.sort()).toEqual(['task-1', 'task-2']);
+    const [a, b, c] = await Promise.all([
+      f.load(prepared, 'task-1'),
+      f.load(prepared, 'task-2'),
+      f.load(prepared, 'task-1'),
+    ]);
+    expect(asked).toEqual([['task-1', 'task-2']]);
     expect(a).toMatchObject({ name: 'task task-1' });
     expect(b).toMatchObject({ name: 'task task-2' });
     expect(c).toEqual(a);
+  });
+
+  it('splits a batch larger than the list field takes into queries within its limit', async () => {
+    const asked: string[][] = [];
+    const f = new InstanceFetcher(async (_t, _q, v) => {
+      const ids = v.__ids as string[];
+      asked.push(ids);
+      return { data: { __entities: ids.map((id) => ({ __nvcfInstanceId: id })) } };
+    });
+    const ids = Array.from({ length: 5 }, (_, i) => `task-${i}`);
+    await Promise.all(ids.map((id) => f.load({ ...prepared, maxBatch: 2 }, id)));
+    expect(asked.map((a) => a.length)).toEqual([2, 2, 1]);
   });
 });

@@ -144,7 +144,7 @@ describe('remoteQuery', () => {
     expect(defs).toEqual(['Inst', 'Name']);
     const opDef = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
     expect(opDef.variableDefinitions!.map((v) => v.variable.name.value)).toEqual(['__ids', 'withCluster']);
-    expect(q.query).toContain('__instances: instances(ids: $__ids)');
+    expect(q.query).toContain('__entities: instances(ids: $__ids)');
     expect(q.query).toContain('__nvcfInstanceId: id');
   });
 });
@@ -208,6 +208,7 @@ function fakeInstances(rows: Record<string, Record<string, unknown> | null>) {
     prepare: (tenant: string, o: StatusOperation, variables: Record<string, unknown>): PreparedInstances => ({
       tenant,
       key: 'k',
+      maxBatch: 1000,
       ...remoteQuery(o, variables),
     }),
     load: async (q: PreparedInstances, id: string) => {
@@ -421,11 +422,10 @@ describe('taskStatusChanged on the status path', () => {
     );
   });
 
-  it('asks nvct for a task by its one id', () => {
+  it("asks nvct for a batch's tasks by their ids in one query", () => {
     const q = remoteQuery(must('subscription { taskStatusChanged { t: task { n: name createdAt } } }'), {});
-    expect(q.perId).toBe(true);
-    expect(q.query).toContain('query NvcfStatusTask($__id: ID!)');
-    expect(q.query).toContain('__entity: task(id: $__id)');
+    expect(q.query).toContain('query NvcfStatusTasks($__ids: [ID!]!)');
+    expect(q.query).toContain('__entities: tasksByIds(ids: $__ids)');
     expect(q.query).toContain('n: name');
   });
 
