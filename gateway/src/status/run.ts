@@ -6,6 +6,12 @@ import type { SchemaWatch } from './schema-watch.js';
 
 const asError = (err: unknown) => (err instanceof Error ? err : new Error('status result failed', { cause: err }));
 const done = { done: true as const, value: undefined };
+/**
+ * How many of a subscription's events may be taken from its feed while results before them are
+ * still computing: enough for a snapshot's or a burst's entity fetches to share one batch, few
+ * enough that a subscriber holds a bounded number of results and the feed still conflates the rest.
+ */
+const LOOK_AHEAD = 64;
 
 /**
  * An open status subscription: its feed, its results and its watch on the schema, delivered by
@@ -57,6 +63,14 @@ export class FeedRun implements StatusRun {
   push(out: ResultSink): () => void {
     const { feed, results, watch } = this;
     let open = true;
+    /** results taken from the feed, not yet handed to `out`, in feed order (some still computing) */
+    const ahead: { cursor: string; result: ExecutionResult | null }[] = [];
+    /** the feed hands events to `sink` (it detaches it when a push returns false) */
+    let attached = false;
+    /** `out` refused the last result: nothing more until `resume` */
+    let full = false;
+    /** the feed ended while results were still ahead: ends once they are delivered */
+    let feedEnded: { err?: Error } | null = null;
     const end = (err?: Error) => {
       if (!open) return;
       open = false;
@@ -64,27 +78,59 @@ export class FeedRun implements StatusRun {
       out.end(err);
     };
     watch.pushTo(end);
+    const flush = () => {
+      while (open && !full && ahead.length) {
+        const { cursor, result } = ahead[0];
+        if (!result) break;
+        ahead.shift();
+        if (!out.push(result, cursor)) full = true;
+      }
+      if (!open) return;
+      if (feedEnded && !ahead.length) end(feedEnded.err);
+      else if (!full && !attached && !feedEnded && ahead.length < LOOK_AHEAD) {
+        attached = true;
+        feed.attach(sink);
+      }
+    };
     const sink: FeedSink<StreamEvent> = {
       push: (fe) => {
         if (!open) return false;
         // runs inside the stream's read of the bus: whatever fails here ends this subscription only
         try {
           const r = results.of(fe);
-          if (!isPromise(r)) return out.push(r, fe.cursor);
-          // still being computed (instance fields from the supergraph): later events queue behind it, in order
-          r.then((v) => {
-            if (open && out.push(v, fe.cursor)) feed.attach(sink);
-          }).catch((err: unknown) => end(asError(err)));
+          if (!isPromise(r) && !ahead.length && !full) {
+            if (out.push(r, fe.cursor)) return true;
+            full = true;
+            return (attached = false);
+          }
+          // still computing (entity fields from the supergraph): the events behind it are taken now
+          // too, so that their fetches join its batch, and delivered in order as they complete
+          const slot = { cursor: fe.cursor, result: isPromise(r) ? null : r };
+          ahead.push(slot);
+          if (isPromise(r))
+            r.then((v) => {
+              slot.result = v;
+              flush();
+            }).catch((err: unknown) => end(asError(err)));
+          // a full `out` takes nothing ahead: the feed queues and conflates until it drains
+          if (ahead.length < LOOK_AHEAD && !full) return true;
+          return (attached = false);
         } catch (err) {
           end(asError(err));
+          return (attached = false);
         }
-        return false;
       },
-      end,
+      end: (err) => {
+        attached = false;
+        if (ahead.length) feedEnded = { err };
+        else end(err);
+      },
     };
+    attached = true;
     feed.attach(sink);
     return () => {
-      if (open) feed.attach(sink);
+      full = false;
+      flush();
     };
   }
 }

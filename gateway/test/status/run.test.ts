@@ -100,6 +100,52 @@ describe('a status subscription run', () => {
     expect(got).toEqual(['c1', 'c2']);
   });
 
+  it('takes the events behind a result still computing at once, and delivers them in feed order', async () => {
+    const f = fakeFeed();
+    const pending = new Map<number, (r: ExecutionResult) => void>();
+    const slow = {
+      of: (fe: FeedEvent) =>
+        fe.seq === 3
+          ? { data: { seq: 3 } } // computed at once, still behind the two before it
+          : new Promise<ExecutionResult>((r) => pending.set(fe.seq, r)),
+    } as unknown as StatusResults;
+    const run = new FeedRun(f.feed, slow, SchemaWatch.start(f.feed, undefined, sub, admitted) as SchemaWatch);
+    const got: string[] = [];
+    const ended: (Error | undefined)[] = [];
+    run.push({ push: (_r, cursor) => got.push(cursor) > 0, end: (err) => ended.push(err) });
+    expect([f.give(event(1)), f.give(event(2)), f.give(event(3))]).toEqual([true, true, true]);
+    expect([...pending.keys()]).toEqual([1, 2]);
+    f.feed.end(); // the feed's end waits for the results still ahead
+    pending.get(2)!({ data: { seq: 2 } });
+    await Promise.resolve();
+    expect(got).toEqual([]);
+    pending.get(1)!({ data: { seq: 1 } });
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual(['c1', 'c2', 'c3']);
+    expect(ended).toEqual([undefined]);
+  });
+
+  it('takes a bounded number of events ahead, and the rest once the results before them are delivered', async () => {
+    const f = fakeFeed();
+    const pending: (() => void)[] = [];
+    const slow = {
+      of: (fe: FeedEvent) => new Promise<ExecutionResult>((r) => pending.push(() => r({ data: { seq: fe.seq } }))),
+    } as unknown as StatusResults;
+    const run = new FeedRun(f.feed, slow, SchemaWatch.start(f.feed, undefined, sub, admitted) as SchemaWatch);
+    const got: string[] = [];
+    run.push({ push: (_r, cursor) => got.push(cursor) > 0, end: () => {} });
+    let taken = 0;
+    while (f.give(event(taken + 1))) taken++;
+    taken++; // the one refused is still taken: its result is computing
+    expect(taken).toBeGreaterThan(1);
+    expect(taken).toBeLessThan(1000);
+    expect(pending).toHaveLength(taken);
+    for (const p of pending.splice(0)) p();
+    await new Promise((r) => setImmediate(r));
+    expect(got).toHaveLength(taken);
+    expect(f.give(event(taken + 1))).toBe(true); // attached again
+  });
+
   it('refuses to start on a selection the schema served now no longer has', () => {
     const f = fakeFeed();
     const schema = { track: () => changed } as unknown as StatusSchema;
