@@ -6,6 +6,7 @@ import {
   type RolloutInstance,
   type WatchItem,
 } from '@nvcf/client';
+import { connecting, connectionAfter, type Connection } from './live.js';
 
 export type Spec = NonNullable<GpuSpecificationQuery['gpuSpecification']>;
 
@@ -28,25 +29,18 @@ export type LogEntry =
     }
   | { kind: 'note'; key: string; at: string; tone: 'info' | 'warn'; text: string };
 
-export type Connection =
-  | { status: 'connecting' }
-  | { status: 'live' }
-  | { status: 'reconnecting'; attempt: number; reason: string }
-  | { status: 'ended'; reason: string };
-
 export interface RolloutState {
   spec: Spec | null;
   tiles: Tile[];
   /** newest first */
   log: LogEntry[];
   connection: Connection;
-  /** how many times the watch lost its connection */
 }
 
 export type RolloutAction =
   { type: 'spec'; spec: Spec } | { type: 'watch'; item: WatchItem } | { type: 'ended'; reason: string };
 
-export const initialRollout: RolloutState = { spec: null, tiles: [], log: [], connection: { status: 'connecting' } };
+export const initialRollout: RolloutState = { spec: null, tiles: [], log: [], connection: connecting };
 
 const MAX_LOG = 1000;
 let noteSeq = 0;
@@ -76,7 +70,7 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
           const resumed = item.attempt > 0 || s.connection.status === 'reconnecting';
           return {
             ...s,
-            connection: { status: 'live' },
+            connection: connectionAfter(s.connection, item),
             log: resumed
               ? push(
                   s.log,
@@ -92,10 +86,9 @@ export function rolloutReducer(s: RolloutState, a: RolloutAction): RolloutState 
         }
         case 'reconnecting': {
           const first = s.connection.status !== 'reconnecting';
-          const reason = `${item.error.code}: ${item.error.message}`;
           return {
             ...s,
-            connection: { status: 'reconnecting', attempt: item.attempt, reason },
+            connection: connectionAfter(s.connection, item),
             log: first ? warn(s.log, `connection lost (${item.error.code}); reconnecting`) : s.log,
           };
         }

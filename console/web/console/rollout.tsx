@@ -1,15 +1,9 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { GpuSpecificationDocument, NvcfError } from '@nvcf/client';
 import { href } from './router.js';
-import {
-  initialRollout,
-  rolloutReducer,
-  type Connection,
-  type LogEntry,
-  type Spec,
-  type Tile,
-} from './rollout-model.js';
-import { Badge, Breadcrumbs, ErrorNote, Id, errorText, useSession, useTitle, when } from './ui.js';
+import { runWatch } from './live.js';
+import { initialRollout, rolloutReducer, type LogEntry, type Spec, type Tile } from './rollout-model.js';
+import { Badge, Breadcrumbs, ConnectionStatus, ErrorNote, Id, errorText, useSession, useTitle, when } from './ui.js';
 import { UpdatePanel } from './update.js';
 
 type Revision = NonNullable<Spec['latestRevision']>;
@@ -60,12 +54,15 @@ export function SpecPage({ id }: { id: string }) {
   useEffect(() => {
     void refetch();
     const stop = new AbortController();
-    void (async () => {
-      try {
-        for await (const item of client.watch(
-          { gpuSpecificationId: id },
-          { snapshot: true, signal: stop.signal, onExpired: 'snapshot', maxDelayMs: 5000 },
-        )) {
+    void runWatch(
+      client.watch(
+        { gpuSpecificationId: id },
+        { snapshot: true, signal: stop.signal, onExpired: 'snapshot', maxDelayMs: 5000 },
+      ),
+      {
+        signal: stop.signal,
+        expired,
+        onItem: (item) => {
           dispatch({ type: 'watch', item });
           if (
             (item.type === 'event' && item.event.kind === 'TRANSITION') ||
@@ -73,14 +70,10 @@ export function SpecPage({ id }: { id: string }) {
             item.type === 'expired'
           )
             refetchSoon();
-        }
-        if (!stop.signal.aborted) dispatch({ type: 'ended', reason: 'the gateway ended the stream' });
-      } catch (e) {
-        if (stop.signal.aborted) return;
-        if (e instanceof NvcfError && e.code === 'UNAUTHENTICATED') return expired(errorText(e));
-        dispatch({ type: 'ended', reason: errorText(e) });
-      }
-    })();
+        },
+        onEnd: (reason) => dispatch({ type: 'ended', reason: reason ?? 'the gateway ended the stream' }),
+      },
+    );
     return () => {
       stop.abort();
       clearTimeout(timer.current);
@@ -165,39 +158,6 @@ export function SpecPage({ id }: { id: string }) {
       ) : null}
       {spec ? <UpdatePanel spec={spec} onChanged={refetch} /> : null}
     </>
-  );
-}
-
-function ConnectionStatus({ connection }: { connection: Connection }) {
-  const [text, cls] = (() => {
-    switch (connection.status) {
-      case 'connecting':
-        return ['Connecting…', 'conn-wait'];
-      case 'live':
-        return ['Live', 'conn-live'];
-      case 'reconnecting':
-        return [`Reconnecting… (attempt ${connection.attempt})`, 'conn-wait'];
-      case 'ended':
-        return ['Live updates stopped', 'conn-down'];
-    }
-  })();
-  return (
-    <p
-      id="connection"
-      role="status"
-      aria-live="polite"
-      className={`conn ${cls}`}
-      title={
-        connection.status === 'reconnecting'
-          ? connection.reason
-          : connection.status === 'ended'
-            ? connection.reason
-            : undefined
-      }
-    >
-      <span className="dot" aria-hidden="true" />
-      {text}
-    </p>
   );
 }
 

@@ -1,6 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { NvcfError, type NvcfClient } from '@nvcf/client';
 import type { PageConfig } from '../page-config.js';
+import { errorText } from './errors.js';
+import type { Connection } from './live.js';
 import { href, onLinkClick } from './router.js';
 
 export interface Session {
@@ -17,9 +19,7 @@ export function useSession(): Session {
   return s;
 }
 
-/** `CODE: message`, the registry code first (docs/errors.md) */
-export const errorText = (e: unknown): string =>
-  e instanceof NvcfError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+export { errorText } from './errors.js';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -123,4 +123,46 @@ export function useTitle(title: string) {
   useEffect(() => {
     document.title = `${title} · NVCF console`;
   }, [title]);
+}
+
+/**
+ * What a live view's watch is doing, in a live region: the same badge on every page that follows
+ * something. `done` replaces it once there is nothing left to follow (a task that ended).
+ */
+export function ConnectionStatus({
+  connection,
+  id = 'connection',
+  done,
+}: {
+  connection: Connection;
+  id?: string;
+  done?: string;
+}) {
+  const [text, cls] = ((): [string, string] => {
+    if (done) return [done, 'conn-off'];
+    switch (connection.status) {
+      case 'connecting':
+        return ['Connecting…', 'conn-wait'];
+      case 'live':
+        return ['Live', 'conn-live'];
+      case 'reconnecting':
+        return [`Reconnecting… (attempt ${connection.attempt})`, 'conn-wait'];
+      case 'ended':
+        return ['Live updates stopped', 'conn-down'];
+    }
+  })();
+  return (
+    <p
+      id={id}
+      role="status"
+      aria-live="polite"
+      className={`conn ${cls}`}
+      title={
+        !done && (connection.status === 'reconnecting' || connection.status === 'ended') ? connection.reason : undefined
+      }
+    >
+      <span className="dot" aria-hidden="true" />
+      {text}
+    </p>
+  );
 }
