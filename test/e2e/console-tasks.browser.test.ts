@@ -1,10 +1,10 @@
 /**
  * Tasks in the web console, in Chromium (every request off loopback blocked), on the embedded
  * default with TRUSTED_DOCUMENTS=require, so every operation the task views send is a trusted
- * document: create a container task from the form and follow it to COMPLETED, cancel a long one
- * after confirming, see TASK_ENDED explained when the task ended before the click, create an
- * operator task from manifests, page through the list, and find none of tenant A's tasks as
- * tenant B.
+ * document: create a container task from the form and follow it to COMPLETED through its status
+ * subscription (one read of the task, no polling), cancel a long one after confirming, see
+ * TASK_ENDED explained when the task ended before the click, create an operator task from
+ * manifests, page through the list, and find none of tenant A's tasks as tenant B.
  */
 import {
   CreateTaskDocument,
@@ -20,6 +20,7 @@ import { waitUntil } from '@nvcf/testing';
 import type { Page, Request, Route } from 'playwright-core';
 import { axeViolations, type Browsing } from '../src/browser.js';
 import { openConsoleBrowser, shot, signIn } from '../src/console-page.js';
+import { gauge } from '../src/metrics.js';
 
 const input = (name: string, runMs?: number): CreateTaskInput => ({
   name,
@@ -35,13 +36,56 @@ const eventStatuses = (page: Page) =>
 /** The status badge next to the task's name. */
 const shownStatus = (page: Page) => page.locator('h1 .badge').innerText();
 
-/** The page's reads of one task (`Task` by trusted-document id, with the task's id). */
-const isTaskRead = (req: Request, id: string) => {
-  const body = req.method() === 'POST' ? req.postDataJSON() : null;
-  return (body as { operationName?: string; variables?: { id?: string } } | null)?.operationName === 'Task'
-    ? (body as { variables?: { id?: string } }).variables?.id === id
-    : false;
+/** The operation a request to /graphql sends (by trusted-document id), and its variables. */
+const operationOf = (req: Request) => {
+  const body: unknown = req.method() === 'POST' && req.url().endsWith('/graphql') ? req.postDataJSON() : null;
+  return (body ?? {}) as { operationName?: string; variables?: Record<string, unknown> };
 };
+
+/** The page's reads of one task (`Task`, with the task's id). */
+const isTaskRead = (req: Request, id: string) => {
+  const op = operationOf(req);
+  return op.operationName === 'Task' && op.variables?.id === id;
+};
+
+/** The page's subscriptions to one task's transitions (`TaskStatusChanged` over SSE, with its id). */
+const isTaskSubscription = (req: Request, id: string) => {
+  const op = operationOf(req);
+  return op.operationName === 'TaskStatusChanged' && op.variables?.taskId === id;
+};
+
+/** The operations the page sends from now on, to count its reads and subscriptions of a task. */
+function recordRequests(page: Page) {
+  const sent: Request[] = [];
+  const on = (req: Request) => void sent.push(req);
+  page.on('request', on);
+  return {
+    reads: (id: string) => sent.filter((r) => isTaskRead(r, id)).length,
+    subscriptions: (id: string) => sent.filter((r) => isTaskSubscription(r, id)).length,
+    stop: () => page.off('request', on),
+  };
+}
+
+/**
+ * Every status the task's badge shows from now on, in order, as the page changes it: installed
+ * in the page, so a transition shown only briefly is still seen. The page must not reload.
+ */
+async function recordShownStatuses(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { shownStatuses: string[] };
+    w.shownStatuses = [];
+    const look = () => {
+      const s = document.querySelector('h1 .badge')?.textContent ?? null;
+      if (s && w.shownStatuses.at(-1) !== s) w.shownStatuses.push(s);
+    };
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { shownStatuses: string[] }).shownStatuses);
+}
+
+/** Open `taskStatusChanged` subscriptions of tenant A on the gateway (`metricsUrl`: its metrics port). */
+const openTaskSubscriptions = (metricsUrl: string) =>
+  gauge(metricsUrl, 'nvcf_task_status_subscriptions_open', { tenant: 'nca-a' });
 
 let browsing: Browsing;
 beforeAll(async () => {
@@ -76,7 +120,7 @@ describe('tasks in the web console, in Chromium', () => {
     await system?.dispose();
   });
 
-  it('creates a container task from the form (a bad duration refused at its field), lists it, and follows it to COMPLETED', async () => {
+  it('creates a container task from the form (a bad duration refused at its field), lists it, and follows it to COMPLETED through its subscription', async () => {
     await signIn(page, base, 'nca-a');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
     await page.getByRole('heading', { name: 'Tasks', level: 1 }).waitFor();
@@ -104,6 +148,8 @@ describe('tasks in the web console, in Chromium', () => {
     await shot(browsing, page, 'console-task-create-refused');
 
     await page.getByLabel('Max runtime').fill('PT1H');
+    const requests = recordRequests(page);
+    const shownStatuses = await recordShownStatuses(page);
     await page.getByRole('button', { name: 'Create task' }).click();
     await page.getByRole('heading', { name: /eval-ui/, level: 1 }).waitFor();
     const id = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!);
@@ -116,10 +162,31 @@ describe('tasks in the web console, in Chromium', () => {
       workloadType: 'CONTAINER',
     });
 
-    // the page reads the task until it ends, then says it no longer does
-    await page.locator('#task-live', { hasText: 'Ended: not read again' }).waitFor({ timeout: 20_000 });
+    // the page follows the task until it ends, then says there is nothing more to follow
+    await page.locator('#task-live', { hasText: 'Ended: no more updates' }).waitFor({ timeout: 20_000 });
     expect(await shownStatus(page)).toBe('COMPLETED');
     expect(await eventStatuses(page)).toEqual(['QUEUED', 'LAUNCHED', 'RUNNING', 'COMPLETED']);
+    const times = await page
+      .locator('table.task-events tbody time')
+      .evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime')));
+    expect(times).toEqual((await a.query(TaskDocument, { id })).task?.events.map((e) => e.at));
+    // the badge moved forwards only, and showed RUNNING while the task ran (a second): transitions
+    // closer together than a render, or before the first read, may not each have shown in it
+    const lifecycle = ['QUEUED', 'LAUNCHED', 'RUNNING', 'COMPLETED'];
+    const shown = await shownStatuses();
+    expect(shown.filter((s) => lifecycle.includes(s))).toEqual(shown);
+    expect([...shown].sort((x, y) => lifecycle.indexOf(x) - lifecycle.indexOf(y))).toEqual(shown);
+    expect(shown).toContain('RUNNING');
+    expect(shown.at(-1)).toBe('COMPLETED');
+    // one read of the task, then the subscription told the rest: no polling. A second read is
+    // made only when the task moved between the first and the subscription's snapshot
+    expect(requests.reads(id)).toBeGreaterThanOrEqual(1);
+    expect(requests.reads(id)).toBeLessThanOrEqual(2);
+    expect(requests.subscriptions(id)).toBe(1);
+    requests.stop();
+    await waitUntil(async () => (await openTaskSubscriptions(system.gateway.metricsUrl)) === 0, {
+      what: 'the page closing its subscription once the task ended',
+    });
     expect(await page.getByRole('button', { name: 'Cancel task…' }).isDisabled()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await shot(browsing, page, 'console-task-completed', 'console-task-completed.png');
@@ -134,7 +201,7 @@ describe('tasks in the web console, in Chromium', () => {
     expect(browsing.problems).toEqual([]);
   });
 
-  it('cancels a long-running task after confirming: it ends CANCELED and is not read again', async () => {
+  it('cancels a long-running task after confirming: it ends CANCELED and is no longer followed', async () => {
     await page.getByRole('link', { name: 'New task' }).click();
     await page.getByLabel('Name').fill('long-ui');
     await page.getByLabel('Image', { exact: true }).fill('nvcr.io/nca-a/eval:1');
@@ -144,7 +211,10 @@ describe('tasks in the web console, in Chromium', () => {
     const id = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!);
     created.push(id);
     await waitUntil(async () => (await shownStatus(page)) === 'RUNNING', { what: 'the task RUNNING on the page' });
-    expect(await page.locator('#task-live').innerText()).toContain('Live');
+    expect(await page.locator('#task-live').innerText()).toBe('Live');
+    expect(await openTaskSubscriptions(system.gateway.metricsUrl)).toBe(1);
+    // from here on the page is told, not asking: no read of the task while it runs, nor after it ends
+    const requests = recordRequests(page);
 
     const cancel = page.getByRole('button', { name: 'Cancel task…' });
     await cancel.click();
@@ -163,32 +233,32 @@ describe('tasks in the web console, in Chromium', () => {
     expect((await eventStatuses(page)).at(-1)).toBe('CANCELED');
     expect(await cancel.isDisabled()).toBe(true);
     expect((await a.query(TaskDocument, { id })).task?.status).toBe('CANCELED');
-    await page.locator('#task-live', { hasText: 'Ended: not read again' }).waitFor({ timeout: 10_000 });
-    // it stopped reading: no read of the task over more than two of its intervals (2 s each)
-    const reads: string[] = [];
-    const onRequest = (req: Request) => {
-      if (isTaskRead(req, id)) reads.push(req.url());
-    };
-    page.on('request', onRequest);
-    await page.waitForTimeout(5000);
-    page.off('request', onRequest);
-    expect(reads).toEqual([]);
+    await page.locator('#task-live', { hasText: 'Ended: no more updates' }).waitFor({ timeout: 10_000 });
+    // the task ended: the page closed its subscription, and opened no other
+    await waitUntil(async () => (await openTaskSubscriptions(system.gateway.metricsUrl)) === 0, {
+      what: 'the subscription closed',
+    });
+    requests.stop();
+    expect(requests.reads(id)).toBe(0);
+    expect(requests.subscriptions(id)).toBe(0);
     expect(browsing.problems).toEqual([]);
   });
 
   it('explains TASK_ENDED when the task ended before the click reached it', async () => {
     const { createTask } = await a.mutate(CreateTaskDocument, { input: input('ends-elsewhere', 600_000) });
     created.push(createTask.id);
-    await page.goto(`${base}/console/tasks/${createTask.id}`);
-    await waitUntil(async () => (await shownStatus(page)) === 'RUNNING', { what: 'the task RUNNING on the page' });
-
-    // the page's reads of the task are held, so it still shows RUNNING when it is canceled elsewhere
+    await waitUntil(async () => (await a.query(TaskDocument, { id: createTask.id })).task?.status === 'RUNNING', {
+      what: 'the task RUNNING',
+    });
+    // the page's subscription is held, so it still shows RUNNING when the task is canceled elsewhere
     const held: Route[] = [];
     await page.route('**/graphql', (route) =>
-      isTaskRead(route.request(), createTask.id) ? void held.push(route) : route.fallback(),
+      isTaskSubscription(route.request(), createTask.id) ? void held.push(route) : route.fallback(),
     );
-    // once one read is held no other is under way: the page reads one at a time
-    await waitUntil(() => held.length === 1, { what: "the page's next read of the task, held" });
+    await page.goto(`${base}/console/tasks/${createTask.id}`);
+    await waitUntil(async () => (await shownStatus(page)) === 'RUNNING', { what: 'the task RUNNING on the page' });
+    await waitUntil(() => held.length === 1, { what: "the page's subscription to the task, held" });
+    expect(await page.locator('#task-live').innerText()).toBe('Connecting…');
     await a.mutate(CancelTaskDocument, { id: createTask.id });
     expect(await shownStatus(page)).toBe('RUNNING');
     await page.getByRole('button', { name: 'Cancel task…' }).click();
@@ -204,10 +274,12 @@ describe('tasks in the web console, in Chromium', () => {
     expect(await axeViolations(page)).toEqual([]);
     await shot(browsing, page, 'console-task-ended-refusal');
 
-    await Promise.all(held.splice(0).map((r) => r.continue()));
-    await page.unroute('**/graphql');
+    // the refusal read the task again: it shows how the task ended before the subscription says anything
     await waitUntil(async () => (await shownStatus(page)) === 'CANCELED', { what: 'the task CANCELED on the page' });
     expect(await page.getByRole('button', { name: 'Cancel task…' }).isDisabled()).toBe(true);
+    await Promise.all(held.splice(0).map((r) => r.continue()));
+    await page.unroute('**/graphql');
+    await page.locator('#task-live', { hasText: 'Ended: no more updates' }).waitFor();
     expect(browsing.problems).toEqual([]);
   });
 
@@ -253,7 +325,7 @@ describe('tasks in the web console, in Chromium', () => {
     await page.getByRole('heading', { name: /warmup-ui/, level: 1 }).waitFor();
     const id = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!);
     created.push(id);
-    await page.locator('#task-live', { hasText: 'Ended: not read again' }).waitFor({ timeout: 20_000 });
+    await page.locator('#task-live', { hasText: 'Ended: no more updates' }).waitFor({ timeout: 20_000 });
     expect(await shownStatus(page)).toBe('COMPLETED');
     expect((await a.query(TaskDocument, { id })).task).toMatchObject({ workloadType: 'OPERATOR', status: 'COMPLETED' });
     expect(browsing.problems).toEqual([]);

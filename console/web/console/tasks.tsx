@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import {
   CancelTaskDocument,
   NvcfError,
@@ -10,8 +10,21 @@ import {
 } from '@nvcf/client';
 import { ConfirmDialog } from './controls.js';
 import { href } from './router.js';
-import { followTask, TASK_POLL_MS, type TaskDetail } from './task-live.js';
-import { Badge, Breadcrumbs, ErrorNote, Id, Link, errorText, useLoad, useSession, useTitle, when } from './ui.js';
+import { connecting, connectionAfter, runWatch, type Connection } from './live.js';
+import { followTask, mergeTask, type TaskDetail } from './task-live.js';
+import {
+  Badge,
+  Breadcrumbs,
+  ConnectionStatus,
+  ErrorNote,
+  Id,
+  Link,
+  errorText,
+  useLoad,
+  useSession,
+  useTitle,
+  when,
+} from './ui.js';
 
 /** The API's default page, and what the console asks for. */
 const PAGE_SIZE = 20;
@@ -121,50 +134,59 @@ export function TasksPage() {
 }
 
 /**
- * One task: its facts, its transitions, and Cancel while it has not ended. It is read again
- * every few seconds until it ends (followTask), and no more once it has or the view closes.
+ * One task: its facts, its transitions, and Cancel while it has not ended. It is read once and
+ * then kept current by its status subscription (followTask) until it ends or the view closes.
  */
 export function TaskPage({ id }: { id: string }) {
   const { client, expired } = useSession();
   const [task, setTask] = useState<TaskDetail | null | undefined>(undefined);
   const [readError, setReadError] = useState<unknown>(null);
-  const [following, setFollowing] = useState(true);
+  const [connection, setConnection] = useState<Connection>(connecting);
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
   const [cancelError, setCancelError] = useState<NvcfError | Error | null>(null);
+  // a cancel's answer and the stream may tell the same end in either order: keep whichever is further along
+  const show = useCallback(
+    (next: TaskDetail | null) =>
+      setTask((prev) => (prev && next && prev.id === next.id ? mergeTask(prev, next) : next)),
+    [],
+  );
 
   useEffect(() => {
     const stop = new AbortController();
-    setFollowing(true);
-    void (async () => {
-      for await (const u of followTask(client, id, { signal: stop.signal })) {
+    setConnection(connecting);
+    void runWatch(followTask(client, id, { signal: stop.signal }), {
+      signal: stop.signal,
+      expired,
+      onItem: (u) => {
         if (u.type === 'error') {
           if (u.error instanceof NvcfError && u.error.code === 'UNAUTHENTICATED') return expired(errorText(u.error));
-          setReadError(u.error);
-          continue;
+          return setReadError(u.error);
         }
+        if (u.type === 'connection') return setConnection((c) => connectionAfter(c, u.item));
         setReadError(null);
-        // a cancel's answer may be newer than a read that was already under way: an ended task stays ended
-        setTask((prev) => (prev && u.task && taskEnded(prev.status) && !taskEnded(u.task.status) ? prev : u.task));
-      }
-      if (!stop.signal.aborted) setFollowing(false);
-    })();
+        show(u.task);
+      },
+      onEnd: (reason) => {
+        if (reason) setConnection({ status: 'ended', reason });
+      },
+    });
     return () => stop.abort();
-  }, [client, id, expired]);
+  }, [client, id, expired, show]);
 
   const cancel = async () => {
     setConfirm(false);
     setBusy(true);
     setCancelError(null);
     try {
-      setTask((await client.mutate(CancelTaskDocument, { id })).cancelTask);
+      show((await client.mutate(CancelTaskDocument, { id })).cancelTask);
     } catch (e) {
       if (e instanceof NvcfError && e.code === 'UNAUTHENTICATED') return expired(errorText(e));
       setCancelError(e instanceof Error ? e : new Error(String(e)));
-      // it ended meanwhile (TASK_ENDED): show how, rather than wait for the next read
+      // it ended meanwhile (TASK_ENDED): show how now, whatever the subscription has told so far
       if (e instanceof NvcfError && e.code === 'TASK_ENDED')
         client.query(TaskDocument, { id }).then(
-          (r) => setTask(r.task),
+          (r) => show(r.task),
           () => undefined,
         );
     } finally {
@@ -188,21 +210,23 @@ export function TaskPage({ id }: { id: string }) {
           )}
         </h1>
         {task ? (
-          // says whether the task is still being read, not its status (the badge is that)
-          <p id="task-live" role="status" aria-live="polite" className={`conn ${following ? 'conn-live' : 'conn-off'}`}>
-            <span className="dot" aria-hidden="true" />
-            {following
-              ? `Live (read every ${TASK_POLL_MS / 1000} s)`
-              : ended
-                ? 'Ended: not read again'
-                : 'Not refreshing'}
-          </p>
+          // says whether the task is still followed, not its status (the badge is that)
+          <ConnectionStatus
+            connection={connection}
+            id="task-live"
+            done={ended ? 'Ended: no more updates' : undefined}
+          />
         ) : null}
       </div>
       <ErrorNote
         error={readError}
-        what={task ? 'refresh the task (showing the last known state; trying again)' : 'load the task'}
+        what={task ? 'refresh the task (showing the last known state)' : 'load the task (trying again)'}
       />
+      {task && !ended && connection.status === 'ended' ? (
+        <p className="error" role="alert" id="task-live-ended">
+          <strong>Live updates stopped.</strong> {connection.reason}. Reload the page to follow the task again.
+        </p>
+      ) : null}
       {task === undefined && !readError ? <p aria-live="polite">Loading…</p> : null}
       {task === null ? (
         <p role="alert">
@@ -316,7 +340,8 @@ function TaskEvents({ task }: { task: TaskDetail }) {
           </thead>
           <tbody>
             {task.events.map((e) => (
-              <tr key={e.cursor} data-status={e.status} data-cursor={e.cursor}>
+              // a task passes each status once; a transition's cursor depends on who told it (a read, the stream)
+              <tr key={e.status} data-status={e.status}>
                 <td>
                   <time dateTime={e.at}>{when(e.at)}</time>
                 </td>
