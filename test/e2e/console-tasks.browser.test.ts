@@ -3,8 +3,8 @@
  * default with TRUSTED_DOCUMENTS=require, so every operation the task views send is a trusted
  * document: create a container task from the form and follow it to COMPLETED through its status
  * subscription (one read of the task, no polling), cancel a long one after confirming, see
- * TASK_ENDED explained when the task ended before the click, create an operator task from
- * manifests, page through the list, and find none of tenant A's tasks as tenant B.
+ * TASK_ENDED explained when the task ended before the click, create a Helm task and an operator
+ * task, page through the list, and find none of tenant A's tasks as tenant B.
  */
 import {
   CreateTaskDocument,
@@ -328,6 +328,52 @@ describe('tasks in the web console, in Chromium', () => {
     await page.locator('#task-live', { hasText: 'Ended: no more updates' }).waitFor({ timeout: 20_000 });
     expect(await shownStatus(page)).toBe('COMPLETED');
     expect((await a.query(TaskDocument, { id })).task).toMatchObject({ workloadType: 'OPERATOR', status: 'COMPLETED' });
+    expect(browsing.problems).toEqual([]);
+  });
+
+  it('creates a Helm task from the form: a bad chart and service name refused at their fields, then it runs to COMPLETED', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('link', { name: 'New task' }).click();
+    await page.getByLabel('Name').fill('chart-ui');
+    await page.getByRole('radio', { name: 'Helm chart' }).check();
+    const chart = page.getByLabel('Chart', { exact: true });
+    const service = page.getByLabel('Service name');
+    const create = page.getByRole('button', { name: 'Create task' });
+    await chart.fill('nvcr.io/nca-a/eval:1');
+    // both are required by the API: Create waits for the service name
+    expect(await create.isDisabled()).toBe(true);
+    await service.fill('eval');
+    await page.getByLabel('GPU').selectOption('L40S');
+    await page.getByLabel(/^Configuration/).fill('nvcfSimulate:\n  runMs: 50\n');
+    await create.click();
+    const refusal = page.locator('.server-error[role="alert"]');
+    await refusal.waitFor();
+    expect(await refusal.getAttribute('data-code')).toBe('BAD_USER_INPUT');
+    expect(await refusal.innerText()).toContain('helm.chart must be an oci://…/NAME-X.Y.Z.tgz URI');
+    expect(await chart.getAttribute('aria-invalid')).toBe('true');
+    expect(await service.getAttribute('aria-invalid')).toBeNull();
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(browsing, page, 'console-task-helm-refused');
+
+    await chart.fill('oci://nvcr.io/nca-a/eval-1.0.0.tgz');
+    await service.fill('Eval_Service');
+    await create.click();
+    await waitUntil(async () => (await refusal.innerText()).includes('helm.serviceName must be a DNS-1123 label'), {
+      what: 'the service name refused',
+    });
+    expect(await service.getAttribute('aria-invalid')).toBe('true');
+    expect(await chart.getAttribute('aria-invalid')).toBeNull();
+
+    await service.fill('eval');
+    await create.click();
+    await page.getByRole('heading', { name: /chart-ui/, level: 1 }).waitFor();
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!);
+    created.push(id);
+    await page.locator('#task-live', { hasText: 'Ended: no more updates' }).waitFor({ timeout: 20_000 });
+    expect(await shownStatus(page)).toBe('COMPLETED');
+    expect(await eventStatuses(page)).toEqual(['QUEUED', 'LAUNCHED', 'RUNNING', 'COMPLETED']);
+    expect(await page.locator('dl.facts').innerText()).toMatch(/Workload\s+HELM/i);
+    expect((await a.query(TaskDocument, { id })).task).toMatchObject({ workloadType: 'HELM', status: 'COMPLETED' });
     expect(browsing.problems).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import {
 import { CodeEditor } from './controls.js';
 import { lineOfError, parseEditor, type Parsed } from './editor-model.js';
 import { href, navigate } from './router.js';
+import { WORKLOADS, workloadInput, type Workload } from './task-form.js';
 import { tasksCrumb } from './tasks.js';
 import { Breadcrumbs, ErrorNote, errorText, useLoad, useSession, useTitle } from './ui.js';
 
@@ -37,13 +38,11 @@ function gpuChoices(clusters: { gpus: { name: string; instanceTypes: string[] }[
   return new Map([...m].sort(([a], [b]) => a.localeCompare(b)).map(([g, ts]) => [g, [...ts].sort()]));
 }
 
-type Workload = 'container' | 'operator';
-
 /**
- * A task: its name; a container (image, arguments) or operator manifests (a YAML list, and the
- * operator types that drive them); a GPU and instance type the clusters offer; the three
- * durations; optional configuration (on simulated clusters, `nvcfSimulate`). Helm tasks are for
- * the CLI (`nvcf tasks create --helm-chart`).
+ * A task: its name; a container (image, arguments), a Helm chart (and the service it exposes) or
+ * operator manifests (a YAML list, and the operator types that drive them); a GPU and instance
+ * type the clusters offer; the three durations; optional configuration (a chart's values; on
+ * simulated clusters, `nvcfSimulate`).
  */
 export function NewTaskPage() {
   useTitle('New task');
@@ -53,6 +52,8 @@ export function NewTaskPage() {
   const [name, setName] = useState('');
   const [workload, setWorkload] = useState<Workload>('container');
   const [image, setImage] = useState('');
+  const [chart, setChart] = useState('');
+  const [serviceName, setServiceName] = useState('');
   const [operatorTypes, setOperatorTypes] = useState<string[]>([]);
   const [manifests, setManifests] = useState('');
   const [args, setArgs] = useState('');
@@ -78,12 +79,20 @@ export function NewTaskPage() {
   const configLine = parsed && badField?.startsWith('configuration') ? lineOfError(parsed, ext) : null;
   const manifestLine =
     workload === 'operator' && typeof ext?.index === 'number' ? lineOfError(parsedManifests, ext) : null;
-  const workloadReady = workload === 'container' ? image.trim() !== '' : operatorTypes.length > 0 && parsedManifests.ok;
-  const ready = name.trim() !== '' && workloadReady && gpuShown !== '' && typeShown !== '' && parsed?.ok !== false;
+  const workloadGiven = workloadInput(workload, {
+    image,
+    args,
+    chart,
+    serviceName,
+    operatorTypes,
+    manifests: parsedManifests,
+  });
+  const ready =
+    name.trim() !== '' && workloadGiven !== null && gpuShown !== '' && typeShown !== '' && parsed?.ok !== false;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!ready || busy) return;
+    if (!ready || !workloadGiven || busy) return;
     setBusy(true);
     setError(null);
     const given = Object.fromEntries(
@@ -91,19 +100,11 @@ export function NewTaskPage() {
         .filter((kv): kv is [string, string] => typeof kv[1] === 'string' && kv[1].trim() !== '')
         .map(([k, v]) => [k, v.trim()]),
     ) as Durations;
-    const argList = args
-      .split('\n')
-      .map((a) => a.trim())
-      .filter(Boolean);
     try {
       const { createTask } = await client.mutate(CreateTaskDocument, {
         input: {
           name: name.trim(),
-          ...(workload === 'container'
-            ? { container: { image: image.trim(), ...(argList.length ? { args: argList } : {}) } }
-            : {
-                operator: { operatorTypes, manifests: parsedManifests.ok ? (parsedManifests.value as unknown[]) : [] },
-              }),
+          ...workloadGiven,
           gpuSpecification: { gpu: gpuShown, instanceType: typeShown },
           ...(parsed?.ok ? { configuration: parsed.value } : {}),
           ...given,
@@ -122,8 +123,7 @@ export function NewTaskPage() {
       <Breadcrumbs root={tasksCrumb} items={[{ label: 'New task' }]} />
       <h1>New task</h1>
       <p className="muted">
-        A workload that runs to completion on one GPU instance: a container, or operator manifests. Helm tasks:{' '}
-        <code>nvcf tasks create</code>.
+        A workload that runs to completion on one GPU instance: a container, a Helm chart, or operator manifests.
       </p>
       <ErrorNote error={clusters.error} what="load the clusters' GPUs" />
       <form className="panel task-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby="create-error">
@@ -139,19 +139,19 @@ export function NewTaskPage() {
         />
         <fieldset className="workload">
           <legend className="field-label">Workload</legend>
-          {(['container', 'operator'] as const).map((w) => (
-            <label key={w} className="choice">
+          {WORKLOADS.map((w) => (
+            <label key={w.value} className="choice">
               <input
                 type="radio"
                 name="workload"
-                value={w}
-                checked={workload === w}
+                value={w.value}
+                checked={workload === w.value}
                 onChange={() => {
-                  setWorkload(w);
+                  setWorkload(w.value);
                   setError(null);
                 }}
               />{' '}
-              {w === 'container' ? 'Container image' : 'Operator manifests'}
+              {w.label}
             </label>
           ))}
         </fieldset>
@@ -179,6 +179,41 @@ export function NewTaskPage() {
               onChange={(e) => setArgs(e.target.value)}
               spellCheck={false}
             />
+          </>
+        ) : workload === 'helm' ? (
+          <>
+            <label htmlFor="task-chart" className="field-label">
+              Chart
+            </label>
+            <input
+              id="task-chart"
+              value={chart}
+              onChange={(e) => setChart(e.target.value)}
+              placeholder="oci://nvcr.io/nca-a/eval-1.0.0.tgz"
+              spellCheck={false}
+              required
+              aria-describedby="task-chart-help"
+              aria-invalid={invalid('helm.chart')}
+            />
+            <p id="task-chart-help" className="muted help">
+              an <code>oci://…/NAME-X.Y.Z.tgz</code> URI; its values are the configuration below
+            </p>
+            <label htmlFor="task-service-name" className="field-label">
+              Service name
+            </label>
+            <input
+              id="task-service-name"
+              value={serviceName}
+              onChange={(e) => setServiceName(e.target.value)}
+              placeholder="eval"
+              spellCheck={false}
+              required
+              aria-describedby="task-service-name-help"
+              aria-invalid={invalid('helm.serviceName')}
+            />
+            <p id="task-service-name-help" className="muted help">
+              the name of the Service the chart creates for the workload (a DNS-1123 label)
+            </p>
           </>
         ) : (
           <>
@@ -265,7 +300,11 @@ export function NewTaskPage() {
         <YamlField
           label={
             <>
-              Configuration <span className="muted">(YAML or JSON, optional; nvcfSimulate on simulated clusters)</span>
+              Configuration{' '}
+              <span className="muted">
+                (YAML or JSON, optional{workload === 'helm' ? ": the chart's values" : ''}; nvcfSimulate on simulated
+                clusters)
+              </span>
             </>
           }
           text={configuration}
