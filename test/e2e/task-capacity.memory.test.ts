@@ -17,38 +17,13 @@ import {
   sweepDeadlines,
   type PlaceTask,
   type TaskDeps,
-  type TaskRecord,
 } from '@nvcf/subgraph-nvct';
 import { waitUntil } from '@nvcf/testing';
+import { queuedTask } from '../../subgraphs/nvct/test/fixtures.js';
 
 const registry = loadRegistry(defaultRegistryPath());
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const MINUTE = 60_000;
-
-const queuedTask = (id: string, createdAt: string, maxQueuedDuration = 'PT1H'): TaskRecord => ({
-  id,
-  ncaId: 'nca-a',
-  name: `task-${id}`,
-  workloadType: 'CONTAINER',
-  containerImage: 'nvcr.io/nca-a/train:1',
-  containerArgs: [],
-  containerEnvironment: {},
-  status: 'QUEUED',
-  configuration: null,
-  gpu: 'L40S',
-  instanceType: 'gl40s_1.br25_2xlarge',
-  clusters: [],
-  regions: [],
-  maxRuntimeDuration: 'PT1H',
-  maxQueuedDuration,
-  terminationGracePeriodDuration: 'PT30S',
-  createdAt,
-  runningAt: null,
-  endedAt: null,
-  message: null,
-  seq: 1,
-  events: [{ seq: 1, at: createdAt, status: 'QUEUED', message: null }],
-});
 
 describe('a task waits for GPU capacity', () => {
   let bus: Bus & AsyncDisposable;
@@ -92,8 +67,8 @@ describe('a task waits for GPU capacity', () => {
     await bus[Symbol.asyncDispose]();
   });
 
-  const create = (id: string, maxQueuedDuration?: string) =>
-    deps.store.create(queuedTask(id, new Date(nowMs).toISOString(), maxQueuedDuration));
+  const create = (id: string, maxQueuedDuration = 'PT1H') =>
+    deps.store.create(queuedTask(id, 'nca-a', new Date(nowMs).toISOString(), { maxQueuedDuration }));
   const status = async (id: string) => (await deps.store.get([id]))[0]!.status;
   const report = (taskId: string, s: TaskReport['status']) =>
     applyReport(deps, {

@@ -1,7 +1,12 @@
 import type { TaskRecord } from '../src/index.js';
 
 /** A queued container task of `ncaId`, created at `createdAt`. */
-export function queuedTask(id: string, ncaId: string, createdAt: string): TaskRecord {
+export function queuedTask(
+  id: string,
+  ncaId: string,
+  createdAt: string,
+  overrides: Partial<Omit<TaskRecord, 'workloadType'>> = {},
+): TaskRecord {
   return {
     id,
     ncaId,
@@ -25,5 +30,6 @@ export function queuedTask(id: string, ncaId: string, createdAt: string): TaskRe
     message: null,
     seq: 1,
     events: [{ seq: 1, at: createdAt, status: 'QUEUED', message: null }],
+    ...overrides,
   };
 }
