@@ -127,16 +127,7 @@ export function NewTaskPage() {
       </p>
       <ErrorNote error={clusters.error} what="load the clusters' GPUs" />
       <form className="panel task-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby="create-error">
-        <label htmlFor="task-name" className="field-label">
-          Name
-        </label>
-        <input
-          id="task-name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          required
-          aria-invalid={invalid('name')}
-        />
+        <TextField id="task-name" label="Name" value={name} onChange={setName} required invalid={invalid('name')} />
         <fieldset className="workload">
           <legend className="field-label">Workload</legend>
           {WORKLOADS.map((w) => (
@@ -157,17 +148,14 @@ export function NewTaskPage() {
         </fieldset>
         {workload === 'container' ? (
           <>
-            <label htmlFor="task-image" className="field-label">
-              Image
-            </label>
-            <input
+            <TextField
               id="task-image"
+              label="Image"
               value={image}
-              onChange={(e) => setImage(e.target.value)}
+              onChange={setImage}
               placeholder="nvcr.io/nca-a/eval:1"
-              spellCheck={false}
               required
-              aria-invalid={invalid('container.image')}
+              invalid={invalid('container.image')}
             />
             <label htmlFor="task-args" className="field-label">
               Arguments <span className="muted">(one per line, optional)</span>
@@ -182,38 +170,30 @@ export function NewTaskPage() {
           </>
         ) : workload === 'helm' ? (
           <>
-            <label htmlFor="task-chart" className="field-label">
-              Chart
-            </label>
-            <input
+            <TextField
               id="task-chart"
+              label="Chart"
               value={chart}
-              onChange={(e) => setChart(e.target.value)}
+              onChange={setChart}
               placeholder="oci://nvcr.io/nca-a/eval-1.0.0.tgz"
-              spellCheck={false}
               required
-              aria-describedby="task-chart-help"
-              aria-invalid={invalid('helm.chart')}
+              invalid={invalid('helm.chart')}
+              help={
+                <>
+                  an <code>oci://…/NAME-X.Y.Z.tgz</code> URI; its values are the configuration below
+                </>
+              }
             />
-            <p id="task-chart-help" className="muted help">
-              an <code>oci://…/NAME-X.Y.Z.tgz</code> URI; its values are the configuration below
-            </p>
-            <label htmlFor="task-service-name" className="field-label">
-              Service name
-            </label>
-            <input
+            <TextField
               id="task-service-name"
+              label="Service name"
               value={serviceName}
-              onChange={(e) => setServiceName(e.target.value)}
+              onChange={setServiceName}
               placeholder="eval"
-              spellCheck={false}
               required
-              aria-describedby="task-service-name-help"
-              aria-invalid={invalid('helm.serviceName')}
+              invalid={invalid('helm.serviceName')}
+              help="the name of the Service the chart creates for the workload (a DNS-1123 label)"
             />
-            <p id="task-service-name-help" className="muted help">
-              the name of the Service the chart creates for the workload (a DNS-1123 label)
-            </p>
           </>
         ) : (
           <>
@@ -280,20 +260,14 @@ export function NewTaskPage() {
           </legend>
           {DURATIONS.map((d) => (
             <div key={d.field}>
-              <label htmlFor={`task-${d.field}`} className="field-label">
-                {d.label}
-              </label>
-              <input
+              <TextField
                 id={`task-${d.field}`}
+                label={d.label}
                 value={durations[d.field] ?? ''}
-                onChange={(e) => setDurations((ds) => ({ ...ds, [d.field]: e.target.value }))}
-                spellCheck={false}
-                aria-describedby={`task-${d.field}-help`}
-                aria-invalid={invalid(d.field)}
+                onChange={(v) => setDurations((ds) => ({ ...ds, [d.field]: v }))}
+                invalid={invalid(d.field)}
+                help={d.help}
               />
-              <p id={`task-${d.field}-help`} className="muted help">
-                {d.help}
-              </p>
             </div>
           ))}
         </fieldset>
@@ -371,6 +345,42 @@ function YamlField({
           </ul>
         ) : null}
       </div>
+    </>
+  );
+}
+
+/** A labelled one-line input, with its help below it; `invalid` marks the field the API refused. */
+function TextField(props: {
+  id: string;
+  label: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  required?: boolean;
+  invalid?: boolean;
+  help?: ReactNode;
+}) {
+  const { id, label, value, onChange, placeholder, required, invalid, help } = props;
+  return (
+    <>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <input
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        spellCheck={false}
+        required={required}
+        aria-describedby={help ? `${id}-help` : undefined}
+        aria-invalid={invalid}
+      />
+      {help ? (
+        <p id={`${id}-help`} className="muted help">
+          {help}
+        </p>
+      ) : null}
     </>
   );
 }
