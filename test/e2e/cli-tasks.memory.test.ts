@@ -6,6 +6,7 @@ import { waitUntil } from '@nvcf/testing';
 import { EXIT } from '@nvcf/cli';
 import { fast } from './suites/system.js';
 import { cliAgainst } from '../src/cli.js';
+import { cliTasksSuite } from './suites/cli-tasks.suite.js';
 
 interface Task {
   id: string;
@@ -135,23 +136,6 @@ describe('nvcf tasks against the embedded system', () => {
     expect(r.err).toContain('ended EXCEEDED_MAX_QUEUED_DURATION');
   });
 
-  it('create --watch runs a container task on a simulated cluster to COMPLETED (exit 0)', async () => {
-    const r = await createContainer(
-      'runs',
-      PLACEABLE,
-      '--set',
-      'nvcfSimulate.runMs=200',
-      '--watch',
-      '--interval',
-      '100',
-      '-o',
-      'json',
-    );
-    expect(r.code).toBe(EXIT.ok);
-    const items = r.lines<Item>();
-    expect(items.slice(1).map((e) => e.status)).toEqual(['QUEUED', 'LAUNCHED', 'RUNNING', 'COMPLETED']);
-  });
-
   it('create --watch of a task that fails: ERRORED with its message (exit 1)', async () => {
     const r = await createContainer(
       'fails',
@@ -224,3 +208,5 @@ describe('nvcf tasks against the embedded system', () => {
     expect((await nvcf(['tasks', 'watch', id])).code).toBe(EXIT.taskNotCompleted);
   });
 });
+
+cliTasksSuite('memory', (o) => startSystem(o));
