@@ -1,11 +1,13 @@
 import {
   CreateFunctionDocument,
   CreateFunctionVersionDocument,
+  CreateTaskDocument,
   DeployFunctionVersionDocument,
   FunctionsDocument,
   FunctionVersionDocument,
   GpuSpecificationDocument,
   InstanceStatusChangedDocument,
+  TasksDocument,
   UpdateGpuSpecificationDocument,
 } from '@nvcf/client';
 import { waitUntil } from '@nvcf/testing';
@@ -586,6 +588,105 @@ export function inputLimitsSuite(name: string, make: MakeSystem) {
           input: { revision: { configuration: sized(max('RevisionInput.configuration', 'maxBytes')) } },
         });
         expect(ok(r).updateGpuSpecification.latestRevision!.id).not.toBe(before.revision);
+      });
+    });
+
+    describe('createTask', () => {
+      const task = (over: Record<string, unknown> = {}, gpu: Record<string, unknown> = {}) => ({
+        name: 'limits',
+        container: { image: 'nvcr.io/nca-a/eval:1' },
+        gpuSpecification: { gpu: 'L40S', instanceType: 'gl40s_1.br25_2xlarge', ...gpu },
+        ...over,
+      });
+      const taskIds = async () =>
+        ok(await a()(TasksDocument, { first: 100 }))
+          .tasks.edges.map((e) => e.node.id)
+          .sort();
+      const TASK_JSON_BYTES = max('CreateTaskInput.configuration', 'maxBytes');
+      const TASK_JSON_DEPTH = max('CreateTaskInput.configuration', 'maxDepth');
+
+      it.each<[string, Record<string, unknown>, string, string]>([
+        ['a name past 128 characters', task({ name: str(129) }), 'BAD_USER_INPUT', 'input.name'],
+        [
+          'a configuration one byte past its bound',
+          task({ configuration: sized(TASK_JSON_BYTES + 1) }),
+          'LIMIT_EXCEEDED',
+          'input.configuration',
+        ],
+        [
+          'a configuration one level too deep',
+          task({ configuration: nested(TASK_JSON_DEPTH + 1) }),
+          'LIMIT_EXCEEDED',
+          'input.configuration',
+        ],
+        ...(['maxRuntimeDuration', 'maxQueuedDuration', 'terminationGracePeriodDuration'] as const).map(
+          (d): [string, Record<string, unknown>, string, string] => [
+            `a ${d} past its bound`,
+            task({ [d]: `PT${str(max(`CreateTaskInput.${d}`, 'maxLength'), '1')}S` }),
+            'LIMIT_EXCEEDED',
+            `input.${d}`,
+          ],
+        ),
+        [
+          'a GPU name past its bound',
+          task({}, { gpu: str(max('TaskGpuSpecificationInput.gpu', 'maxLength') + 1, 'G') }),
+          'LIMIT_EXCEEDED',
+          'input.gpuSpecification.gpu',
+        ],
+        [
+          'an instance type past its bound',
+          task({}, { instanceType: str(max('TaskGpuSpecificationInput.instanceType', 'maxLength') + 1) }),
+          'LIMIT_EXCEEDED',
+          'input.gpuSpecification.instanceType',
+        ],
+        [
+          'too many clusters',
+          task({}, { clusters: list(max('TaskGpuSpecificationInput.clusters', 'maxItems') + 1, (i) => `c${i}`) }),
+          'LIMIT_EXCEEDED',
+          'input.gpuSpecification.clusters',
+        ],
+        [
+          'too many regions',
+          task({}, { regions: list(max('TaskGpuSpecificationInput.regions', 'maxItems') + 1, (i) => `r${i}`) }),
+          'LIMIT_EXCEEDED',
+          'input.gpuSpecification.regions',
+        ],
+        [
+          'a container image past its bound',
+          task({ container: { image: str(max('ContainerWorkloadInput.image', 'maxLength') + 1, 'i') } }),
+          'LIMIT_EXCEEDED',
+          'input.container.image',
+        ],
+      ])('with %s is refused and stores no task', async (_, input, code, field) => {
+        const before = await taskIds();
+        expectRefused(await a()(CreateTaskDocument, { input } as never), code, field);
+        expect(await taskIds()).toEqual(before);
+      });
+
+      it('with a configuration nested 10 000 levels deep in variables is refused up front, not INTERNAL', async () => {
+        const before = await taskIds();
+        const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+        const input = JSON.stringify(task()).slice(0, -1);
+        const body = `{"query":${JSON.stringify('mutation($input: CreateTaskInput!) { createTask(input: $input) { id } }')},"variables":{"input":${input},"configuration":${deep}}}}`;
+        const r = await postRaw(body);
+        expectRefused(r, 'LIMIT_EXCEEDED', 'input.configuration');
+        expect(await taskIds()).toEqual(before);
+      });
+
+      it('with every string and list at its bound is queued', async () => {
+        const gpu = {
+          clusters: list(max('TaskGpuSpecificationInput.clusters', 'maxItems'), (i) =>
+            `${i}`.padEnd(max('TaskGpuSpecificationInput.clusters', 'maxLength'), 'c'),
+          ),
+          regions: list(max('TaskGpuSpecificationInput.regions', 'maxItems'), (i) =>
+            `${i}`.padEnd(max('TaskGpuSpecificationInput.regions', 'maxLength'), 'r'),
+          ),
+        };
+        const r = await a()(CreateTaskDocument, {
+          input: task({ name: str(128, 'n'), configuration: sized(TASK_JSON_BYTES) }, gpu),
+        });
+        expect(r.errors).toBeUndefined();
+        expect(ok(r).createTask.status).toBe('QUEUED');
       });
     });
 
