@@ -188,6 +188,7 @@ function fakeStream(events: FeedEvent<StreamEvent>[]) {
         end() {},
         next: async () =>
           queue.length ? { done: false as const, value: queue.shift()! } : { done: true as const, value: undefined },
+        poll: () => queue.shift(),
         return: async () => ({ done: true as const, value: undefined }),
         attach(sink: FeedSink<StreamEvent>) {
           while (queue.length) if (!sink.push(queue.shift()!)) return;

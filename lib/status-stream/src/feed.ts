@@ -158,13 +158,18 @@ export class SubscriberFeed<E extends StreamEvent = StatusEvent, F = StatusFilte
     return this.queue.shift();
   }
 
-  next(): Promise<IteratorResult<FeedEvent<E>>> {
+  poll(): FeedEvent<E> | undefined {
     const fe = this.take();
     if (fe) {
       this.lastCursor = fe.cursor;
       this.hooks.onDelivered(fe);
-      return Promise.resolve({ value: fe, done: false });
     }
+    return fe;
+  }
+
+  next(): Promise<IteratorResult<FeedEvent<E>>> {
+    const fe = this.poll();
+    if (fe) return Promise.resolve({ value: fe, done: false });
     if (this.done) {
       const err = this.error;
       this.error = undefined;

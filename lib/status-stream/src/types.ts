@@ -39,6 +39,11 @@ export interface Feed<E extends StreamEvent = StatusEvent> extends AsyncIterable
   readonly tenant: string;
   /** ends the feed; the next pull returns done (or the error) */
   end(err?: Error): void;
+  /**
+   * Pull mode without waiting: the next event the feed already holds (queued or conflated), or
+   * undefined when it holds none; its end, and its error, are for `next` to say.
+   */
+  poll(): FeedEvent<E> | undefined;
   /** pushes events to `sink` instead of waiting for pulls; a feed is pulled or attached, never both */
   attach(sink: FeedSink<E>): void;
 }

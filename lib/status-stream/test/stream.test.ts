@@ -270,6 +270,26 @@ describe('status stream', () => {
     expect(codeOf(ended)).toBe('LIMIT_EXCEEDED');
   });
 
+  it('polls what a feed holds without waiting: queued, then conflated; its end is for next to say', async () => {
+    const feed = await stream.open('nca-a', { functionId: 'f1' });
+    expect(feed.poll()).toBeUndefined();
+    for (let i = 0; i < 5; i++) await publish(bus, ev(`q${i}`, 'STARTING')); // the buffer (4), then conflated
+    await publish(bus, ev('q4', 'ACTIVE'));
+    const polled: FeedEvent[] = [];
+    for (let e = feed.poll(); e; e = feed.poll()) polled.push(e);
+    expect(polled.map((g) => `${g.event.instanceId}:${g.event.state}`)).toEqual([
+      'q0:STARTING',
+      'q1:STARTING',
+      'q2:STARTING',
+      'q3:STARTING',
+      'q4:ACTIVE',
+    ]);
+    expect(polled.at(-1)!.lag?.skippedEvents).toBe(1);
+    feed.end();
+    expect(feed.poll()).toBeUndefined();
+    expect(await feed.next()).toEqual({ done: true, value: undefined });
+  });
+
   it('limits open subscriptions per tenant and counts them', async () => {
     const feeds = await Promise.all(Array.from({ length: 5 }, () => stream.open('nca-a', { functionId: 'f1' })));
     await expect(stream.open('nca-a', { functionId: 'f1' })).rejects.toMatchObject({
