@@ -1,24 +1,22 @@
 import type { ExecutionResult } from 'graphql';
 import type { Feed, FeedEvent, FeedSink, StreamEvent } from '@nvcf/status-stream';
 import type { ResultSink, StatusRun } from './execute.js';
-import { isPromise, type StatusResults } from './results.js';
+import { isPromise, type Maybe, type StatusResults } from './results.js';
 import type { SchemaWatch } from './schema-watch.js';
+import { asError, ResultsAhead } from './ahead.js';
 
-const asError = (err: unknown) => (err instanceof Error ? err : new Error('status result failed', { cause: err }));
 const done = { done: true as const, value: undefined };
-/**
- * How many of a subscription's events may be taken from its feed while results before them are
- * still computing: enough for a snapshot's or a burst's entity fetches to share one batch, few
- * enough that a subscriber holds a bounded number of results and the feed still conflates the rest.
- */
-const LOOK_AHEAD = 64;
 
 /**
  * An open status subscription: its feed, its results and its watch on the schema, delivered by
- * pull (`events`, for graphql-sse and tests) or by push (the WebSocket path).
+ * pull (`events`, for graphql-sse and tests) or by push (the WebSocket path). Either way, while
+ * a result waits on its entity fetch the events behind it are taken too (`ResultsAhead`), so
+ * that a snapshot's or a burst's fetches join one batch instead of following one another.
  */
 export class FeedRun implements StatusRun {
   readonly events: StatusRun['events'];
+  /** the pull's results ahead (push keeps its own) */
+  private readonly pulled = new ResultsAhead();
 
   constructor(
     private readonly feed: Feed<StreamEvent>,
@@ -28,6 +26,7 @@ export class FeedRun implements StatusRun {
     const events: StatusRun['events'] = {
       next: () => this.pull(),
       return: async () => {
+        this.pulled.clear();
         this.watch.untrack();
         await this.feed.return!();
         return done;
@@ -38,33 +37,46 @@ export class FeedRun implements StatusRun {
   }
 
   private async pull(): Promise<IteratorResult<{ result: ExecutionResult; cursor: string }>> {
-    const { watch } = this;
+    const { watch, pulled } = this;
     const ended = watch.ended();
     if (ended) return ended;
-    let r: IteratorResult<FeedEvent<StreamEvent>>;
-    try {
-      r = await this.feed.next();
-    } catch (err) {
-      watch.untrack();
-      const ended = watch.ended();
-      if (ended) return ended;
-      throw err;
+    // the feed's end (or error) is pulled only once the results ahead of it are delivered
+    if (!pulled.size) {
+      let r: IteratorResult<FeedEvent<StreamEvent>>;
+      try {
+        r = await this.feed.next();
+      } catch (err) {
+        watch.untrack();
+        const ended = watch.ended();
+        if (ended) return ended;
+        throw err;
+      }
+      const changed = watch.ended();
+      if (changed) return changed;
+      if (r.done) {
+        watch.untrack();
+        return done;
+      }
+      const result = this.results.of(r.value);
+      // computed now (no remote fields): nothing to batch, no look-ahead
+      if (!isPromise(result)) return { done: false, value: { result, cursor: r.value.cursor } };
+      pulled.add(r.value.cursor, result);
     }
-    const changed = watch.ended();
-    if (changed) return changed;
-    if (r.done) {
-      watch.untrack();
-      return done;
+    // still computing: what the feed holds already is taken now, so that its fetches join the
+    // batch; what arrives later stays in the feed, which conflates it for a slow reader
+    while (pulled.computing && pulled.hasRoom) {
+      const fe = this.feed.poll();
+      if (!fe) break;
+      pulled.add(fe.cursor, this.results.of(fe));
     }
-    const result = await this.results.of(r.value);
-    return watch.ended() ?? { done: false, value: { result, cursor: r.value.cursor } };
+    await pulled.oldest();
+    const next = pulled.take();
+    return watch.ended() ?? (next ? { done: false, value: next } : done);
   }
 
   push(out: ResultSink): () => void {
     const { feed, results, watch } = this;
     let open = true;
-    /** results taken from the feed, not yet handed to `out`, in feed order (some still computing) */
-    const ahead: { cursor: string; result: ExecutionResult | null }[] = [];
     /** the feed hands events to `sink` (it detaches it when a push returns false) */
     let attached = false;
     /** `out` refused the last result: nothing more until `resume` */
@@ -74,55 +86,56 @@ export class FeedRun implements StatusRun {
     const end = (err?: Error) => {
       if (!open) return;
       open = false;
+      ahead.clear();
       watch.untrack();
       out.end(err);
     };
-    watch.pushTo(end);
     const flush = () => {
-      while (open && !full && ahead.length) {
-        const { cursor, result } = ahead[0];
-        if (!result) break;
-        ahead.shift();
-        if (!out.push(result, cursor)) full = true;
+      try {
+        while (open && !full) {
+          const next = ahead.take();
+          if (!next) break;
+          if (!out.push(next.result, next.cursor)) full = true;
+        }
+      } catch (err) {
+        return end(asError(err));
       }
       if (!open) return;
-      if (feedEnded && !ahead.length) end(feedEnded.err);
-      else if (!full && !attached && !feedEnded && ahead.length < LOOK_AHEAD) {
+      if (feedEnded && !ahead.size) end(feedEnded.err);
+      else if (!full && !attached && !feedEnded && ahead.hasRoom) {
         attached = true;
         feed.attach(sink);
       }
     };
+    const ahead = new ResultsAhead(flush);
+    watch.pushTo(end);
     const sink: FeedSink<StreamEvent> = {
       push: (fe) => {
         if (!open) return false;
         // runs inside the stream's read of the bus: whatever fails here ends this subscription only
+        let r: Maybe<ExecutionResult>;
         try {
-          const r = results.of(fe);
-          if (!isPromise(r) && !ahead.length && !full) {
-            if (out.push(r, fe.cursor)) return true;
-            full = true;
-            return (attached = false);
-          }
-          // still computing (entity fields from the supergraph): the events behind it are taken now
-          // too, so that their fetches join its batch, and delivered in order as they complete
-          const slot = { cursor: fe.cursor, result: isPromise(r) ? null : r };
-          ahead.push(slot);
-          if (isPromise(r))
-            r.then((v) => {
-              slot.result = v;
-              flush();
-            }).catch((err: unknown) => end(asError(err)));
-          // a full `out` takes nothing ahead: the feed queues and conflates until it drains
-          if (ahead.length < LOOK_AHEAD && !full) return true;
-          return (attached = false);
+          r = results.of(fe);
         } catch (err) {
           end(asError(err));
           return (attached = false);
         }
+        // nothing ahead of it: a result computed now goes out in this turn, with no promise
+        if (!isPromise(r) && !ahead.size && !full) {
+          if (out.push(r, fe.cursor)) return true;
+          full = true;
+          return (attached = false);
+        }
+        // still computing (entity fields from the supergraph), or behind one that is: the events
+        // behind it are taken now too, so that their fetches join its batch
+        ahead.add(fe.cursor, r);
+        // a full `out` takes nothing ahead: the feed queues and conflates until it drains
+        if (ahead.hasRoom && !full) return true;
+        return (attached = false);
       },
       end: (err) => {
         attached = false;
-        if (ahead.length) feedEnded = { err };
+        if (ahead.size) feedEnded = { err };
         else end(err);
       },
     };

@@ -1,9 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { execute, Kind, parse, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import { createMemoryBus } from '@nvcf/bus';
 import { allStreams, subjects, type TaskStatusEvent } from '@nvcf/contracts';
 import { StatusService } from '../../src/status/service.js';
 import { statusOperation } from '../../src/status/operation.js';
 import { publicSchema } from '../../src/status/execute.js';
+import { serveSse } from '../../src/status/sse.js';
 import { INSTANCE_RETRY, type Execute } from '../../src/status/instances.js';
 
 interface Task {
@@ -46,6 +49,17 @@ async function start(execute: Execute) {
   const status = new StatusService({ bus, cursorSecret: 'task-fields-test-secret-0123456789abcdef', execute });
   await status.start();
   const seqs = new Map<string, number>();
+  const disposals: (() => Promise<void>)[] = [];
+  const open = async (tenant: string, query: string, variables: Record<string, unknown>) => {
+    const document = parse(query);
+    const operation = document.definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    )!;
+    const op = statusOperation({ document, operation, fragments: new Map() })!;
+    const run = await status.run(op, variables, tenant, null, query);
+    if (!('events' in run)) throw new Error(`not opened: ${JSON.stringify(run)}`);
+    return run;
+  };
   return {
     status,
     /** one transition of each task, all published in one turn: what one read of the stream hands over */
@@ -69,19 +83,44 @@ async function start(execute: Execute) {
       ),
     /** a subscription in push mode (the WebSocket path), its results as they arrive */
     async subscribe(tenant: string, query: string, variables: Record<string, unknown> = {}) {
-      const document = parse(query);
-      const operation = document.definitions.find(
-        (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-      )!;
-      const op = statusOperation({ document, operation, fragments: new Map() })!;
-      const run = await status.run(op, variables, tenant, null, query);
-      if (!('events' in run)) throw new Error(`not opened: ${JSON.stringify(run)}`);
+      const run = await open(tenant, query, variables);
       const results: ExecutionResult[] = [];
       let ended: Error | undefined;
       run.push({ push: (r) => results.push(r) > 0, end: (err) => (ended = err) });
       return { results, ended: () => ended, close: () => run.events.return!() };
     },
+    /** a subscription pulled over SSE (graphql-sse's distinct connections), its results as they arrive */
+    async subscribeSse(tenant: string, query: string, variables: Record<string, unknown> = {}) {
+      const run = await open(tenant, query, variables);
+      const server = createServer((_req, res) => void serveSse(res, run));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const stop = new AbortController();
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { signal: stop.signal });
+      const results: ExecutionResult[] = [];
+      const read = (async () => {
+        let text = '';
+        const decoder = new TextDecoder();
+        const reader = res.body!.getReader();
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          text += decoder.decode(chunk.value, { stream: true });
+          for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
+            const message = text.slice(0, end).split('\n');
+            text = text.slice(end + 2);
+            const data = message.find((l) => l.startsWith('data: '));
+            if (message.includes('event: next') && data) results.push(JSON.parse(data.slice(6)) as ExecutionResult);
+          }
+        }
+      })().catch(() => {});
+      disposals.push(async () => {
+        stop.abort();
+        await read;
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      });
+      return { results };
+    },
     async [Symbol.asyncDispose]() {
+      for (const d of disposals.splice(0)) await d();
       await status.stop();
     },
   };
@@ -154,6 +193,53 @@ describe('Task fields of taskStatusChanged from nvct', () => {
     await until(() => sub.results.length === 2 * tasks.length, 'the burst');
     expect(names(sub.results.slice(tasks.length))).toEqual(tasks.map((t) => t.name));
     expect(nvct.requests).toHaveLength(2);
+  });
+
+  it('over SSE too, a snapshot over many tasks and a burst of transitions cost one request each', async () => {
+    const tasks = Array.from({ length: 3 * M }, (_, i) => task('nca-a', i));
+    const nvct = fakeNvct(tasks);
+    await using gw = await start(nvct.run);
+    await gw.publish(
+      'nca-a',
+      tasks.map((t) => t.id),
+      'QUEUED',
+    );
+    const q = 'subscription ($s: Boolean) { taskStatusChanged(snapshot: $s) { status task { id name } } }';
+    const sub = await gw.subscribeSse('nca-a', q, { s: true });
+    await until(() => sub.results.length === tasks.length, 'the snapshot');
+    expect(names(sub.results)).toEqual(tasks.map((t) => t.name));
+    expect(nvct.requests).toHaveLength(1);
+    await gw.publish(
+      'nca-a',
+      tasks.map((t) => t.id),
+    );
+    await until(() => sub.results.length === 2 * tasks.length, 'the burst');
+    expect(names(sub.results.slice(tasks.length))).toEqual(tasks.map((t) => t.name));
+    expect(nvct.requests).toHaveLength(2);
+  });
+
+  it("never shares a fetch between tenants over SSE, nor answers one tenant's task to another", async () => {
+    const a = [task('nca-a', 1), task('nca-a', 2)];
+    const b = [task('nca-b', 1), task('nca-b', 2)];
+    const nvct = fakeNvct([...a, ...b]);
+    await using gw = await start(nvct.run);
+    const q = 'subscription { taskStatusChanged { status task { id name } } }';
+    const subA = await gw.subscribeSse('nca-a', q);
+    const subB = await gw.subscribeSse('nca-b', q);
+    await Promise.all([
+      gw.publish(
+        'nca-a',
+        a.map((t) => t.id),
+      ),
+      gw.publish(
+        'nca-b',
+        b.map((t) => t.id),
+      ),
+    ]);
+    await until(() => subA.results.length === 2 && subB.results.length === 2, 'both tenants to get their events');
+    expect(names(subA.results)).toEqual(a.map((t) => t.name));
+    expect(names(subB.results)).toEqual(b.map((t) => t.name));
+    expect(nvct.requests.every((r) => r.ids.every((id) => id.startsWith(`${r.tenant}-`)))).toBe(true);
   });
 
   it("never shares a fetch between tenants, nor answers one tenant's task to another", async () => {
