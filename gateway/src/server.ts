@@ -11,7 +11,7 @@ import { RequestMetrics, processMetrics } from '@nvcf/service';
 import { createRuntime } from './runtime.js';
 import { attachWebSocket } from './ws.js';
 import { StatusService } from './status/service.js';
-import type { Execute } from './status/instances.js';
+import type { Execute } from './status/entities.js';
 import { FrontDoor } from './front.js';
 import { OperationGuard } from './guard/guard.js';
 import {
@@ -152,7 +152,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
           },
           { tenant },
         );
-        // the gateway's own answer to a query it built from the public schema (StatusInstances)
+        // the gateway's own answer to a query it built from the public schema (EntityFetcher's)
         return (await res.json()) as Awaited<ReturnType<Execute>>;
       },
     });

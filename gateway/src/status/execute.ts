@@ -4,7 +4,7 @@ import { readPublicSchema } from '@nvcf/schema';
 import { maskError } from '@nvcf/errors';
 import type { Feed, StatusFilter, StreamEvent, TaskFilter } from '@nvcf/status-stream';
 import { fieldsOf, type StatusOperation } from './operation.js';
-import type { InstanceFetcher } from './instances.js';
+import type { EntityFetcher } from './entities.js';
 import type { StatusSchema } from './schema.js';
 import { FeedRun } from './run.js';
 import { isPromise, StatusResults, type Maybe } from './results.js';
@@ -105,7 +105,7 @@ export interface RunOptions {
   tenant: string;
   /** the stream of the operation's field */
   stream: FeedSource;
-  instances: InstanceFetcher;
+  entities: EntityFetcher;
   /** SSE Last-Event-ID: wins over the `after` argument */
   lastEventId?: string | null;
   cache?: ResultCache;

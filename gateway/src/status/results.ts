@@ -1,7 +1,7 @@
 import { execute, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { maskError } from '@nvcf/errors';
 import type { FeedEvent, StreamEvent } from '@nvcf/status-stream';
-import type { InstanceFetcher, PreparedInstances } from './instances.js';
+import type { EntityFetcher, PreparedEntities } from './entities.js';
 import type { StatusOperation } from './operation.js';
 import type { ResultCache } from './execute.js';
 
@@ -23,7 +23,7 @@ export interface ResultsOptions {
   op: StatusOperation;
   variables: Record<string, unknown>;
   tenant: string;
-  instances: InstanceFetcher;
+  entities: EntityFetcher;
   cache?: ResultCache;
   /** the request's text, to recognise identical subscriptions */
   query?: string;
@@ -36,12 +36,12 @@ export interface ResultsOptions {
  * (its remote fetch, its cache key) is done once here; `of` runs per event and subscriber.
  */
 export class StatusResults {
-  private readonly remote: PreparedInstances | null;
+  private readonly remote: PreparedEntities | null;
   /** cursors are per tenant, so a tenant's identical subscriptions see identical results (lag markers aside) */
   private readonly opKey: number | null;
 
   constructor(private readonly o: ResultsOptions) {
-    this.remote = o.op.needsRemote ? o.instances.prepare(o.tenant, o.op, o.variables) : null;
+    this.remote = o.op.needsRemote ? o.entities.prepare(o.tenant, o.op, o.variables) : null;
     this.opKey =
       o.query && o.cache
         ? o.cache.operationId(
@@ -62,7 +62,7 @@ export class StatusResults {
     const { field } = this.o.op;
     if (!this.remote) return this.execute(fe, field.local(fe.event));
     // a failed load is that event's field error, not the stream's
-    return this.o.instances.load(this.remote, field.entityOf(fe.event)).then(
+    return this.o.entities.load(this.remote, field.entityOf(fe.event)).then(
       (entity) => this.execute(fe, entity ?? null),
       (err: unknown) => this.execute(fe, err),
     );

@@ -5,7 +5,7 @@ import { StatusStream, instanceStatus, taskStatus, type StreamLimits, type TaskF
 import type { Bus } from '@nvcf/bus';
 import type { TaskStatusEvent } from '@nvcf/contracts';
 import type { StatusOperation } from './operation.js';
-import { InstanceFetcher, type Execute } from './instances.js';
+import { EntityFetcher, type Execute } from './entities.js';
 import { runStatusSubscription, ResultCache, publicSchema, type FeedSource } from './execute.js';
 import { StatusSchema } from './schema.js';
 import { serveSse } from './sse.js';
@@ -38,7 +38,7 @@ export class StatusService {
   readonly tasks: StatusStream<TaskStatusEvent, TaskFilter>;
   /** each field's stream, by field name (StatusField.name) */
   private readonly streams: ReadonlyMap<string, FeedSource>;
-  readonly instances: InstanceFetcher;
+  readonly entities: EntityFetcher;
   /** what subscriptions execute against; a supergraph reload replaces it (StatusSchema.replace) */
   readonly schema: StatusSchema;
   private readonly cache = new ResultCache();
@@ -51,7 +51,7 @@ export class StatusService {
       [instanceStatus.field, this.stream],
       [taskStatus.field, this.tasks],
     ]);
-    this.instances = new InstanceFetcher(opts.execute);
+    this.entities = new EntityFetcher(opts.execute);
   }
 
   async start() {
@@ -83,7 +83,7 @@ export class StatusService {
       variables,
       tenant,
       stream: this.streams.get(op.field.name)!,
-      instances: this.instances,
+      entities: this.entities,
       lastEventId,
       cache: this.cache,
       query,

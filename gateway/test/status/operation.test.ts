@@ -2,7 +2,7 @@ import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode 
 import type { TaskStatusEvent } from '@nvcf/contracts';
 import type { Feed, FeedEvent, FeedSink, StatusStream, StreamEvent } from '@nvcf/status-stream';
 import { fieldsOf, statusOperation, type StatusOperation } from '../../src/status/operation.js';
-import { remoteQuery, type InstanceFetcher, type PreparedInstances } from '../../src/status/instances.js';
+import { remoteQuery, type EntityFetcher, type PreparedEntities } from '../../src/status/entities.js';
 import { runStatusSubscription } from '../../src/status/execute.js';
 import { serializedResult } from '../../src/status/serialize.js';
 
@@ -145,7 +145,7 @@ describe('remoteQuery', () => {
     const opDef = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
     expect(opDef.variableDefinitions!.map((v) => v.variable.name.value)).toEqual(['__ids', 'withCluster']);
     expect(q.query).toContain('__entities: instances(ids: $__ids)');
-    expect(q.query).toContain('__nvcfInstanceId: id');
+    expect(q.query).toContain('__nvcfEntityId: id');
   });
 });
 
@@ -203,21 +203,21 @@ function fakeStream(events: FeedEvent<StreamEvent>[]) {
 }
 
 /** Instance rows as the supergraph would answer them, and the loads asked for. */
-function fakeInstances(rows: Record<string, Record<string, unknown> | null>) {
+function fakeEntities(rows: Record<string, Record<string, unknown> | null>) {
   const loads: { query: string; id: string }[] = [];
   const fetcher = {
-    prepare: (tenant: string, o: StatusOperation, variables: Record<string, unknown>): PreparedInstances => ({
+    prepare: (tenant: string, o: StatusOperation, variables: Record<string, unknown>): PreparedEntities => ({
       tenant,
       key: 'k',
       maxBatch: 1000,
       ...remoteQuery(o, variables),
     }),
-    load: async (q: PreparedInstances, id: string) => {
+    load: async (q: PreparedEntities, id: string) => {
       loads.push({ query: q.query, id });
       return rows[id] ?? null;
     },
   };
-  return { instances: fetcher as unknown as InstanceFetcher, loads };
+  return { entities: fetcher as unknown as EntityFetcher, loads };
 }
 
 async function firstResult(
@@ -226,8 +226,8 @@ async function firstResult(
   opts: { events?: FeedEvent<StreamEvent>[]; rows?: Record<string, Record<string, unknown> | null> } = {},
 ) {
   const { stream, opened } = fakeStream(opts.events ?? [event()]);
-  const { instances, loads } = fakeInstances(opts.rows ?? {});
-  const run = await runStatusSubscription({ op: must(query), variables, tenant: 't', stream, instances });
+  const { entities, loads } = fakeEntities(opts.rows ?? {});
+  const run = await runStatusSubscription({ op: must(query), variables, tenant: 't', stream, entities });
   if (!('events' in run)) throw new Error(`no feed: ${JSON.stringify(run)}`);
   const r = await run.events.next();
   if (r.done) throw new Error('no event');
@@ -305,7 +305,7 @@ describe('status event execution', () => {
   });
 
   it('fetches a remote selection by id and reads it by response key (aliases included)', async () => {
-    const rows = { 'i-1': { __nvcfInstanceId: 'i-1', id: 'i-1', st: 'UPDATING', c: { name: 'Cluster A' } } };
+    const rows = { 'i-1': { __nvcfEntityId: 'i-1', id: 'i-1', st: 'UPDATING', c: { name: 'Cluster A' } } };
     const { result, loads } = await firstResult(
       'subscription { instanceStatusChanged(functionId: "fn") { state instance { id st: state c: cluster { name } } } }',
       {},
@@ -321,7 +321,7 @@ describe('status event execution', () => {
   });
 
   it('sends the remote query only the variables the instance selection uses', async () => {
-    const rows = { 'i-1': { __nvcfInstanceId: 'i-1', cluster: { name: 'Cluster A' } } };
+    const rows = { 'i-1': { __nvcfEntityId: 'i-1', cluster: { name: 'Cluster A' } } };
     const q =
       'subscription($f: ID!, $c: Boolean!) { instanceStatusChanged(functionId: $f) { instance { cluster @include(if: $c) { name } } } }';
     const on = await firstResult(q, { f: 'fn', c: true }, { rows });
@@ -350,8 +350,8 @@ describe('status event execution', () => {
     }));
     const pushed = async (query: string, rows: Record<string, Record<string, unknown> | null>) => {
       const { stream } = fakeStream(two);
-      const { instances } = fakeInstances(rows);
-      const run = await runStatusSubscription({ op: must(query), variables: {}, tenant: 't', stream, instances });
+      const { entities } = fakeEntities(rows);
+      const run = await runStatusSubscription({ op: must(query), variables: {}, tenant: 't', stream, entities });
       if (!('events' in run)) throw new Error(`no feed: ${JSON.stringify(run)}`);
       const got: { cursor: string; data: unknown }[] = [];
       let ended!: () => void;
@@ -367,8 +367,8 @@ describe('status event execution', () => {
       { cursor: 'cur-2', data: { instanceStatusChanged: { cursor: 'cur-2', state: 'FAILED' } } },
     ]);
     const rows = {
-      'i-1': { __nvcfInstanceId: 'i-1', cluster: { name: 'A' } },
-      'i-2': { __nvcfInstanceId: 'i-2', cluster: { name: 'B' } },
+      'i-1': { __nvcfEntityId: 'i-1', cluster: { name: 'A' } },
+      'i-2': { __nvcfEntityId: 'i-2', cluster: { name: 'B' } },
     };
     const remote = await pushed(
       'subscription { instanceStatusChanged(functionId: "fn") { instance { cluster { name } } } }',
@@ -455,7 +455,7 @@ describe('taskStatusChanged on the status path', () => {
     const remote = await firstResult(
       'subscription { taskStatusChanged { status task { id name } } }',
       {},
-      { events: [taskEvent()], rows: { 'task-1': { __nvcfInstanceId: 'task-1', id: 'task-1', name: 'train' } } },
+      { events: [taskEvent()], rows: { 'task-1': { __nvcfEntityId: 'task-1', id: 'task-1', name: 'train' } } },
     );
     expect(remote.loads.map((l) => l.id)).toEqual(['task-1']);
     expect(remote.result.data).toEqual({

@@ -7,7 +7,7 @@ import { StatusService } from '../../src/status/service.js';
 import { statusOperation } from '../../src/status/operation.js';
 import { publicSchema } from '../../src/status/execute.js';
 import { serveSse } from '../../src/status/sse.js';
-import { INSTANCE_RETRY, type Execute } from '../../src/status/instances.js';
+import { ENTITY_RETRY, type Execute } from '../../src/status/entities.js';
 
 interface Task {
   id: string;
@@ -262,8 +262,8 @@ describe('Task fields of taskStatusChanged from nvct', () => {
   });
 
   it("a tenant asking for another tenant's task id in the same tick gets null, never the other's row", async () => {
-    const saved = INSTANCE_RETRY.missingForMs;
-    INSTANCE_RETRY.missingForMs = 100;
+    const saved = ENTITY_RETRY.missingForMs;
+    ENTITY_RETRY.missingForMs = 100;
     try {
       const a = task('nca-a', 1);
       const nvct = fakeNvct([a]);
@@ -275,9 +275,9 @@ describe('Task fields of taskStatusChanged from nvct', () => {
           operation: document.definitions[0] as OperationDefinitionNode,
           fragments: new Map(),
         })!;
-        const qa = status.instances.prepare('nca-a', op, {});
-        const qb = status.instances.prepare('nca-b', op, {});
-        const [rowA, rowB] = await Promise.all([status.instances.load(qa, a.id), status.instances.load(qb, a.id)]);
+        const qa = status.entities.prepare('nca-a', op, {});
+        const qb = status.entities.prepare('nca-b', op, {});
+        const [rowA, rowB] = await Promise.all([status.entities.load(qa, a.id), status.entities.load(qb, a.id)]);
         expect(rowA).toMatchObject({ name: a.name });
         expect(rowB).toBeNull();
         expect(nvct.requests.every((r) => r.tenant === 'nca-a' || r.tenant === 'nca-b')).toBe(true);
@@ -286,13 +286,13 @@ describe('Task fields of taskStatusChanged from nvct', () => {
         await status.stop();
       }
     } finally {
-      INSTANCE_RETRY.missingForMs = saved;
+      ENTITY_RETRY.missingForMs = saved;
     }
   });
 
   it('with nvct unavailable the event fails with UNAVAILABLE and how to resume, as for instance fields', async () => {
-    const saved = INSTANCE_RETRY.forMs;
-    INSTANCE_RETRY.forMs = 300;
+    const saved = ENTITY_RETRY.forMs;
+    ENTITY_RETRY.forMs = 300;
     try {
       const tasks = [task('nca-a', 1), task('nca-a', 2)];
       const nvct = fakeNvct(tasks);
@@ -312,7 +312,7 @@ describe('Task fields of taskStatusChanged from nvct', () => {
         });
       }
     } finally {
-      INSTANCE_RETRY.forMs = saved;
+      ENTITY_RETRY.forMs = saved;
     }
   });
 });

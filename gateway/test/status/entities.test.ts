@@ -1,9 +1,9 @@
-import { InstanceFetcher, INSTANCE_RETRY, type Execute } from '../../src/status/instances.js';
+import { EntityFetcher, ENTITY_RETRY, type Execute } from '../../src/status/entities.js';
 
 const prepared = { tenant: 'nca-a', key: 'k', query: 'query', variables: {}, maxBatch: 1000 };
-const row = (id: string) => ({ __nvcfInstanceId: id, state: 'STARTING' });
+const row = (id: string) => ({ __nvcfEntityId: id, state: 'STARTING' });
 
-describe('InstanceFetcher', () => {
+describe('EntityFetcher', () => {
   it('asks again for an instance whose row is not stored yet, and answers with it once it is', async () => {
     const asked: string[][] = [];
     let stored = false;
@@ -14,7 +14,7 @@ describe('InstanceFetcher', () => {
       if (asked.length >= 3) stored = true;
       return { data: { __entities: ids.map((id) => (id === 'i-2' || stored ? row(id) : null)) } };
     };
-    const f = new InstanceFetcher(execute);
+    const f = new EntityFetcher(execute);
     const [a, b] = await Promise.all([f.load(prepared, 'i-1'), f.load(prepared, 'i-2')]);
     expect(a).toEqual(row('i-1'));
     expect(b).toEqual(row('i-2'));
@@ -22,11 +22,11 @@ describe('InstanceFetcher', () => {
   });
 
   it('gives up after a few seconds: the row stays null (the event then carries the error)', async () => {
-    const saved = INSTANCE_RETRY.missingForMs;
-    INSTANCE_RETRY.missingForMs = 300;
+    const saved = ENTITY_RETRY.missingForMs;
+    ENTITY_RETRY.missingForMs = 300;
     try {
       let calls = 0;
-      const f = new InstanceFetcher(async () => {
+      const f = new EntityFetcher(async () => {
         calls++;
         return { data: { __entities: [null] } };
       });
@@ -35,16 +35,16 @@ describe('InstanceFetcher', () => {
       expect(calls).toBeGreaterThan(1);
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {
-      INSTANCE_RETRY.missingForMs = saved;
+      ENTITY_RETRY.missingForMs = saved;
     }
   });
 
   it('a store still unavailable after the wait fails the event with UNAVAILABLE and how to resume, not an internal error', async () => {
-    const saved = INSTANCE_RETRY.forMs;
-    INSTANCE_RETRY.forMs = 300;
+    const saved = ENTITY_RETRY.forMs;
+    ENTITY_RETRY.forMs = 300;
     try {
       let calls = 0;
-      const f = new InstanceFetcher(async () => {
+      const f = new EntityFetcher(async () => {
         calls++;
         return { errors: [{ message: 'the database is unavailable right now', extensions: { code: 'UNAVAILABLE' } }] };
       });
@@ -58,18 +58,18 @@ describe('InstanceFetcher', () => {
         message: expect.stringContaining('subscribe again with after = the last cursor you received'),
       });
     } finally {
-      INSTANCE_RETRY.forMs = saved;
+      ENTITY_RETRY.forMs = saved;
     }
   });
 });
 
-describe('InstanceFetcher batches', () => {
+describe('EntityFetcher batches', () => {
   it('asks each distinct id of a tick once, in one query, and answers each load with its own row', async () => {
     const asked: string[][] = [];
-    const f = new InstanceFetcher(async (_t, _q, v) => {
+    const f = new EntityFetcher(async (_t, _q, v) => {
       const ids = v.__ids as string[];
       asked.push(ids);
-      return { data: { __entities: ids.map((id) => ({ __nvcfInstanceId: id, name: `task ${id}` })) } };
+      return { data: { __entities: ids.map((id) => ({ __nvcfEntityId: id, name: `task ${id}` })) } };
     });
     const [a, b, c] = await Promise.all([
       f.load(prepared, 'task-1'),
@@ -84,10 +84,10 @@ describe('InstanceFetcher batches', () => {
 
   it('splits a batch larger than the list field takes into queries within its limit', async () => {
     const asked: string[][] = [];
-    const f = new InstanceFetcher(async (_t, _q, v) => {
+    const f = new EntityFetcher(async (_t, _q, v) => {
       const ids = v.__ids as string[];
       asked.push(ids);
-      return { data: { __entities: ids.map((id) => ({ __nvcfInstanceId: id })) } };
+      return { data: { __entities: ids.map((id) => ({ __nvcfEntityId: id })) } };
     });
     const ids = Array.from({ length: 5 }, (_, i) => `task-${i}`);
     await Promise.all(ids.map((id) => f.load({ ...prepared, maxBatch: 2 }, id)));

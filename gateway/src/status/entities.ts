@@ -4,7 +4,7 @@ import { inputLimit } from '@nvcf/subgraph-kit';
 import { print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import type { StatusOperation } from './operation.js';
 
-export interface PreparedInstances {
+export interface PreparedEntities {
   tenant: string;
   key: string;
   query: string;
@@ -14,26 +14,26 @@ export interface PreparedInstances {
 }
 
 /** The answer to remoteQuery: one entity subtree per id of the batch, each under its response keys. */
-export interface InstancesData {
+export interface EntitiesData {
   __entities?: (Record<string, unknown> | null)[] | null;
 }
 export type Execute = (
   tenant: string,
   query: string,
   variables: Record<string, unknown>,
-) => Promise<{ data?: InstancesData | null; errors?: readonly { message: string; extensions?: { code?: unknown } }[] }>;
+) => Promise<{ data?: EntitiesData | null; errors?: readonly { message: string; extensions?: { code?: unknown } }[] }>;
 
-const ID_KEY = '__nvcfInstanceId';
+const ID_KEY = '__nvcfEntityId';
 
 type Result = Awaited<ReturnType<Execute>>;
 const unavailable = (res: Result) => !!res.errors?.some((e) => e.extensions?.code === 'UNAVAILABLE');
 
 /**
- * How long an event waits for the stores behind its Instance fields. An event whose fetch
+ * How long an event waits for the stores behind its entity fields (Instance, Task). An event whose fetch
  * failed would reach the client as an error without its cursor, the transition lost to it
  * for good; held back, it arrives complete (and in order) once the store answers again.
  */
-export const INSTANCE_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000, missingForMs: 5000 };
+export const ENTITY_RETRY = { forMs: 60_000, initialMs: 200, maxMs: 2000, missingForMs: 5000 };
 
 /** The query that fetches a subscription's entity selection (Instance, Task) for many ids at once. */
 export function remoteQuery(
@@ -76,7 +76,7 @@ export function remoteQuery(
  * asked once. The tenant is part of the batch's key and the query's context, so a batch never
  * holds two tenants' ids nor answers one tenant with another's rows.
  */
-export class InstanceFetcher {
+export class EntityFetcher {
   private readonly loaders = new Map<string, DataLoader<string, Record<string, unknown> | null>>();
   constructor(
     private readonly execute: Execute,
@@ -84,18 +84,18 @@ export class InstanceFetcher {
   ) {}
 
   /** Prints the remote query once per subscription; `load` then runs per event. */
-  prepare(tenant: string, op: StatusOperation, variables: Record<string, unknown>): PreparedInstances {
+  prepare(tenant: string, op: StatusOperation, variables: Record<string, unknown>): PreparedEntities {
     const q = remoteQuery(op, variables);
     const maxBatch = inputLimit(`Query.${op.field.remote.field}(ids:)`).maxItems!;
     return { tenant, ...q, maxBatch, key: `${tenant}\u0000${q.query}\u0000${JSON.stringify(q.variables)}` };
   }
 
-  load(q: PreparedInstances, id: string) {
+  load(q: PreparedEntities, id: string) {
     const { key, tenant } = q;
     let loader = this.loaders.get(key);
     if (!loader) {
       if (this.loaders.size >= this.maxLoaders) this.loaders.delete(this.loaders.keys().next().value!);
-      // no cache: an instance's fields change between events
+      // no cache: an entity's fields change between events
       loader = new DataLoader(
         async (ids) => {
           const unique = [...new Set(ids)];
@@ -125,24 +125,24 @@ export class InstanceFetcher {
   }
 
   /**
-   * The event is this gateway's own read of the stream; the services behind the instance's fields
-   * read it too and may not have stored this instance's first transition yet (its row is then
+   * The event is this gateway's own read of the stream; the services behind the entity's fields
+   * read it too and may not have stored this entity's first transition yet (its row is then
    * null). Only that id is asked again, through the same batching, for a few seconds: the rest of
    * its batch is answered at once.
    */
   private async untilStored(loader: DataLoader<string, Record<string, unknown> | null>, id: string) {
-    const giveUpAt = Date.now() + INSTANCE_RETRY.missingForMs;
-    for (let delay = INSTANCE_RETRY.initialMs; ; delay = Math.min(delay * 2, INSTANCE_RETRY.maxMs)) {
+    const giveUpAt = Date.now() + ENTITY_RETRY.missingForMs;
+    for (let delay = ENTITY_RETRY.initialMs; ; delay = Math.min(delay * 2, ENTITY_RETRY.maxMs)) {
       const row = await loader.load(id);
       if (row || Date.now() + delay > giveUpAt) return row;
       await new Promise((r) => setTimeout(r, delay).unref());
     }
   }
 
-  /** Runs `fetch` again while a dependency answers UNAVAILABLE, for up to INSTANCE_RETRY.forMs. */
+  /** Runs `fetch` again while a dependency answers UNAVAILABLE, for up to ENTITY_RETRY.forMs. */
   private async untilAvailable(fetch: () => Promise<Result>): Promise<Result> {
-    const giveUpAt = Date.now() + INSTANCE_RETRY.forMs;
-    for (let delay = INSTANCE_RETRY.initialMs; ; delay = Math.min(delay * 2, INSTANCE_RETRY.maxMs)) {
+    const giveUpAt = Date.now() + ENTITY_RETRY.forMs;
+    for (let delay = ENTITY_RETRY.initialMs; ; delay = Math.min(delay * 2, ENTITY_RETRY.maxMs)) {
       const res = await fetch();
       if (!unavailable(res) || Date.now() + delay > giveUpAt) return res;
       await new Promise((r) => setTimeout(r, delay).unref());
