@@ -24,8 +24,8 @@ export interface LaunchSpec {
 /** A task to place (nvct): where it may run, and the run message ICMS sends to the cluster it picks. */
 export interface TaskPlacement {
   placement: PlacementRequest;
-  /** the cluster and its GPU count per instance are ICMS's to fill in */
-  run: Omit<RunTaskMessage, 'type' | 'clusterId' | 'gpuCount'>;
+  /** the cluster, and what its record says of the instance type (GPU count, node labels), are ICMS's to fill in */
+  run: Omit<RunTaskMessage, 'type' | 'clusterId' | 'gpuCount' | 'nodeSelector'>;
 }
 
 export interface IcmsRpc {

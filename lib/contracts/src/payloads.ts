@@ -158,6 +158,11 @@ export interface RunTaskMessage {
    * the workload requests; absent in a message sent before ICMS modelled capacity: one
    */
   gpuCount?: number;
+  /**
+   * Node labels of `instanceType`'s nodes on this cluster (its record's `nodeSelectors`), which the
+   * workload's pod must land on; absent when the record names none (or the message predates them)
+   */
+  nodeSelector?: Record<string, string>;
   workload: Workload;
   /** the task's configuration (Helm values; `nvcfSimulate` on simulated clusters) */
   configuration: Record<string, unknown> | null;

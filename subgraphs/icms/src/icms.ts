@@ -14,7 +14,7 @@ import {
 import type { RpcHandlers } from '@nvcf/subgraph-kit';
 import type { IcmsStore } from './store/index.js';
 import { isLive, type ClusterRecord, type InstanceRecord } from './model.js';
-import { gpuUse, placeEach, type Occupant } from './placement.js';
+import { gpuUse, nodeSelectorOf, placeEach, type Occupant } from './placement.js';
 import { dedicate, releaseIfUnused } from './tenancy.js';
 
 type Handlers = RpcHandlers<IcmsRpc>;
@@ -217,7 +217,14 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       });
       // its end was seen before its placement was stored (a cancel that overtook it): nothing holds the lock
       if (placement.singleTenant && (await store.getTask(taskId))?.ended) await releaseIfUnused(store, target.id);
-      const msg: RunTaskMessage = { type: 'run-task', ...run, clusterId: target.id, gpuCount: gpus(target).count };
+      const nodeSelector = nodeSelectorOf(target, placement);
+      const msg: RunTaskMessage = {
+        type: 'run-task',
+        ...run,
+        clusterId: target.id,
+        gpuCount: gpus(target).count,
+        ...(nodeSelector ? { nodeSelector } : {}),
+      };
       await bus.publish(subjects.taskWork(target.id), msg, { msgId: msgIds.runTask(run.taskId) });
       return { clusterId: target.id };
     },

@@ -15,6 +15,11 @@ export interface ClusterGpu {
   capacity?: number;
   /** GPUs an instance of each instance type takes (`gh100_8.br20_16xlarge: 8`); one when not listed */
   gpusPerInstance?: Record<string, number>;
+  /**
+   * Node labels the nodes of each instance type carry (`p5.48xlarge: { node.kubernetes.io/instance-type: p5.48xlarge }`),
+   * which a task's pod is pinned to; an instance type not listed gets no selector (any GPU node)
+   */
+  nodeSelectors?: Record<string, Record<string, string>>;
 }
 
 export interface ClusterRecord {

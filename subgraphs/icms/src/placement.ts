@@ -110,6 +110,14 @@ export function gpuUse(c: ClusterRecord, p: PlacementRequest): GpuUse {
 }
 
 /**
+ * The node labels of the request's instance type on the cluster (eligible for it), which its pod
+ * must land on; undefined when the record names none: the pod may run on any node with its GPUs.
+ */
+export function nodeSelectorOf(c: ClusterRecord, p: PlacementRequest): Record<string, string> | undefined {
+  return offered(c, p)!.nodeSelectors?.[p.instanceType];
+}
+
+/**
  * A cluster for each of `count` workloads of the request, chosen one at a time as
  * eligibleClusters orders them, each appended to its cluster's list in `liveByCluster` (the next
  * placement from the same map sees them). NO_ELIGIBLE_CLUSTER when they do not all fit.
