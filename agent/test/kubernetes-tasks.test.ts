@@ -5,19 +5,21 @@
  * simulator's. Each test has a cluster id of its own.
  */
 import { randomUUID } from 'node:crypto';
-import type { RunTaskMessage, Workload } from '@nvcf/contracts';
+import type { ContainerWorkload, RunTaskMessage, Workload } from '@nvcf/contracts';
 import { SIM_ANNOTATION } from '@nvcf/operators';
 import { jobController } from '../../test/services/cluster-sim/index.js';
 import {
   CLUSTER_LABEL,
   createKubernetesDriver,
+  FIELD_MANAGER,
   MINISERVICE,
   type KubeObject,
 } from '../src/drivers/kubernetes/index.js';
+import { taskJob, taskMetadata } from '../src/drivers/kubernetes/tasks.js';
 import { AgentStopped } from '../src/index.js';
 import { describeKube, driverPerTest, helm, never, registry, waitFor } from './kube-fixtures.js';
 
-const container = (): Workload => ({
+const container = (): ContainerWorkload => ({
   kind: 'container',
   image: 'nvcr.io/nca-a/eval:1',
   args: ['--epochs', '1'],
@@ -107,9 +109,12 @@ describeKube('tasks on the kubernetes driver (shared kube-apiserver)', () => {
               resources: { limits: { 'nvidia.com/gpu': '1' } },
             },
           ],
+          tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
         },
       },
     });
+    // a run message without node labels (the record names none, or it predates them): any GPU node
+    expect(job.spec).not.toHaveProperty('template.spec.nodeSelector');
     expect(job.status).toMatchObject({ ready: 1 });
     expect(seen.pods!.map((p) => p.status?.phase)).toEqual(['Running']);
     await gone(t);
@@ -125,6 +130,43 @@ describeKube('tasks on the kubernetes driver (shared kube-apiserver)', () => {
     expect(seen.pods!.map((p) => (p.spec as { containers: { resources: unknown }[] }).containers[0].resources)).toEqual(
       [{ limits: gpus, requests: gpus }],
     );
+    await gone(t);
+  }, 30_000);
+
+  it("a container task's pod goes to its instance type's nodes, tolerating the GPU nodes' taint, and completes", async () => {
+    const nodes = {
+      'node.kubernetes.io/instance-type': 'p5.48xlarge',
+      'nvidia.com/gpu.product': 'NVIDIA-H100-80GB-HBM3',
+    };
+    const t = { ...task(k.clusterId, container(), { runMs: 300 }), gpuCount: 8, nodeSelector: nodes };
+    const { exit, seen } = await run(t);
+    expect(exit).toEqual({ exitCode: 0, message: null });
+    const placement = {
+      nodeSelector: nodes,
+      tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+    };
+    expect(seen.job!.spec).toMatchObject({ template: { spec: placement } });
+    // the pod keeps both, which the scheduler places by (admission adds tolerations of its own)
+    expect(seen.pods!.map((p) => p.spec)).toEqual([
+      expect.objectContaining({ nodeSelector: nodes, tolerations: expect.arrayContaining(placement.tolerations) }),
+    ]);
+    await gone(t);
+  }, 30_000);
+
+  it('a Job an agent of another version made is followed as it is, not made again (its pod template is immutable)', async () => {
+    const t = {
+      ...task(k.clusterId, container(), { runMs: 1500 }),
+      nodeSelector: { 'nvidia.com/gpu.product': 'L40S' },
+    };
+    // what an agent from before node selection made: no selector, no toleration
+    const older = taskJob(ns(t), { ...t, nodeSelector: undefined }, container());
+    delete (older.spec as { template: { spec: { tolerations?: unknown } } }).template.spec.tolerations;
+    await k.client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: taskMetadata(ns(t), t) }, FIELD_MANAGER);
+    const uid = (await k.client.apply(older, FIELD_MANAGER)).metadata.uid;
+    const { exit, seen } = await run(t);
+    expect(exit).toEqual({ exitCode: 0, message: null });
+    expect(seen.job?.metadata.uid).toBe(uid);
+    expect(seen.job!.spec).not.toHaveProperty('template.spec.nodeSelector');
     await gone(t);
   }, 30_000);
 

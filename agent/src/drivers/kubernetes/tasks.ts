@@ -40,6 +40,8 @@ export const JOB_KIND: KindSpec = {
 export const TASK_JOB_NAME = 'task';
 /** the extended resource NVIDIA's device plugin advertises */
 export const GPU_RESOURCE = 'nvidia.com/gpu';
+/** the usual taint of GPU nodes (the GPU operator's, the clouds' GPU node pools), whatever its value */
+export const GPU_TOLERATION = { key: GPU_RESOURCE, operator: 'Exists', effect: 'NoSchedule' } as const;
 
 /**
  * The metadata of every object a task's run creates. A task's id is its objects' instance id
@@ -69,7 +71,8 @@ const simulateOf = (t: RunTaskMessage): unknown => t.configuration?.nvcfSimulate
  * The Job of a container task: one pod, never restarted (nvct does not retry a task), failed
  * at once by any non-zero exit, whose condition then names the exit code; the container's
  * message is its termination message, else the end of its log. It asks for the GPUs of its
- * instance type, as ICMS counted them when it placed the task.
+ * instance type, as ICMS counted them when it placed the task, on the nodes ICMS's record labels
+ * as that instance type's (none named: any node), and tolerates the GPU nodes' taint.
  */
 export function taskJob(namespace: string, t: RunTaskMessage, w: ContainerWorkload): KubeObject {
   const meta = taskMetadata(TASK_JOB_NAME, t, namespace);
@@ -91,6 +94,11 @@ export function taskJob(namespace: string, t: RunTaskMessage, w: ContainerWorklo
         spec: {
           restartPolicy: 'Never',
           terminationGracePeriodSeconds: graceSeconds(t),
+          // the instance type's nodes, as ICMS's cluster record labels them; a GPU count alone
+          // would let the pod land on any GPU node pool with that many free
+          ...(t.nodeSelector && Object.keys(t.nodeSelector).length ? { nodeSelector: t.nodeSelector } : {}),
+          // GPU nodes are commonly tainted so that only pods asking for GPUs go there; this one does
+          tolerations: [GPU_TOLERATION],
           containers: [
             {
               name: 'task',
@@ -216,7 +224,9 @@ export function createTaskRunner(c: TaskRunnerContext) {
   ) => {
     const job = taskJob(names.namespace(t.taskId), t, w);
     c.watch(JOB.apiVersion, JOB.kind, `${CLUSTER_LABEL}=${t.clusterId}`);
-    await client.apply(job, FIELD_MANAGER);
+    // a Job a predecessor made is followed as it is: its pod template is immutable, and an agent of
+    // another version may have made it otherwise (an upgrade while the task ran)
+    if (!(await client.get(job))) await client.apply(job, FIELD_MANAGER);
     return follow(
       t,
       async () => {
