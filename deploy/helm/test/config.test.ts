@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '@nvcf/config';
 import { limitEnv, readGatewayConfig } from '@nvcf/gateway';
+import { readClusters } from '@nvcf/subgraph-icms';
 import { readBusConfig, readCassandraConfig, readCursorSecret, readInternalSecret, readServiceConfig, url } from '@nvcf/service';
 import { CHARTS, EXAMPLES, envOf, HELM_BUILD_TIMEOUT_MS, helmBinary, named, render, type K8sObject } from './helm-fixtures.js';
 
@@ -68,7 +69,11 @@ describe('the services accept the environment the chart gives them', () => {
       expect(readInternalSecret(env)).toHaveLength(48);
       if (svc === 'nvca-status') expect(readCursorSecret(env)).toHaveLength(48);
       if (svc === 'nvcf') expect(url(env, 'ICMS_URL', '')).toBe(`http://${named(objs, 'Service', '-icms').metadata.name}:4002`);
-      if (svc === 'icms') expect(fs.readFileSync(env.ICMS_CLUSTERS_FILE, 'utf8')).toContain('id: gpu-west-1');
+      // ICMS's own loader takes the clusters as the chart writes them, node labels included
+      if (svc === 'icms')
+        expect(readClusters(env)).toMatchObject([
+          { id: 'gpu-west-1', gpus: [{ nodeSelectors: { 'gh100_8.br25_16xlarge': { 'nvidia.com/gpu.count': '8' } } }] },
+        ]);
     }
   });
 

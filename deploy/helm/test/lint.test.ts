@@ -3,6 +3,9 @@
  * defaults and with the production examples, and its values.schema.json turns a wrong type or
  * an unknown key into a refusal that names it.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { HelmFailed } from '../../../test/services/helm.js';
 import { CHARTS, EXAMPLES, helm, HELM_BUILD_TIMEOUT_MS, helmBinary, helmWarnings, render, type ChartName } from './helm-fixtures.js';
 
@@ -53,6 +56,19 @@ describe('values.schema.json refuses bad values with a message naming them', () 
     expect(await refusal('controlPlane', { 'gateway.autoscaling.minReplicas': 1 })).toMatch(/at '\/gateway\/autoscaling\/minReplicas': minimum: got 1, want 2/);
     expect(await refusal('controlPlane', { logLevel: 'verbose' })).toMatch(/at '\/logLevel': value must be one of 'debug', 'info', 'warn', 'error', 'silent'/);
     expect(await refusal('agent', { drainGraceMs: 900000 })).toMatch(/at '\/drainGraceMs': maximum: got 900,000, want 600,000/);
+  });
+
+  it("node labels of an instance type that Kubernetes would refuse (every task's Job would fail)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'helm-nodesel-'));
+    const withLabels = (labels: Record<string, string>) => {
+      const file = path.join(dir, `${fs.readdirSync(dir).length}.yaml`);
+      const gpu = { name: 'H100', instanceTypes: ['p5.48xlarge'], nodeSelectors: { 'p5.48xlarge': labels } };
+      fs.writeFileSync(file, JSON.stringify({ icms: { clusters: [{ id: 'c1', name: 'c1', ncaId: 'nca-p', authorizedNcaIds: [], gpus: [gpu] }] } }));
+      return [file];
+    };
+    expect(await refusal('controlPlane', {}, withLabels({ 'nvidia.com/gpu.product': 'NVIDIA H100' }))).toMatch(/nodeSelectors\/p5\.48xlarge\/nvidia\.com~1gpu\.product': 'NVIDIA H100' does not match pattern/);
+    // (Helm's validator names a key's location wrongly; the key itself is named)
+    expect(await refusal('controlPlane', {}, withLabels({ 'Nvidia.com/gpu.product': 'H100' }))).toMatch(/invalid propertyName 'Nvidia\.com\/gpu\.product'/);
   });
 
   it('dev tokens only when enabled explicitly, and then only from a Secret', async () => {
