@@ -54,13 +54,14 @@ export function icmsStoreContract(name: string, make: () => Promise<IcmsStore>) 
       expect((await store.getClusters([a.id]))[0]?.name).toBe('renamed');
     });
 
-    it('keeps GPU capacity and the GPUs workloads hold, and reads records written without them unchanged', async () => {
+    it('keeps GPU capacity, node labels and the GPUs workloads hold, and reads records written without them unchanged', async () => {
       const gpus = [
         {
           name: 'H100',
           instanceTypes: ['gh100_8.br20_16xlarge'],
           capacity: 16,
           gpusPerInstance: { 'gh100_8.br20_16xlarge': 8 },
+          nodeSelectors: { 'gh100_8.br20_16xlarge': { 'nvidia.com/gpu.product': 'NVIDIA-H100-80GB-HBM3' } },
         },
       ];
       // cluster(), instance() and a task without `gpus`: what ICMS stored before capacity was modelled
