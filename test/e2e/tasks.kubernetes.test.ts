@@ -91,6 +91,21 @@ describeKubernetes('tasks on the Kubernetes driver on NATS JetStream and Cassand
     await removed(id);
   }, 60_000);
 
+  it("a container task's Job goes to the nodes the cluster record labels for its instance type, and completes", async () => {
+    // only the demo's us-west-l40s offers the 2-GPU L40S instance type, and names its nodes' labels
+    const task = container({ runMs: 300 });
+    const id = await create({ ...task, gpuSpecification: { gpu: 'L40S', instanceType: 'gl40s_2.br25_4xlarge' } });
+    await reaches(id, 'RUNNING');
+    const [job] = await objects('batch/v1', 'Job', id);
+    expect(job?.spec?.template?.spec).toMatchObject({
+      nodeSelector: { 'nvidia.com/gpu.product': 'NVIDIA-L40S', 'nvidia.com/gpu.count': '2' },
+      tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+      containers: [{ resources: { limits: { 'nvidia.com/gpu': '2' } } }],
+    });
+    await reaches(id, 'COMPLETED');
+    await removed(id);
+  }, 60_000);
+
   it("a failing container task ends ERRORED with the message of its Job's Failed condition", async () => {
     const id = await create(container({ runMs: 300, exitCode: 3, message: 'loss diverged' }));
     const failed = await reaches(id, 'ERRORED');

@@ -15,6 +15,10 @@ export const demoClusters = (suffix = ''): ClusterRecord[] => [
         name: 'L40S',
         instanceTypes: ['gl40s_1.br25_2xlarge', 'gl40s_2.br25_4xlarge'],
         gpusPerInstance: { 'gl40s_2.br25_4xlarge': 2 },
+        // GPU Feature Discovery's labels: its 2-GPU tasks' pods go to those nodes (docs/tasks.md, Node selection)
+        nodeSelectors: {
+          'gl40s_2.br25_4xlarge': { 'nvidia.com/gpu.product': 'NVIDIA-L40S', 'nvidia.com/gpu.count': '2' },
+        },
       },
     ],
   },
