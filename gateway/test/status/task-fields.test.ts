@@ -172,51 +172,31 @@ describe('Task fields of taskStatusChanged from nvct', () => {
     expect(nvct.requests[0].ids.sort()).toEqual(tasks.map((t) => t.id).sort());
   });
 
-  it('a snapshot over many tasks, and a burst of transitions, cost one request each, not one per task', async () => {
-    const tasks = Array.from({ length: 3 * M }, (_, i) => task('nca-a', i));
-    const nvct = fakeNvct(tasks);
-    await using gw = await start(nvct.run);
-    await gw.publish(
-      'nca-a',
-      tasks.map((t) => t.id),
-      'QUEUED',
-    );
-    const q = 'subscription ($s: Boolean) { taskStatusChanged(snapshot: $s) { status task { id name } } }';
-    const sub = await gw.subscribe('nca-a', q, { s: true });
-    await until(() => sub.results.length === tasks.length, 'the snapshot');
-    expect(names(sub.results)).toEqual(tasks.map((t) => t.name));
-    expect(nvct.requests).toHaveLength(1);
-    await gw.publish(
-      'nca-a',
-      tasks.map((t) => t.id),
-    );
-    await until(() => sub.results.length === 2 * tasks.length, 'the burst');
-    expect(names(sub.results.slice(tasks.length))).toEqual(tasks.map((t) => t.name));
-    expect(nvct.requests).toHaveLength(2);
-  });
-
-  it('over SSE too, a snapshot over many tasks and a burst of transitions cost one request each', async () => {
-    const tasks = Array.from({ length: 3 * M }, (_, i) => task('nca-a', i));
-    const nvct = fakeNvct(tasks);
-    await using gw = await start(nvct.run);
-    await gw.publish(
-      'nca-a',
-      tasks.map((t) => t.id),
-      'QUEUED',
-    );
-    const q = 'subscription ($s: Boolean) { taskStatusChanged(snapshot: $s) { status task { id name } } }';
-    const sub = await gw.subscribeSse('nca-a', q, { s: true });
-    await until(() => sub.results.length === tasks.length, 'the snapshot');
-    expect(names(sub.results)).toEqual(tasks.map((t) => t.name));
-    expect(nvct.requests).toHaveLength(1);
-    await gw.publish(
-      'nca-a',
-      tasks.map((t) => t.id),
-    );
-    await until(() => sub.results.length === 2 * tasks.length, 'the burst');
-    expect(names(sub.results.slice(tasks.length))).toEqual(tasks.map((t) => t.name));
-    expect(nvct.requests).toHaveLength(2);
-  });
+  it.each(['subscribe', 'subscribeSse'] as const)(
+    'a snapshot over many tasks, and a burst of transitions, cost one request each, not one per task (%s)',
+    async (transport) => {
+      const tasks = Array.from({ length: 3 * M }, (_, i) => task('nca-a', i));
+      const nvct = fakeNvct(tasks);
+      await using gw = await start(nvct.run);
+      await gw.publish(
+        'nca-a',
+        tasks.map((t) => t.id),
+        'QUEUED',
+      );
+      const q = 'subscription ($s: Boolean) { taskStatusChanged(snapshot: $s) { status task { id name } } }';
+      const sub = await gw[transport]('nca-a', q, { s: true });
+      await until(() => sub.results.length === tasks.length, 'the snapshot');
+      expect(names(sub.results)).toEqual(tasks.map((t) => t.name));
+      expect(nvct.requests).toHaveLength(1);
+      await gw.publish(
+        'nca-a',
+        tasks.map((t) => t.id),
+      );
+      await until(() => sub.results.length === 2 * tasks.length, 'the burst');
+      expect(names(sub.results.slice(tasks.length))).toEqual(tasks.map((t) => t.name));
+      expect(nvct.requests).toHaveLength(2);
+    },
+  );
 
   it("never shares a fetch between tenants over SSE, nor answers one tenant's task to another", async () => {
     const a = [task('nca-a', 1), task('nca-a', 2)];
