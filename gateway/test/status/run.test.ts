@@ -108,15 +108,19 @@ describe('a status subscription run', () => {
     expect(got).toEqual(['c1', 'c2']);
   });
 
-  it('takes the events behind a result still computing at once, and delivers them in feed order', async () => {
-    const f = fakeFeed();
+  /** results that compute until resolved through `pending`, except event 3's, computed at once behind them */
+  const slowExceptThird = () => {
     const pending = new Map<number, (r: ExecutionResult) => void>();
     const slow = {
       of: (fe: FeedEvent) =>
-        fe.seq === 3
-          ? { data: { seq: 3 } } // computed at once, still behind the two before it
-          : new Promise<ExecutionResult>((r) => pending.set(fe.seq, r)),
+        fe.seq === 3 ? { data: { seq: 3 } } : new Promise<ExecutionResult>((r) => pending.set(fe.seq, r)),
     } as unknown as StatusResults;
+    return { pending, slow };
+  };
+
+  it('takes the events behind a result still computing at once, and delivers them in feed order', async () => {
+    const f = fakeFeed();
+    const { pending, slow } = slowExceptThird();
     const run = new FeedRun(f.feed, slow, SchemaWatch.start(f.feed, undefined, sub, admitted) as SchemaWatch);
     const got: string[] = [];
     const ended: (Error | undefined)[] = [];
@@ -156,13 +160,7 @@ describe('a status subscription run', () => {
 
   it('pulls the events the feed holds while a result computes, and yields them in feed order as they complete', async () => {
     const f = fakeFeed();
-    const pending = new Map<number, (r: ExecutionResult) => void>();
-    const slow = {
-      of: (fe: FeedEvent) =>
-        fe.seq === 3
-          ? { data: { seq: 3 } } // computed at once, still behind the two before it
-          : new Promise<ExecutionResult>((r) => pending.set(fe.seq, r)),
-    } as unknown as StatusResults;
+    const { pending, slow } = slowExceptThird();
     const run = new FeedRun(f.feed, slow, SchemaWatch.start(f.feed, undefined, sub, admitted) as SchemaWatch);
     for (let seq = 1; seq <= 4; seq++) f.give(event(seq));
     let first: IteratorResult<{ cursor: string }> | null = null;
