@@ -134,10 +134,20 @@ describe('cluster: node failures during a rollout', () => {
           seqs,
         );
       }
-      await waitUntil(async () => (await nothingPending(clusterEnv().natsUrl, system)).length === 0, {
-        what: "no message pending or unacknowledged on any of the system's durables",
-        timeoutMs: 30_000,
-      });
+      await waitUntil(
+        async () => {
+          const left = await nothingPending(clusterEnv().natsUrl, system);
+          // thrown, so that a timeout names the durables still holding messages
+          if (left.length) throw new Error(left.join('; '));
+          return true;
+        },
+        {
+          what: "no message pending or unacknowledged on any of the system's durables",
+          // an ack lost with the killed server is redelivered after the durables' ack wait (30 s), then
+          // acknowledged again by the idempotent handler: the bound must outlast one ack wait
+          timeoutMs: 75_000,
+        },
+      );
       return { d, rev };
     } finally {
       await ws.dispose();
