@@ -21,4 +21,4 @@ export {
   docSectionOf,
   LIMITS_DOC_TITLE,
 } from './input-limits-docs.js';
-export { required } from './resolvers.js';
+export { loadByIds, required } from './resolvers.js';

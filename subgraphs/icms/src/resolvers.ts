@@ -1,6 +1,5 @@
 import DataLoader from 'dataloader';
-import { fail } from '@nvcf/errors';
-import { DateTimeScalar, inputLimit, required, type TenantContext } from '@nvcf/subgraph-kit';
+import { DateTimeScalar, loadByIds, required, type TenantContext } from '@nvcf/subgraph-kit';
 import type { IcmsStore } from './store/index.js';
 import type { InstanceRecord } from './model.js';
 import type { Resolvers } from './generated/resolvers.js';
@@ -38,8 +37,6 @@ const own = <T extends { ncaId: string }>(ctx: IcmsContext, rec: T | null | unde
 const visible = (i: InstanceRecord) => i.state !== 'TERMINATED' && i.state !== 'REQUESTED';
 /** An instance its agent has not reported yet has no state anywhere: null, as listing leaves it out. */
 const reported = (i: InstanceRecord | null) => (i && i.state !== 'REQUESTED' ? i : null);
-// refused before any resolver runs (input limits); kept for in-process callers
-const MAX_IDS = inputLimit('Query.instances(ids:)').maxItems!;
 
 export function resolvers(store: IcmsStore): Resolvers {
   return {
@@ -47,14 +44,8 @@ export function resolvers(store: IcmsStore): Resolvers {
     Query: {
       clusters: async (_, __, ctx) => (await store.listClusters()).filter((c) => mayUse(c, ctx.tenant)),
       instance: async (_, { id }, ctx) => reported(own(ctx, await ctx.loaders.instances.load(id))),
-      instances: async (_, { ids }, ctx) => {
-        if (ids.length > MAX_IDS)
-          throw fail('LIMIT_EXCEEDED', `instances takes at most ${MAX_IDS} ids (got ${ids.length}); ask in pages`, {
-            field: 'ids',
-            limit: MAX_IDS,
-          });
-        return loaded(await ctx.loaders.instances.loadMany(ids)).map((i) => reported(own(ctx, i)));
-      },
+      instances: async (_, { ids }, ctx) =>
+        (await loadByIds('instances', ctx.loaders.instances, ids)).map((i) => reported(own(ctx, i))),
     },
     Instance: {
       __resolveReference: async ({ id }, ctx) => own(ctx, await ctx.loaders.instances.load(id)),

@@ -1,7 +1,6 @@
 import DataLoader from 'dataloader';
-import { fail } from '@nvcf/errors';
 import type { OperatorRegistry } from '@nvcf/operators';
-import { DateTimeScalar, inputLimit, JSONScalar, type TenantContext } from '@nvcf/subgraph-kit';
+import { DateTimeScalar, JSONScalar, loadByIds, type TenantContext } from '@nvcf/subgraph-kit';
 import type { TaskStore } from './store/index.js';
 import type { Resolvers } from './generated/resolvers.js';
 import type { TaskEventRecord, TaskRecord } from './model.js';
@@ -26,23 +25,9 @@ const own = async (ctx: NvctContext, id: string): Promise<TaskRecord | null> => 
   return t && t.ncaId === ctx.tenant ? t : null;
 };
 
-// refused before any resolver runs (input limits); kept for in-process callers
-const MAX_IDS = inputLimit('Query.tasksByIds(ids:)').maxItems!;
-
 /** Tasks by id in the order asked, another tenant's (or none) as null. */
-const ownMany = async (ctx: NvctContext, ids: readonly string[]): Promise<(TaskRecord | null)[]> => {
-  if (ids.length > MAX_IDS)
-    throw fail('LIMIT_EXCEEDED', `tasksByIds takes at most ${MAX_IDS} ids (got ${ids.length}); ask in pages`, {
-      field: 'ids',
-      limit: MAX_IDS,
-    });
-  const rows = await ctx.loaders.task.loadMany(ids);
-  return rows.map((t) => {
-    // a failed batch (the store down) must fail the field: read as "no such task" it would hide an outage
-    if (t instanceof Error) throw t;
-    return t && t.ncaId === ctx.tenant ? t : null;
-  });
-};
+const ownMany = async (ctx: NvctContext, ids: readonly string[]): Promise<(TaskRecord | null)[]> =>
+  (await loadByIds('tasksByIds', ctx.loaders.task, ids)).map((t) => (t && t.ncaId === ctx.tenant ? t : null));
 
 export function resolvers(deps: TaskDeps, registry: OperatorRegistry): Resolvers {
   return {
