@@ -118,9 +118,12 @@ export function nodeSelectorOf(c: ClusterRecord, p: PlacementRequest): Record<st
 }
 
 /**
- * A cluster for each of `count` workloads of the request, chosen one at a time as
- * eligibleClusters orders them, each appended to its cluster's list in `liveByCluster` (the next
- * placement from the same map sees them). NO_ELIGIBLE_CLUSTER when they do not all fit.
+ * A cluster for each of `count` workloads of the request, each on the cluster eligibleClusters
+ * would put first once the ones before it are placed, and each appended to its cluster's list in
+ * `liveByCluster` (the next placement from the same map sees them). The refusals are decided once:
+ * within one launch only the free GPUs and the load change, and they are counted down here rather
+ * than summed again over every cluster's workloads per instance. NO_ELIGIBLE_CLUSTER when they do
+ * not all fit.
  */
 export function placeEach(
   clusters: ClusterRecord[],
@@ -130,19 +133,37 @@ export function placeEach(
   where: string,
   count: number,
 ): ClusterRecord[] {
+  if (count <= 0) return [];
+  const candidates = eligibleClusters(clusters, liveByCluster, tenant, p, where).map((c) => {
+    const gpu = offered(c, p)!;
+    const live = liveByCluster.get(c.id) ?? [];
+    if (!liveByCluster.has(c.id)) liveByCluster.set(c.id, live);
+    return { c, live, need: gpusPerInstance(gpu, p.instanceType), free: freeGpus(gpu, live) };
+  });
   const out: ClusterRecord[] = [];
   for (let n = 0; n < count; n++) {
-    const [c] = eligibleClusters(
-      clusters,
-      liveByCluster,
-      tenant,
-      p,
-      n ? `${where}: room for ${n} of ${count} instances` : where,
-    );
-    const occupant = { ncaId: tenant, gpus: gpuUse(c, p) };
-    // appended, not copied: a launch of many instances onto crowded clusters stays linear
-    if (liveByCluster.has(c.id)) liveByCluster.get(c.id)!.push(occupant);
-    else liveByCluster.set(c.id, [occupant]);
+    // eligibleClusters' order: most free GPUs (unknown capacity first), then least loaded, then id
+    let best: (typeof candidates)[number] | undefined;
+    for (const k of candidates) {
+      if (k.free < k.need) continue;
+      if (
+        !best ||
+        (k.free !== best.free
+          ? k.free > best.free
+          : k.live.length !== best.live.length
+            ? k.live.length < best.live.length
+            : k.c.id.localeCompare(best.c.id) < 0)
+      )
+        best = k;
+    }
+    if (!best) {
+      // every one full now: eligibleClusters refuses, with each cluster's reason
+      eligibleClusters(clusters, liveByCluster, tenant, p, `${where}: room for ${n} of ${count} instances`);
+      throw new Error('placement: no cluster has room, yet none was refused');
+    }
+    const { c, live, need } = best;
+    live.push({ ncaId: tenant, gpus: { name: p.gpu, count: need } });
+    best.free -= need;
     out.push(c);
   }
   return out;
