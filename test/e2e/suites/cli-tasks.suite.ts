@@ -13,7 +13,8 @@ const PLACEABLE = ['--gpu', 'L40S', '--instance-type', 'gl40s_1.br25_2xlarge'];
 
 /**
  * What a user does with tasks, run as `nvcf tasks create … --watch`: a container task and an operator
- * task each reach COMPLETED and the command exits 0. Shared by the embedded default and the real backends.
+ * task each reach COMPLETED and the command exits 0; a failing one ends ERRORED with its message and
+ * exit 1. Shared by the embedded default and the real backends.
  */
 export function cliTasksSuite(name: string, make: MakeSystem) {
   describe(`${name}: nvcf tasks create --watch`, () => {
@@ -42,22 +43,24 @@ export function cliTasksSuite(name: string, make: MakeSystem) {
     });
     afterAll(async () => system?.dispose());
 
-    it('runs a container task to COMPLETED and exits 0', async () => {
-      const r = await nvcf([
+    /** `nvcf tasks create NAME … --watch` on a simulated cluster, its `nvcfSimulate` from `--set`s */
+    const createAndWatch = (name: string, workload: string[], simulate: string[], ...more: string[]) =>
+      nvcf([
         'tasks',
         'create',
-        'eval',
-        '--container-image',
-        'nvcr.io/nca-a/eval:1',
+        name,
+        ...workload,
         ...PLACEABLE,
-        '--set',
-        'nvcfSimulate.runMs=200',
+        ...simulate.flatMap((kv) => ['--set', `nvcfSimulate.${kv}`]),
         '--watch',
         '--interval',
         '100',
-        '-o',
-        'json',
+        ...more,
       ]);
+    const CONTAINER = ['--container-image', 'nvcr.io/nca-a/eval:1'];
+
+    it('runs a container task to COMPLETED and exits 0', async () => {
+      const r = await createAndWatch('eval', CONTAINER, ['runMs=200'], '-o', 'json');
       expect({ code: r.code, err: r.err }).toEqual({ code: EXIT.ok, err: '' });
       const { task, statuses } = watched(r);
       expect(task?.workloadType).toBe('CONTAINER');
@@ -65,26 +68,19 @@ export function cliTasksSuite(name: string, make: MakeSystem) {
     });
 
     it('runs an operator task from manifests to COMPLETED on the cluster that has its operator, and exits 0', async () => {
-      const r = await nvcf([
-        'tasks',
-        'create',
-        'warmup',
-        '-f',
-        'graph.yaml',
-        ...PLACEABLE,
-        '--set',
-        'nvcfSimulate.runMs=100',
-        '--watch',
-        '--interval',
-        '100',
-        '-o',
-        'json',
-      ]);
+      const r = await createAndWatch('warmup', ['-f', 'graph.yaml'], ['runMs=100'], '-o', 'json');
       expect({ code: r.code, err: r.err }).toEqual({ code: EXIT.ok, err: '' });
       const { task, statuses } = watched(r);
       expect(task?.workloadType).toBe('OPERATOR');
       expect(statuses.at(-1)).toBe('COMPLETED');
       expect((system.drivers.get(operatorCluster(system)) as SimulatedCluster).task(task!.id)).toBe('succeeded');
+    });
+
+    it('ends a task that fails ERRORED with its message, and exits 1', async () => {
+      const r = await createAndWatch('fails', CONTAINER, ['runMs=100', 'exitCode=3', 'message=loss diverged']);
+      expect(r.code).toBe(EXIT.taskNotCompleted);
+      expect(r.out).toMatch(/ERRORED/);
+      expect(r.err).toContain('loss diverged');
     });
   });
 }
