@@ -252,11 +252,19 @@ export class Counter<L extends string = string> implements Family {
     readonly labelNames: readonly L[] = [],
   ) {}
   inc(labels: Partial<Record<L, string>> = {}, by = 1) {
+    this.with(labels).inc(by);
+  }
+  /** The series of `labels`, resolved once: for a caller that counts the same labels on every message. */
+  with(labels: Partial<Record<L, string>> = {}): { inc(by?: number): void } {
     const l = fold(this.series.size, labels as Labels, this.labelNames, this.series, keyOf);
     const k = keyOf(l);
-    const s = this.series.get(k);
-    if (s) s.value += by;
-    else this.series.set(k, { labels: l, value: by });
+    return {
+      inc: (by = 1) => {
+        const s = this.series.get(k);
+        if (s) s.value += by;
+        else this.series.set(k, { labels: l, value: by });
+      },
+    };
   }
   snapshot(): Snapshot {
     return {
@@ -282,19 +290,32 @@ export class Histogram<L extends string = string> implements Family {
     readonly buckets: number[] = LATENCY_BUCKETS,
   ) {}
   observe(labels: Partial<Record<L, string>>, value: number) {
-    const l = fold(this.series.size, labels as Labels, this.labelNames, this.series, keyOf);
-    const k = keyOf(l);
-    let s = this.series.get(k);
-    if (!s) this.series.set(k, (s = { labels: l, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
-    s.count++;
-    s.sum += value;
-    for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]) s.counts[i]++;
+    this.with(labels).observe(value);
   }
   /** Starts a timer; the returned function observes the seconds elapsed with the labels given then. */
   time(labels: Partial<Record<L, string>> = {}) {
     const t = performance.now();
     return (more: Partial<Record<L, string>> = {}) =>
       this.observe({ ...labels, ...more }, (performance.now() - t) / 1000);
+  }
+  /** The series of `labels`, resolved once: for a caller that observes the same labels on every message. */
+  with(labels: Partial<Record<L, string>> = {}): { observe(value: number): void; time(): () => void } {
+    const l = fold(this.series.size, labels as Labels, this.labelNames, this.series, keyOf);
+    const k = keyOf(l);
+    const observe = (value: number) => {
+      let s = this.series.get(k);
+      if (!s) this.series.set(k, (s = { labels: l, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
+      s.count++;
+      s.sum += value;
+      for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]) s.counts[i]++;
+    };
+    return {
+      observe,
+      time: () => {
+        const t = performance.now();
+        return () => observe((performance.now() - t) / 1000);
+      },
+    };
   }
   snapshot(): Snapshot {
     return {
@@ -338,6 +359,17 @@ export class Gauge<L extends string = string> implements Family {
   ) {}
   set(labels: Partial<Record<L, string>>, value: number) {
     this.values.set(keyOf(labels as Labels), { labels: labels as Labels, value });
+  }
+  /** The series of `labels`, resolved once: for a caller that sets the same labels on every message. */
+  with(labels: Partial<Record<L, string>>): { set(value: number): void } {
+    const k = keyOf(labels as Labels);
+    return {
+      set: (value) => {
+        const s = this.values.get(k);
+        if (s) s.value = value;
+        else this.values.set(k, { labels: labels as Labels, value });
+      },
+    };
   }
   inc(labels: Partial<Record<L, string>> = {}, by = 1) {
     const k = keyOf(labels as Labels);
