@@ -13,7 +13,7 @@ import type {
 } from './types.js';
 import { StreamIndex, subjectMatches } from './subject-match.js';
 import { runDelivery, type Outcome } from './delivery.js';
-import { deadLettered, tracedDelivery, tracedPublish, waitingOnOutage } from './telemetry.js';
+import { deadLettered, deliveryMeter, tracedDelivery, tracedPublish, waitingOnOutage } from './telemetry.js';
 import { BusClosed, PublishFailed } from './errors.js';
 import {
   deadLetterFilter,
@@ -242,6 +242,7 @@ export function createMemoryBus(): Bus {
         waitingOnOutage(opts.stream, opts.durable, down),
       );
       const policy = { maxDeliver, backoffMs, gate };
+      const meter = deliveryMeter(opts.stream, opts.durable);
       const inFlight = new Set<number>();
       const timers = new Map<NodeJS.Timeout, number>();
       const handlers = new Set<Promise<void>>();
@@ -304,8 +305,12 @@ export function createMemoryBus(): Bus {
           };
           // settled even after stop(): the work is done, and an ack spares the next consumer a duplicate
           const delivery: Delivery<T> = { ...decode<T>(m), deliveryCount: count };
-          const h = tracedDelivery(opts.stream, delivery, opts.durable, m.headers, undefined, () =>
-            runDelivery(delivery, handler, policy),
+          const h = tracedDelivery(
+            meter,
+            delivery,
+            () => m.headers,
+            undefined,
+            () => runDelivery(delivery, handler, policy),
           )
             .then(done)
             .finally(() => handlers.delete(h));

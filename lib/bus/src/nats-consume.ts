@@ -13,7 +13,7 @@ import { runDelivery, type Outcome } from './delivery.js';
 import { AckTracker } from './nats-acks.js';
 import { publishDeadLetter } from './nats-dead-letters.js';
 import { OutageGate } from './outage.js';
-import { deadLettered, tracedDelivery, waitingOnOutage } from './telemetry.js';
+import { deadLettered, deliveryMeter, tracedDelivery, waitingOnOutage } from './telemetry.js';
 import { ConsumeLoop, PULL_EXPIRES_MS, Slots } from './nats-loop.js';
 import type { ConsumerOptions, Delivery } from './types.js';
 import { createLogger } from '@nvcf/logging';
@@ -70,8 +70,24 @@ export async function consumeDurable<T>(
     waitingOnOutage(stream, durable, down),
   );
   const policy = { maxDeliver, backoffMs, gate };
+  const meter = deliveryMeter(stream, durable);
   // handlers running here, by stream sequence, with the newest delivery of their message
-  const running = new Map<number, { msg: JsMsg; keepalive?: NodeJS.Timeout }>();
+  const running = new Map<number, { msg: JsMsg; since: number }>();
+  // the server would redeliver a message whose handler outlives ack wait: tell it we are on the
+  // long-running ones (one timer for the consumer, not one per message)
+  const keepaliveMs = Math.max(50, Math.floor(ackWaitMs / 3));
+  const keepalive = setInterval(() => {
+    const before = Date.now() - keepaliveMs;
+    for (const entry of running.values()) {
+      if (entry.since > before) continue;
+      try {
+        entry.msg.working();
+      } catch {
+        /* reconnecting: the next tick or ack wait will tell */
+      }
+    }
+  }, keepaliveMs);
+  keepalive.unref();
 
   const open = async () => {
     // on every (re)open: a durable lost with the server's state comes back, a changed config applies
@@ -143,30 +159,22 @@ export async function consumeDurable<T>(
       publishedAt: m.time.getTime(),
       deliveryCount: m.info.deliveryCount,
     };
-    return tracedDelivery(m.info.stream, delivery, durable, headersOf(m), m.info.pending, () =>
-      runDelivery(delivery, handler, policy),
+    return tracedDelivery(
+      meter,
+      delivery,
+      () => headersOf(m),
+      m.info.pending,
+      () => runDelivery(delivery, handler, policy),
     );
   };
   const handle = async (m: JsMsg) => {
     const seq = m.info.streamSequence;
-    const entry: { msg: JsMsg; keepalive?: NodeJS.Timeout } = { msg: m };
+    const entry = { msg: m, since: Date.now() };
     running.set(seq, entry);
-    // the server would redeliver a message whose handler outlives ack wait; tell it we are on it
-    entry.keepalive = setInterval(
-      () => {
-        try {
-          entry.msg.working();
-        } catch {
-          /* reconnecting: the next tick or ack wait will tell */
-        }
-      },
-      Math.max(50, Math.floor(ackWaitMs / 3)),
-    );
     let outcome: Outcome;
     try {
       outcome = await run(m);
     } finally {
-      clearInterval(entry.keepalive);
       slots.release();
     }
     // settled even after stop(): the work is done, and an ack spares the next consumer a duplicate
@@ -200,12 +208,13 @@ export async function consumeDurable<T>(
       slots.close();
       gate.stop();
       // in-flight handlers keep running, but their messages may now expire and go to the next consumer
-      for (const { keepalive } of running.values()) clearInterval(keepalive);
+      clearInterval(keepalive);
     },
   });
   try {
     await loop.start();
   } catch (err) {
+    clearInterval(keepalive);
     throw new ConsumerSetupError(`cannot consume ${stream} as ${durable}`, { cause: err });
   }
   return loop;

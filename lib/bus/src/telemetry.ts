@@ -110,21 +110,50 @@ export async function tracedPublish(
   }
 }
 
+/** One durable's delivery metrics, their series resolved once: a reader counts every message. */
+export interface DeliveryMeter {
+  stream: string;
+  durable: string;
+  redelivered: { inc(): void };
+  pending: { set(value: number): void };
+  handled: { time(): () => void };
+  lag: { set(value: number): void };
+  outcome: Record<'ack' | 'nak' | 'dead', { inc(): void }>;
+}
+
+export function deliveryMeter(stream: string, durable: string): DeliveryMeter {
+  const l = { stream, durable };
+  return {
+    stream,
+    durable,
+    redelivered: redelivered.with(l),
+    pending: pendingGauge.with(l),
+    handled: handleSeconds.with(l),
+    lag: lagSeconds.with(l),
+    outcome: {
+      ack: consumed.with({ ...l, outcome: 'ack' }),
+      nak: consumed.with({ ...l, outcome: 'nak' }),
+      dead: consumed.with({ ...l, outcome: 'dead' }),
+    },
+  };
+}
+
 /**
  * One delivery to a durable consumer as a CONSUMER span (`process <stream>`) whose parent is
  * the publisher's span, from the trace context in the message headers; counted by outcome.
  */
 export async function tracedDelivery<T>(
-  stream: string,
+  meter: DeliveryMeter,
   delivery: Delivery<T>,
-  durable: string,
-  headers: Record<string, string> | undefined,
+  /** the trace context the message carries; read only when tracing is on */
+  headers: () => Record<string, string> | undefined,
   pending: number | undefined,
   run: () => Promise<Outcome>,
 ): Promise<Outcome> {
-  if (delivery.deliveryCount > 1) redelivered.inc({ stream, durable });
-  if (pending !== undefined) pendingGauge.set({ stream, durable }, pending);
-  const done = handleSeconds.time({ stream, durable });
+  const { stream, durable } = meter;
+  if (delivery.deliveryCount > 1) meter.redelivered.inc();
+  if (pending !== undefined) meter.pending.set(pending);
+  const done = meter.handled.time();
   const attrs = tracingOn() && {
     'messaging.system': 'nats',
     'messaging.operation.type': 'process',
@@ -135,17 +164,20 @@ export async function tracedDelivery<T>(
     [Attr.deliveryCount]: delivery.deliveryCount,
     'nvcf.messaging.sequence': delivery.seq,
   };
-  const outcome = await inSpan(
-    `process ${stream}`,
-    { kind: SpanKind.CONSUMER, attributes: attrs || {}, parent: attrs ? contextFrom(headers) : undefined },
-    async (span) => {
-      const o = await run();
-      if (o !== 'ack') failSpan(span, new Error('dead' in o ? `dead-lettered: ${o.dead}` : 'will be redelivered'));
-      return o;
-    },
-  );
+  // with tracing off a delivery costs its counters, not a span's closures and promises
+  const outcome = !attrs
+    ? await run()
+    : await inSpan(
+        `process ${stream}`,
+        { kind: SpanKind.CONSUMER, attributes: attrs, parent: contextFrom(headers()) },
+        async (span) => {
+          const o = await run();
+          if (o !== 'ack') failSpan(span, new Error('dead' in o ? `dead-lettered: ${o.dead}` : 'will be redelivered'));
+          return o;
+        },
+      );
   done();
-  if (outcome === 'ack') lagSeconds.set({ stream, durable }, Math.max(0, (Date.now() - delivery.publishedAt) / 1000));
-  consumed.inc({ stream, durable, outcome: outcome === 'ack' ? 'ack' : 'dead' in outcome ? 'dead' : 'nak' });
+  if (outcome === 'ack') meter.lag.set(Math.max(0, (Date.now() - delivery.publishedAt) / 1000));
+  meter.outcome[outcome === 'ack' ? 'ack' : 'dead' in outcome ? 'dead' : 'nak'].inc();
   return outcome;
 }

@@ -89,6 +89,30 @@ function durableLossSuite() {
     ]);
   });
 
+  it('a handler that outlives ack wait keeps its message: the server delivers it once', async () => {
+    const durable = 'LossWork-slow';
+    let calls = 0;
+    let finished = false;
+    const c = await bus.consume<{ id: string }>(
+      { stream: work.name, durable, filterSubject: 'LW.slow', ackWaitMs: 1000, maxAckPending: 4, replicas: 1 },
+      async () => {
+        calls++;
+        await new Promise((r) => setTimeout(r, 3500)); // three and a half ack waits
+        finished = true;
+      },
+    );
+    await bus.publish('LW.slow', { id: 'slow' });
+    await waitUntil(() => finished, { timeoutMs: 10_000, what: 'the slow handler' });
+    await waitUntil(async () => (await jsm.consumers.info(work.name, durable)).num_ack_pending === 0, {
+      what: 'the ack',
+    });
+    const ci = await jsm.consumers.info(work.name, durable);
+    // every delivery, redeliveries included, takes a consumer sequence: one means none was redelivered
+    expect(ci.delivered.consumer_seq).toBe(1);
+    expect(calls).toBe(1);
+    await c.stop();
+  });
+
   it("a durable the server refuses to create fails with the server's reason", async () => {
     // a single server refuses more than one replica; an R3 work queue refuses R1 the same way (10134)
     const refused = bus.consume(
