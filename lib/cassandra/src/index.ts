@@ -5,6 +5,7 @@ export type { Row, Params } from './paging.js';
 export { applied } from './lwt.js';
 export { coalescedWriter, COALESCE_DEFAULTS } from './coalesce.js';
 export type { CoalescedWriter, CoalescedWriterOptions } from './coalesce.js';
+export { WrittenKeys } from './written-keys.js';
 export { createMigrator } from './migrations/runner.js';
 export { parseCopyRows } from './migrations/copy.js';
 export type { CopyRows } from './migrations/copy.js';

@@ -1,4 +1,13 @@
-import { coalescedWriter, keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
+import {
+  coalescedWriter,
+  keyspaceName,
+  selectAll,
+  selectByKeys,
+  types,
+  WrittenKeys,
+  type Client,
+  type Row,
+} from '@nvcf/cassandra';
 import type { InstanceStatus, StatusFilter, StatusStore } from './types.js';
 import { matches } from '@nvcf/status-stream';
 
@@ -29,11 +38,14 @@ export function createCassandraStatusStore(client: Client, opts: CassandraStatus
     put:
       `UPDATE ${ks}.instance_status USING TIMESTAMP ? SET nca_id = ?, function_id = ?, version_id = ?, spec_id = ?, ` +
       'clock = ?, doc = ? WHERE instance_id = ?',
+    // the same without the indexed columns, which never change for an instance (see WrittenKeys)
+    putState: `UPDATE ${ks}.instance_status USING TIMESTAMP ? SET clock = ?, doc = ? WHERE instance_id = ?`,
     get: `SELECT instance_id, doc FROM ${ks}.instance_status WHERE instance_id IN ?`,
     one: `SELECT doc FROM ${ks}.instance_status WHERE instance_id = ?`,
   };
   // status reports arrive by the hundred and each is an order-free write: batched
   const reports = coalescedWriter(client);
+  const written = new WrittenKeys();
   const dispose = async () => {
     if (opts.closeClient) await client.shutdown();
   };
@@ -56,8 +68,12 @@ export function createCassandraStatusStore(client: Client, opts: CassandraStatus
 
   return {
     async record(s) {
-      const cols = [s.ncaId, s.functionId, s.versionId, s.gpuSpecificationId, s.clock, JSON.stringify(s)];
-      await reports.write(Q.put, [types.Long.fromNumber(s.clock), ...cols, s.instanceId]);
+      const at = types.Long.fromNumber(s.clock);
+      const doc = JSON.stringify(s);
+      if (written.has(s.instanceId)) return reports.write(Q.putState, [at, s.clock, doc, s.instanceId]);
+      const ids = [s.ncaId, s.functionId, s.versionId, s.gpuSpecificationId];
+      await reports.write(Q.put, [at, ...ids, s.clock, doc, s.instanceId]);
+      written.add(s.instanceId);
     },
     get: (ids) => selectByKeys(client, Q.get, ids, (r) => r.get('instance_id') as string, read),
     list,

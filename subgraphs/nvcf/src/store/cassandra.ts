@@ -1,4 +1,13 @@
-import { coalescedWriter, keyspaceName, selectAll, selectByKeys, types, type Client, type Row } from '@nvcf/cassandra';
+import {
+  coalescedWriter,
+  keyspaceName,
+  selectAll,
+  selectByKeys,
+  types,
+  WrittenKeys,
+  type Client,
+  type Row,
+} from '@nvcf/cassandra';
 import type { NvcfStore } from './types.js';
 import type {
   FunctionRecord,
@@ -69,11 +78,14 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
     inFlight: `SELECT spec_id, latest, last_applied FROM ${ks}.revisions WHERE in_flight = true`,
     // the event's clock (microseconds) is the write timestamp: newest wins on every replica, no Paxos
     obsPut: `UPDATE ${ks}.instance_observations USING TIMESTAMP ? SET spec_id = ?, clock = ?, doc = ? WHERE instance_id = ?`,
+    // the same without spec_id, indexed and never changing for an instance (see WrittenKeys)
+    obsPutState: `UPDATE ${ks}.instance_observations USING TIMESTAMP ? SET clock = ?, doc = ? WHERE instance_id = ?`,
     obsList: `SELECT doc FROM ${ks}.instance_observations WHERE spec_id = ?`,
   };
   const exec = (q: string, params: unknown[]) => client.execute(q, params, P);
   // status reports arrive by the hundred and each is an order-free write: batched
   const reports = coalescedWriter(client);
+  const observed = new WrittenKeys();
   const pairParams = (p: Omit<RevisionPair, 'specId'>) => [
     p.latest?.id ?? null,
     json(p.latest),
@@ -152,7 +164,10 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
     },
 
     async recordInstance(specId, obs) {
-      await reports.write(Q.obsPut, [types.Long.fromNumber(obs.clock), specId, obs.clock, json(obs), obs.instanceId]);
+      const at = types.Long.fromNumber(obs.clock);
+      if (observed.has(obs.instanceId)) return reports.write(Q.obsPutState, [at, obs.clock, json(obs), obs.instanceId]);
+      await reports.write(Q.obsPut, [at, specId, obs.clock, json(obs), obs.instanceId]);
+      observed.add(obs.instanceId);
     },
     async instanceStates(specId) {
       return (await selectAll(client, Q.obsList, [specId])).map((r) => parse<InstanceObservation>(r.get('doc'))!);

@@ -1,0 +1,30 @@
+/** Keys remembered by default: a fleet's instances, at a few dozen bytes each. */
+const DEFAULT_MAX = 65_536;
+
+/**
+ * The rows whose never-changing columns this process has stored, the newest `max` of them.
+ *
+ * A status row carries columns that never change for its key (the instance's tenant, function,
+ * specification) beside the ones every event changes. The unchanging ones are the indexed ones, and
+ * each write that names an indexed column updates its index: writing them with every event of an
+ * instance made the index updates most of what a status write cost Cassandra. So a store writes them
+ * with the first event of a key it applies (`has` false), marks the key once that write is stored,
+ * and writes only what changes after that. A key forgotten (the oldest go first, and all of them with
+ * the process) is written whole again, which is harmless: the values are the same.
+ */
+export class WrittenKeys {
+  private readonly keys = new Set<string>();
+
+  constructor(private readonly max = DEFAULT_MAX) {}
+
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+
+  /** Marks `key` as stored whole; call it once its write has succeeded. */
+  add(key: string): void {
+    if (this.keys.has(key)) return;
+    this.keys.add(key);
+    if (this.keys.size > this.max) this.keys.delete(this.keys.values().next().value as string);
+  }
+}
