@@ -61,7 +61,7 @@ const MIX = [
   'balancer standing in for the Kubernetes Service, and nvcf, icms and nvca-status each in its own process on NATS and',
   'Cassandra. Its subscribers are spread over fifty tenants (rate limits at their defaults, subscription opens paced under',
   'them), each tenant publishing its own events at the step rate to its own functions; five distinct selections, one',
-  'third of the subscribers selecting remote fields (the cluster from icms, the stored state from nvca-status), so each',
+  "third of the subscribers selecting remote fields (the cluster's name and regions, from icms), so each",
   "event costs entity fetches, and a delivery without them counts as a failure; one tenant's subscribers drop their",
   'subscription at a random moment of each step and resume from their last cursor, their events still counted exactly once.',
   'Offered is subscribers × the rate each receives.',

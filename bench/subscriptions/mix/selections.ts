@@ -1,6 +1,7 @@
 // The realistic mix's five selections of instanceStatusChanged: three the gateway answers from
-// the event alone, two that name Instance fields other subgraphs own, so each event costs an
-// entity fetch through the supergraph (icms for the cluster, nvca-status for the stored state).
+// the event alone, two that name Instance fields another subgraph owns (the cluster's name and
+// regions, from icms), so each event costs an entity fetch through the supergraph; the second
+// also selects the instance's state and updatedAt, which the gateway takes from the event.
 
 export interface Selection {
   name: string;
@@ -26,7 +27,7 @@ export const SELECTIONS: readonly Selection[] = [
   },
   { name: 'cluster', remote: true, query: sub('cursor state message instance { id cluster { id name } }') },
   {
-    name: 'cluster+stored',
+    name: 'cluster+state',
     remote: true,
     query: sub('cursor state at message instance { id state updatedAt cluster { name regions } }'),
   },
@@ -54,8 +55,8 @@ export interface DeliveredInstance {
 
 /**
  * Why a delivery of a remote selection lacks what the supergraph should have filled in (null
- * when complete): the cluster's name as icms registered it, and for the stored state also the
- * regions and nvca-status's state. A missing field is a failed entity fetch, not a delivery.
+ * when complete): the cluster's name as icms registered it, and for cluster+state also the
+ * regions and the event's state. A missing field is a failed entity fetch, not a delivery.
  */
 export function missingRemote(
   s: Selection,
@@ -67,8 +68,8 @@ export function missingRemote(
   if (clusterName === undefined) return `instance ${String(instance.id)} is not one of the run's`;
   if (instance.cluster?.name !== clusterName)
     return `cluster name ${JSON.stringify(instance.cluster?.name)} ≠ ${clusterName}`;
-  if (s.name === 'cluster+stored') {
-    if (typeof instance.state !== 'string') return 'no stored state';
+  if (s.name === 'cluster+state') {
+    if (typeof instance.state !== 'string') return 'no state';
     if (!Array.isArray(instance.cluster.regions) || !instance.cluster.regions.length) return 'no regions';
   }
   return null;

@@ -16,7 +16,7 @@ describe("the realistic mix's selections", () => {
     const by = count(picked.map((s) => s.name));
     expect(picked.filter((s) => s.remote)).toHaveLength(400);
     expect(by.get('cluster')).toBe(200);
-    expect(by.get('cluster+stored')).toBe(200);
+    expect(by.get('cluster+state')).toBe(200);
     const local = SELECTIONS.filter((s) => !s.remote).map((s) => by.get(s.name)!);
     expect(local.reduce((a, b) => a + b)).toBe(800);
     expect(Math.max(...local) - Math.min(...local)).toBeLessThanOrEqual(1);
@@ -33,14 +33,14 @@ describe("the realistic mix's selections", () => {
   it('says what a remote delivery lacks, and asks nothing of a local one', () => {
     const [local] = SELECTIONS;
     const cluster = SELECTIONS.find((s) => s.name === 'cluster')!,
-      stored = SELECTIONS.find((s) => s.name === 'cluster+stored')!;
+      stored = SELECTIONS.find((s) => s.name === 'cluster+state')!;
     expect(missingRemote(local, null, undefined)).toBeNull();
     expect(missingRemote(cluster, { id: 'i', cluster: { name: 'c' } }, 'c')).toBeNull();
     expect(missingRemote(cluster, null, 'c')).toBe('no instance');
     expect(missingRemote(cluster, { id: 'i', cluster: null }, 'c')).toMatch(/cluster name/);
     expect(missingRemote(cluster, { id: 'x', cluster: { name: 'c' } }, undefined)).toMatch(/not one of the run's/);
     expect(missingRemote(stored, { id: 'i', state: 'ACTIVE', cluster: { name: 'c', regions: ['r'] } }, 'c')).toBeNull();
-    expect(missingRemote(stored, { id: 'i', cluster: { name: 'c', regions: ['r'] } }, 'c')).toBe('no stored state');
+    expect(missingRemote(stored, { id: 'i', cluster: { name: 'c', regions: ['r'] } }, 'c')).toBe('no state');
     expect(missingRemote(stored, { id: 'i', state: 'ACTIVE', cluster: { name: 'c', regions: [] } }, 'c')).toBe(
       'no regions',
     );

@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
 import { fail } from '@nvcf/errors';
 import { inputLimit } from '@nvcf/subgraph-kit';
-import { print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
-import type { StatusOperation } from './operation.js';
+import { Kind, print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
+import { isLocal, type StatusOperation } from './operation.js';
 
 export interface PreparedEntities {
   tenant: string;
@@ -54,7 +54,10 @@ export function remoteQuery(
         usedVars.add(n.name.value);
       },
     });
-  const selections = op.entityFields.flatMap((f) => f.selectionSet?.selections ?? []);
+  // what the event answers is merged from it (StatusOperation.localKeys): not asked of the supergraph
+  const selections = op.entityFields
+    .flatMap((f) => f.selectionSet?.selections ?? [])
+    .filter((s) => s.kind !== Kind.FIELD || !isLocal(op.field, s, op.fragments));
   for (const s of selections) collect(s);
   const defs = (op.operation.variableDefinitions ?? []).filter((d: VariableDefinitionNode) =>
     usedVars.has(d.variable.name.value),

@@ -22,6 +22,13 @@ export interface StatusOperation {
   entityFields: FieldNode[];
   /** true when some selected entity field lives in another subgraph */
   needsRemote: boolean;
+  /**
+   * The entity's fields the event answers itself, as [response key, field name], through
+   * fragments: in a selection that also needs remote fields these still come from the event (a
+   * field's value does not depend on what else is selected), and the remote query leaves out
+   * those selected directly.
+   */
+  localKeys: [string, string][];
 }
 
 /**
@@ -40,12 +47,21 @@ export function statusOperation(admitted: {
   const field = root.length === 1 ? STATUS_FIELDS.get(root[0].name.value) : undefined;
   if (!field) return null;
   const entityFields = fieldsOf(root[0].selectionSet, fragments).filter((f) => f.name.value === field.entity);
-  const local = (x: FieldNode) =>
+  const selected = entityFields.flatMap((f) => fieldsOf(f.selectionSet, fragments));
+  const needsRemote = selected.some((x) => !isLocal(field, x, fragments));
+  const localKeys = selected
+    .filter((x) => isLocal(field, x, fragments))
+    .map((x): [string, string] => [x.alias?.value ?? x.name.value, x.name.value]);
+  return { document, operation, fragments, field, entityFields, needsRemote, localKeys };
+}
+
+/** True when the event answers entity field `x` itself: one it carries, or a keyed one asking only the key. */
+export function isLocal(field: StatusField, x: FieldNode, fragments: Map<string, FragmentDefinitionNode>): boolean {
+  return (
     field.localFields.has(x.name.value) ||
     (field.keyedFields.has(x.name.value) &&
-      fieldsOf(x.selectionSet, fragments).every((k) => KEY_FIELDS.has(k.name.value)));
-  const needsRemote = entityFields.some((f) => !fieldsOf(f.selectionSet, fragments).every(local));
-  return { document, operation, fragments, field, entityFields, needsRemote };
+      fieldsOf(x.selectionSet, fragments).every((k) => KEY_FIELDS.has(k.name.value)))
+  );
 }
 
 /**

@@ -63,9 +63,19 @@ export class StatusResults {
     if (!this.remote) return this.execute(fe, field.local(fe.event));
     // a failed load is that event's field error, not the stream's
     return this.o.entities.load(this.remote, field.entityOf(fe.event)).then(
-      (entity) => this.execute(fe, entity ?? null),
+      (entity) => this.execute(fe, entity ? this.withLocal(entity, fe) : null),
       (err: unknown) => this.execute(fe, err),
     );
+  }
+
+  /** The fetched subtree with the fields the event answers itself taken from the event. */
+  private withLocal(entity: Record<string, unknown>, fe: FeedEvent<StreamEvent>): Record<string, unknown> {
+    const { field, localKeys } = this.o.op;
+    if (!localKeys.length) return entity;
+    const local = field.local(fe.event) as Record<string, unknown>;
+    const merged = { ...entity };
+    for (const [key, name] of localKeys) merged[key] = local[name];
+    return merged;
   }
 
   private execute(fe: FeedEvent<StreamEvent>, entity: unknown): Maybe<ExecutionResult> {

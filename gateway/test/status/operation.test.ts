@@ -1,4 +1,4 @@
-import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, print, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import type { TaskStatusEvent } from '@nvcf/contracts';
 import type { Feed, FeedEvent, FeedSink, StatusStream, StreamEvent } from '@nvcf/status-stream';
 import { fieldsOf, statusOperation, type StatusOperation } from '../../src/status/operation.js';
@@ -305,7 +305,7 @@ describe('status event execution', () => {
   });
 
   it('fetches a remote selection by id and reads it by response key (aliases included)', async () => {
-    const rows = { 'i-1': { __nvcfEntityId: 'i-1', id: 'i-1', st: 'UPDATING', c: { name: 'Cluster A' } } };
+    const rows = { 'i-1': { __nvcfEntityId: 'i-1', c: { name: 'Cluster A' } } };
     const { result, loads } = await firstResult(
       'subscription { instanceStatusChanged(functionId: "fn") { state instance { id st: state c: cluster { name } } } }',
       {},
@@ -314,9 +314,64 @@ describe('status event execution', () => {
     expect(loads).toHaveLength(1);
     expect(loads[0].id).toBe('i-1');
     expect(loads[0].query).toContain('c: cluster');
-    // the instance subtree is the supergraph's, the event's own fields the event's
+    // the remote fields are the supergraph's, the instance fields the event carries the event's
     expect(result.data).toEqual({
-      instanceStatusChanged: { state: 'ACTIVE', instance: { id: 'i-1', st: 'UPDATING', c: { name: 'Cluster A' } } },
+      instanceStatusChanged: { state: 'ACTIVE', instance: { id: 'i-1', st: 'ACTIVE', c: { name: 'Cluster A' } } },
+    });
+  });
+
+  it("answers the event's own instance fields from the event whatever else is selected, and asks only for the rest", async () => {
+    // the store behind the fetch has moved on (or not caught up): its state is not this transition's
+    const stored = {
+      __nvcfEntityId: 'i-1',
+      id: 'i-1',
+      state: 'UPDATING',
+      revisionId: 'r-0',
+      updatedAt: '2024-12-31T00:00:00.000Z',
+      cluster: { id: 'cluster-1', name: 'Cluster A' },
+      gpuSpecification: { id: 'spec-1' },
+    };
+    const selection =
+      'id state revisionId updatedAt s: state k: cluster { id } gpuSpecification { id } cluster { name } ...Fields';
+    const { result, loads } = await firstResult(
+      `subscription { instanceStatusChanged(functionId: "fn") { instance { ${selection} } } }
+       fragment Fields on Instance { targetRevisionId }`,
+      {},
+      { rows: { 'i-1': stored } },
+    );
+    const asked = parse(loads[0].query);
+    const op = asked.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    const entities = op.selectionSet.selections[0] as FieldNode;
+    // the event's fields selected directly are left out; a fragment is sent as written
+    expect(entities.selectionSet!.selections.map((x) => print(x))).toEqual([
+      '__nvcfEntityId: id',
+      'cluster {\n  name\n}',
+      '...Fields',
+    ]);
+    expect(result.data).toEqual({
+      instanceStatusChanged: {
+        instance: {
+          id: 'i-1',
+          state: 'ACTIVE',
+          revisionId: 'r-1',
+          updatedAt: '2025-01-01T00:00:00.000Z',
+          s: 'ACTIVE',
+          k: { id: 'cluster-1' },
+          gpuSpecification: { id: 'spec-1' },
+          cluster: { name: 'Cluster A' },
+          targetRevisionId: null,
+        },
+      },
+    });
+    // the same fields, selected without a remote one, read the same
+    const alone = await firstResult(
+      'subscription { instanceStatusChanged(functionId: "fn") { instance { id state revisionId updatedAt } } }',
+    );
+    expect(alone.loads).toEqual([]);
+    expect(alone.result.data).toEqual({
+      instanceStatusChanged: {
+        instance: { id: 'i-1', state: 'ACTIVE', revisionId: 'r-1', updatedAt: '2025-01-01T00:00:00.000Z' },
+      },
     });
   });
 
