@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { fail } from '@nvcf/errors';
 import { inputLimit } from '@nvcf/subgraph-kit';
 import { Kind, print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
-import { isLocal, type StatusOperation } from './operation.js';
+import { responseKey, type StatusOperation } from './operation.js';
 
 export interface PreparedEntities {
   tenant: string;
@@ -55,9 +55,10 @@ export function remoteQuery(
       },
     });
   // what the event answers is merged from it (StatusOperation.localKeys): not asked of the supergraph
+  const local = new Set(op.localKeys.map(([key]) => key));
   const selections = op.entityFields
     .flatMap((f) => f.selectionSet?.selections ?? [])
-    .filter((s) => s.kind !== Kind.FIELD || !isLocal(op.field, s, op.fragments));
+    .filter((s) => s.kind !== Kind.FIELD || !local.has(responseKey(s)));
   for (const s of selections) collect(s);
   const defs = (op.operation.variableDefinitions ?? []).filter((d: VariableDefinitionNode) =>
     usedVars.has(d.variable.name.value),

@@ -49,14 +49,22 @@ export function statusOperation(admitted: {
   const entityFields = fieldsOf(root[0].selectionSet, fragments).filter((f) => f.name.value === field.entity);
   const selected = entityFields.flatMap((f) => fieldsOf(f.selectionSet, fragments));
   const needsRemote = selected.some((x) => !isLocal(field, x, fragments));
-  const localKeys = selected
-    .filter((x) => isLocal(field, x, fragments))
-    .map((x): [string, string] => [x.alias?.value ?? x.name.value, x.name.value]);
+  // a response key is the event's only when every field under it is (`cluster { id }` beside
+  // `cluster { name }` merges into one remote subtree)
+  const byKey = new Map<string, { name: string; local: boolean }>();
+  for (const x of selected) {
+    const key = responseKey(x);
+    const local = isLocal(field, x, fragments) && (byKey.get(key)?.local ?? true);
+    byKey.set(key, { name: x.name.value, local });
+  }
+  const localKeys = [...byKey].filter(([, v]) => v.local).map(([key, v]): [string, string] => [key, v.name]);
   return { document, operation, fragments, field, entityFields, needsRemote, localKeys };
 }
 
+export const responseKey = (x: FieldNode) => x.alias?.value ?? x.name.value;
+
 /** True when the event answers entity field `x` itself: one it carries, or a keyed one asking only the key. */
-export function isLocal(field: StatusField, x: FieldNode, fragments: Map<string, FragmentDefinitionNode>): boolean {
+function isLocal(field: StatusField, x: FieldNode, fragments: Map<string, FragmentDefinitionNode>): boolean {
   return (
     field.localFields.has(x.name.value) ||
     (field.keyedFields.has(x.name.value) &&

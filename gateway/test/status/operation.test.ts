@@ -375,6 +375,21 @@ describe('status event execution', () => {
     });
   });
 
+  it('fetches a response key whole when one of its fields is remote (a key beside a remote field of the same object)', async () => {
+    const rows = { 'i-1': { __nvcfEntityId: 'i-1', cluster: { id: 'cluster-1', name: 'Cluster A' } } };
+    for (const query of [
+      'subscription { instanceStatusChanged(functionId: "fn") { instance { cluster { id } cluster { name } } } }',
+      `subscription { instanceStatusChanged(functionId: "fn") { instance { ...K cluster { name } } } }
+       fragment K on Instance { cluster { id } }`,
+    ]) {
+      const { result, loads } = await firstResult(query, {}, { rows });
+      expect(loads[0].query).toContain('cluster {');
+      expect(result.data).toEqual({
+        instanceStatusChanged: { instance: { cluster: { id: 'cluster-1', name: 'Cluster A' } } },
+      });
+    }
+  });
+
   it('sends the remote query only the variables the instance selection uses', async () => {
     const rows = { 'i-1': { __nvcfEntityId: 'i-1', cluster: { name: 'Cluster A' } } };
     const q =
