@@ -10,7 +10,6 @@ import { startTopology } from '@nvcf/local/topology';
 import { buildDist } from '../src/build.js';
 import { httpClient } from '../src/client.js';
 import { deleteDurables } from '../src/durables.js';
-import { deployHelm, helmFunction, l40s } from '../src/fixtures.js';
 import { waitRevision } from '../src/rollout.js';
 import { statusLog } from '../src/status-log.js';
 import { clusterEnv, clusterNodes, dropKeyspaces, migrateKeyspaces, topologyEnvOn } from '../cluster/system.js';
@@ -18,6 +17,7 @@ import { check } from './checker.js';
 import { Faults, type FaultRecord } from './faults.js';
 import { seeded, sleep } from './random.js';
 import { sampleRss, type RssSeries } from './rss.js';
+import { deploySpec } from './setup.js';
 import { ResumingSubscriber } from './subscribers.js';
 import { rollouts, type RolloutTally } from './workload.js';
 
@@ -99,11 +99,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const truth = await statusLog(bus, 'nca-a');
     stack.defer(() => truth.stop());
     const specIds: string[] = [];
-    for (let i = 0; i < (o.specs ?? 4); i++) {
-      const { versionId } = await helmFunction(client(), `chaos-${suffix.slice(6)}-${i}`);
-      const [specId] = await deployHelm(client(), versionId, [l40s({ minInstances: 2, maxInstances: 2 })]);
-      specIds.push(specId);
-    }
+    for (let i = 0; i < (o.specs ?? 4); i++)
+      specIds.push(await deploySpec(client, `chaos-${suffix.slice(6)}-${i}`, 2, log));
     for (const id of specIds) await waitRevision(client(), id, 'APPLIED', 120_000);
     log(`${specIds.length} specifications deployed, ${topology.processes().length} processes`);
 
