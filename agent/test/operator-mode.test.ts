@@ -112,18 +112,26 @@ describeKube('MiniService operator mode on a real API server', () => {
   it('an operator instance is a MiniService in operator mode: the controller applies its manifests and writes phase, readiness and conditions', async () => {
     const d = desired(clusterId, nim());
     const phases: string[] = [];
-    const seen = setInterval(() => {
-      void miniServiceOf(client, clusterId, d.instanceId).then((ms) => {
-        const p = ms?.status?.phase as string | undefined;
-        if (p && phases.at(-1) !== p) phases.push(p);
-      });
-    }, 50);
+    const record = (p: string | undefined) => {
+      if (p && phases.at(-1) !== p) phases.push(p);
+    };
+    // one read at a time, so the phases are recorded in the order the API server had them
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        record((await miniServiceOf(client, clusterId, d.instanceId))?.status?.phase as string | undefined);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
     try {
       await driver.apply(d, never());
     } finally {
-      clearInterval(seen);
+      watching = false;
+      await watcher;
     }
     const ms = await miniServiceOf(client, clusterId, d.instanceId);
+    // the watcher may have stopped between its last read and the apply's end
+    record(ms?.status?.phase as string | undefined);
     const ns = `nvcf-${clusterId}-${d.instanceId}`;
     expect(ms?.spec).toMatchObject({
       operatorTypes: ['nim'],
@@ -142,6 +150,7 @@ describeKube('MiniService operator mode on a real API server', () => {
     });
     expect(phases).toContain('Installing');
     expect(phases.at(-1)).toBe('Ready');
+    expect(phases.indexOf('Installing')).toBeLessThan(phases.lastIndexOf('Ready'));
     // the controller owns the instance's objects, the agent only its MiniService and namespace
     const svc = await client.get({
       apiVersion: 'apps.nvidia.com/v1alpha1',
