@@ -252,19 +252,19 @@ export class Counter<L extends string = string> implements Family {
     readonly labelNames: readonly L[] = [],
   ) {}
   inc(labels: Partial<Record<L, string>> = {}, by = 1) {
-    this.with(labels).inc(by);
+    const l = fold(this.series.size, labels as Labels, this.labelNames, this.series, keyOf);
+    this.add(keyOf(l), l, by);
   }
   /** The series of `labels`, resolved once: for a caller that counts the same labels on every message. */
   with(labels: Partial<Record<L, string>> = {}): { inc(by?: number): void } {
     const l = fold(this.series.size, labels as Labels, this.labelNames, this.series, keyOf);
     const k = keyOf(l);
-    return {
-      inc: (by = 1) => {
-        const s = this.series.get(k);
-        if (s) s.value += by;
-        else this.series.set(k, { labels: l, value: by });
-      },
-    };
+    return { inc: (by = 1) => this.add(k, l, by) };
+  }
+  private add(k: string, l: Labels, by: number) {
+    const s = this.series.get(k);
+    if (s) s.value += by;
+    else this.series.set(k, { labels: l, value: by });
   }
   snapshot(): Snapshot {
     return {
@@ -290,7 +290,8 @@ export class Histogram<L extends string = string> implements Family {
     readonly buckets: number[] = LATENCY_BUCKETS,
   ) {}
   observe(labels: Partial<Record<L, string>>, value: number) {
-    this.with(labels).observe(value);
+    const l = fold(this.series.size, labels as Labels, this.labelNames, this.series, keyOf);
+    this.record(keyOf(l), l, value);
   }
   /** Starts a timer; the returned function observes the seconds elapsed with the labels given then. */
   time(labels: Partial<Record<L, string>> = {}) {
@@ -302,13 +303,7 @@ export class Histogram<L extends string = string> implements Family {
   with(labels: Partial<Record<L, string>> = {}): { observe(value: number): void; time(): () => void } {
     const l = fold(this.series.size, labels as Labels, this.labelNames, this.series, keyOf);
     const k = keyOf(l);
-    const observe = (value: number) => {
-      let s = this.series.get(k);
-      if (!s) this.series.set(k, (s = { labels: l, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
-      s.count++;
-      s.sum += value;
-      for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]) s.counts[i]++;
-    };
+    const observe = (value: number) => this.record(k, l, value);
     return {
       observe,
       time: () => {
@@ -316,6 +311,13 @@ export class Histogram<L extends string = string> implements Family {
         return () => observe((performance.now() - t) / 1000);
       },
     };
+  }
+  private record(k: string, l: Labels, value: number) {
+    let s = this.series.get(k);
+    if (!s) this.series.set(k, (s = { labels: l, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
+    s.count++;
+    s.sum += value;
+    for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]) s.counts[i]++;
   }
   snapshot(): Snapshot {
     return {
