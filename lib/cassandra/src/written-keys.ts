@@ -21,6 +21,16 @@ export class WrittenKeys {
     return this.keys.has(key);
   }
 
+  /**
+   * Writes `key`'s row: `whole` (every column) the first time, and `key` is marked once it is
+   * stored; `changing` (only what changes) after that.
+   */
+  async write(key: string, whole: () => Promise<void>, changing: () => Promise<void>): Promise<void> {
+    if (this.keys.has(key)) return changing();
+    await whole();
+    this.add(key);
+  }
+
   /** Marks `key` as stored whole; call it once its write has succeeded. */
   add(key: string): void {
     if (this.keys.has(key)) return;

@@ -70,10 +70,12 @@ export function createCassandraStatusStore(client: Client, opts: CassandraStatus
     async record(s) {
       const at = types.Long.fromNumber(s.clock);
       const doc = JSON.stringify(s);
-      if (written.has(s.instanceId)) return reports.write(Q.putState, [at, s.clock, doc, s.instanceId]);
       const ids = [s.ncaId, s.functionId, s.versionId, s.gpuSpecificationId];
-      await reports.write(Q.put, [at, ...ids, s.clock, doc, s.instanceId]);
-      written.add(s.instanceId);
+      await written.write(
+        s.instanceId,
+        () => reports.write(Q.put, [at, ...ids, s.clock, doc, s.instanceId]),
+        () => reports.write(Q.putState, [at, s.clock, doc, s.instanceId]),
+      );
     },
     get: (ids) => selectByKeys(client, Q.get, ids, (r) => r.get('instance_id') as string, read),
     list,

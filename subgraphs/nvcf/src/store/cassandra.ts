@@ -165,9 +165,12 @@ export function createCassandraNvcfStore(client: Client, opts: CassandraNvcfStor
 
     async recordInstance(specId, obs) {
       const at = types.Long.fromNumber(obs.clock);
-      if (observed.has(obs.instanceId)) return reports.write(Q.obsPutState, [at, obs.clock, json(obs), obs.instanceId]);
-      await reports.write(Q.obsPut, [at, specId, obs.clock, json(obs), obs.instanceId]);
-      observed.add(obs.instanceId);
+      const doc = json(obs);
+      await observed.write(
+        obs.instanceId,
+        () => reports.write(Q.obsPut, [at, specId, obs.clock, doc, obs.instanceId]),
+        () => reports.write(Q.obsPutState, [at, obs.clock, doc, obs.instanceId]),
+      );
     },
     async instanceStates(specId) {
       return (await selectAll(client, Q.obsList, [specId])).map((r) => parse<InstanceObservation>(r.get('doc'))!);
