@@ -47,16 +47,15 @@ export function statusOperation(admitted: {
   const field = root.length === 1 ? STATUS_FIELDS.get(root[0].name.value) : undefined;
   if (!field) return null;
   const entityFields = fieldsOf(root[0].selectionSet, fragments).filter((f) => f.name.value === field.entity);
-  const selected = entityFields.flatMap((f) => fieldsOf(f.selectionSet, fragments));
-  const needsRemote = selected.some((x) => !isLocal(field, x, fragments));
   // a response key is the event's only when every field under it is (`cluster { id }` beside
   // `cluster { name }` merges into one remote subtree)
   const byKey = new Map<string, { name: string; local: boolean }>();
-  for (const x of selected) {
+  for (const x of entityFields.flatMap((f) => fieldsOf(f.selectionSet, fragments))) {
     const key = responseKey(x);
     const local = isLocal(field, x, fragments) && (byKey.get(key)?.local ?? true);
     byKey.set(key, { name: x.name.value, local });
   }
+  const needsRemote = [...byKey.values()].some((v) => !v.local);
   const localKeys = [...byKey].filter(([, v]) => v.local).map(([key, v]): [string, string] => [key, v.name]);
   return { document, operation, fragments, field, entityFields, needsRemote, localKeys };
 }
