@@ -32,9 +32,9 @@ export async function handOff(
   version: VersionRecord,
   rev: Revision,
   pair: Pick<RevisionPair, 'lastApplied'>,
-  opts: { checkAccepted: boolean },
+  opts: { checkAccepted: boolean; deployment?: Promise<DeploymentRecord | null | undefined> },
 ): Promise<Revision> {
-  const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
+  const d = await (opts.deployment ?? nvcf.store.getDeployments([spec.deploymentId]).then(([x]) => x));
   // taken before the call: ICMS sends the work on, so an instance may report UPDATING before
   // the call returns, and a rollout must not look as if it started after its first transition
   const startedAt = new Date().toISOString();

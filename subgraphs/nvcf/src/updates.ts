@@ -94,6 +94,9 @@ async function submitRevision(
   body: Pick<Revision, 'configuration' | 'manifestMergePatches'>,
   expected: RevisionPair,
 ): Promise<void> {
+  // read beside the check below (one round trip less on a loaded store); a refusal leaves it unused
+  const deployment = nvcf.store.getDeployments([spec.deploymentId]).then(([d]) => d);
+  deployment.catch(() => {});
   // ICMS unavailable: the check is made at the hand-off instead, and the revision waits for it
   const accepted = await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id }).then(
     (r) => r.accepted,
@@ -128,7 +131,7 @@ async function submitRevision(
       { field: 'id' },
     );
   }
-  const next = await handOff(nvcf, spec, version, rev, expected, { checkAccepted: accepted === undefined });
+  const next = await handOff(nvcf, spec, version, rev, expected, { checkAccepted: accepted === undefined, deployment });
   if (next.status === 'PENDING') return;
   // Agents may have reported the new revision before ROLLING_OUT was stored, when the readers'
   // evaluations still skipped it: one evaluation now sees them. Nothing to wait for is decided before
@@ -144,6 +147,9 @@ export async function updateGpuSpecification(
   specId: string,
   input: UpdateGpuSpecificationInput,
 ): Promise<SpecRecord> {
+  // the revisions are read beside the spec: only returned, and compared below, once the spec is the caller's
+  const revisions = nvcf.store.getRevisions([specId]);
+  revisions.catch(() => {});
   const { spec, version } = await load(nvcf, tenant, specId);
   if (input.revision == null && input.minInstances == null && input.maxInstances == null) {
     throw fail('BAD_USER_INPUT', 'nothing to update: give revision, minInstances or maxInstances', { field: 'input' });
@@ -152,7 +158,7 @@ export async function updateGpuSpecification(
   const max = input.maxInstances ?? spec.maxInstances;
   checkBounds('input', min, max);
   const body = input.revision ? await revisionBody(nvcf, version, spec, input.revision) : null;
-  const [pair] = await nvcf.store.getRevisions([specId]);
+  const [pair] = await revisions;
   // checked against the same read the compare-and-set below expects: a revision stored in between fails that instead
   if (input.expectedRevisionId != null && pair?.latest?.id !== input.expectedRevisionId) {
     throw fail(
@@ -162,7 +168,8 @@ export async function updateGpuSpecification(
     );
   }
   if (body) await submitRevision(nvcf, tenant, spec, version, body, pair);
-  if (min !== spec.minInstances || max !== spec.maxInstances) await scale(nvcf, tenant, spec, version, min, max);
+  if (min === spec.minInstances && max === spec.maxInstances) return spec; // a revision leaves the record as it was
+  await scale(nvcf, tenant, spec, version, min, max);
   return (await nvcf.store.getSpecs([specId]))[0]!;
 }
 
