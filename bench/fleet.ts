@@ -69,6 +69,7 @@ console.table(
     raw_per_s: r.raw_status_events_per_s,
     ratio: r.ratio_vs_raw,
     lag_max_ms: r.reader_lag_max_ms && JSON.stringify(r.reader_lag_max_ms),
+    apart_max_ms: r.reader_window_max_ms,
     lwt_per_event: r.lwt_per_event,
     mismatches: r.mismatches && JSON.stringify(r.mismatches),
   })),

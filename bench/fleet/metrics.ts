@@ -78,6 +78,8 @@ export interface ReaderWatch {
   base: ReaderSnapshot;
   /** the largest lag each reader showed once it had applied an event of the window; null: gauge not exposed */
   lagMaxMs(): PerReader<number | null>;
+  /** the largest time between the first and the last reader reaching the same count of events applied (readerWindowMs) */
+  windowMaxMs(): number | null;
   stop(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function watchReaders(
   });
   const base = snapshot(Date.now(), await scrape());
   let last = base;
+  const history: ReaderSnapshot[] = [base];
   const lagMax: PerReader<number | null> = { nvcf: null, icms: null, 'nvca-status': null };
   let failed: unknown;
   let stopped = false;
@@ -119,6 +122,7 @@ export async function watchReaders(
         if (lag !== null) lagMax[r] = Math.max(lagMax[r] ?? 0, Math.round(lag * 1000));
       }
       last = snap;
+      history.push(snap);
     } catch (err) {
       failed ??= err;
     }
@@ -134,6 +138,7 @@ export async function watchReaders(
   return {
     base,
     lagMaxMs: () => ({ ...lagMax }),
+    windowMaxMs: () => readerWindowMs(history),
     async until(events, timeoutMs) {
       const doneAt: PerReader<number | null> = { nvcf: null, icms: null, 'nvca-status': null };
       const end = Date.now() + timeoutMs;
@@ -155,4 +160,38 @@ export async function watchReaders(
       return loop;
     },
   };
+}
+
+/**
+ * How long the three readers disagree: for every count k of events applied since the first snapshot,
+ * the time between the first reader's snapshot showing k and the last one's; the largest such time
+ * (to the snapshots' interval). Counts reached by every reader only; null when none moved.
+ */
+export function readerWindowMs(history: ReaderSnapshot[]): number | null {
+  if (history.length < 2) return null;
+  const [first] = history;
+  const applied = (s: ReaderSnapshot, r: (typeof READERS)[number]) => s.acked[r] - first.acked[r];
+  const end = history[history.length - 1];
+  const top = Math.min(...READERS.map((r) => applied(end, r)));
+  if (top <= 0) return null;
+  // the first snapshot where a reader shows at least k: counts only grow, so a binary search
+  const reached = (r: (typeof READERS)[number], k: number) => {
+    let lo = 0;
+    let hi = history.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (applied(history[mid], r) >= k) hi = mid;
+      else lo = mid + 1;
+    }
+    return history[lo].at;
+  };
+  // the window changes only just past a count some snapshot showed
+  const levels = new Set<number>([1]);
+  for (const s of history) for (const r of READERS) if (applied(s, r) < top) levels.add(applied(s, r) + 1);
+  let widest = 0;
+  for (const k of levels) {
+    const ats = READERS.map((r) => reached(r, k));
+    widest = Math.max(widest, Math.max(...ats) - Math.min(...ats));
+  }
+  return widest;
 }

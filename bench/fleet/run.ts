@@ -66,6 +66,11 @@ export interface FleetResult extends FleetSize {
   rollout_reader_events_per_s: PerReader<number>;
   /** largest lag (publish to applied) each reader showed during the rollout; null: not exposed by the control plane */
   reader_lag_max_ms: PerReader<number | null>;
+  /**
+   * During the rollout, the largest time between the first and the last of the three readers having
+   * applied the same number of its events (sampled every 250 ms): how long services disagree
+   */
+  reader_window_max_ms?: number | null;
   /** Cassandra lightweight transactions executed during the rollout ÷ status events; null: not exposed */
   lwt_per_event: number | null;
   /** the raw ceiling (bench/fleet/raw.ts): the same events straight from NATS to Cassandra, slowest of three readers */
@@ -350,6 +355,7 @@ async function run(size: FleetSize, env: FleetEnv, o: FleetOptions): Promise<Fle
     const caughtUp = await readers.until(statusEvents, 600_000);
     await dumpMetrics(metricsUrls, `rollout-${size.clusters}x${size.instances}`);
     const lagMax = readers.lagMaxMs();
+    const windowMax = readers.windowMaxMs();
     const base = readers.base;
     await readers.stop();
     const firstEvent = await storedAt(env.NATS_URL, (before[Streams.status.name] ?? 0) + 1);
@@ -450,6 +456,7 @@ async function run(size: FleetSize, env: FleetEnv, o: FleetOptions): Promise<Fle
       rollout_events_per_s: Math.min(...Object.values(readerRates)),
       rollout_reader_events_per_s: readerRates,
       reader_lag_max_ms: lagMax,
+      reader_window_max_ms: windowMax,
       lwt_per_event: lwt === null ? null : Math.round(lwt * 100) / 100,
       raw_status_events_per_s: raw.events_per_s,
       ratio_vs_raw: Math.round((slowest / raw.events_per_s) * 100) / 100,
