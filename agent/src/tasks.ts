@@ -1,4 +1,5 @@
 import type { Bus } from '@nvcf/bus';
+import { RecentSet } from '@nvcf/collections';
 import {
   msgIds,
   subjects,
@@ -47,7 +48,7 @@ const STOPS_KEPT = 10_000;
  */
 export class TaskWork {
   private readonly runs = new Map<string, AbortController>();
-  private readonly stops = new Set<string>();
+  private readonly stops = new RecentSet<string>(STOPS_KEPT);
 
   constructor(private readonly o: TaskWorkOptions) {}
 
@@ -98,7 +99,6 @@ export class TaskWork {
       return;
     }
     this.stops.add(m.taskId);
-    if (this.stops.size > STOPS_KEPT) this.stops.delete(this.stops.values().next().value!);
     // its run may be still to come, or have run under this agent's predecessor: what that left goes
     await this.o
       .removeTask?.(m.taskId)

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { RecentMap } from '@nvcf/collections';
 import { fail } from '@nvcf/errors';
 import { inputLimit } from '@nvcf/subgraph-kit';
 import { Kind, print, visit, type FieldNode, type FragmentDefinitionNode, type VariableDefinitionNode } from 'graphql';
@@ -81,11 +82,13 @@ export function remoteQuery(
  * holds two tenants' ids nor answers one tenant with another's rows.
  */
 export class EntityFetcher {
-  private readonly loaders = new Map<string, DataLoader<string, Record<string, unknown> | null>>();
+  private readonly loaders: RecentMap<string, DataLoader<string, Record<string, unknown> | null>>;
   constructor(
     private readonly execute: Execute,
-    private readonly maxLoaders = 1000,
-  ) {}
+    maxLoaders = 1000,
+  ) {
+    this.loaders = new RecentMap(maxLoaders);
+  }
 
   /** Prints the remote query once per subscription; `load` then runs per event. */
   prepare(tenant: string, op: StatusOperation, variables: Record<string, unknown>): PreparedEntities {
@@ -98,7 +101,6 @@ export class EntityFetcher {
     const { key, tenant } = q;
     let loader = this.loaders.get(key);
     if (!loader) {
-      if (this.loaders.size >= this.maxLoaders) this.loaders.delete(this.loaders.keys().next().value!);
       // no cache: an entity's fields change between events
       loader = new DataLoader(
         async (ids) => {

@@ -2,6 +2,7 @@ import { buildSchema, GraphQLError, type ExecutionResult, type GraphQLSchema } f
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { readPublicSchema } from '@nvcf/schema';
 import { maskError } from '@nvcf/errors';
+import { RecentMap } from '@nvcf/collections';
 import type { Feed, StatusFilter, StreamEvent, TaskFilter } from '@nvcf/status-stream';
 import { fieldsOf, type StatusOperation } from './operation.js';
 import type { EntityFetcher } from './entities.js';
@@ -53,10 +54,12 @@ export interface StatusRun {
  * function, each event is executed once per distinct operation, not once per subscriber.
  */
 export class ResultCache {
-  private readonly bySeq = new Map<number, Map<number, Maybe<ExecutionResult>>>();
+  private readonly bySeq: RecentMap<number, Map<number, Maybe<ExecutionResult>>>;
   private readonly operations = new Map<string, number>();
   private nextId = 0;
-  constructor(private readonly max = 2000) {}
+  constructor(max = 2000) {
+    this.bySeq = new RecentMap(max);
+  }
   /**
    * A short id per distinct operation, taken once per subscription: the per-event key then
    * hashes a few characters, not the whole query text, for every subscriber.
@@ -79,7 +82,6 @@ export class ResultCache {
   get(seq: number, key: number, make: () => Maybe<ExecutionResult>): Maybe<ExecutionResult> {
     let perEvent = this.bySeq.get(seq);
     if (!perEvent) {
-      if (this.bySeq.size >= this.max) this.bySeq.delete(this.bySeq.keys().next().value!);
       this.bySeq.set(seq, (perEvent = new Map<number, Maybe<ExecutionResult>>()));
     }
     let hit = perEvent.get(key);

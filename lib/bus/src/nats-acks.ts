@@ -1,5 +1,6 @@
 import type { JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { RecentSet } from '@nvcf/collections';
 
 const REMEMBERED = 10_000;
 
@@ -15,7 +16,8 @@ const REMEMBERED = 10_000;
  * which every handler tolerates (at-least-once).
  */
 export class AckTracker {
-  private readonly acked = new Set<number>();
+  // bounded: the oldest sequences are the ones least likely to come back
+  private readonly acked = new RecentSet<number>(REMEMBERED);
 
   constructor(private readonly nc: NatsConnection) {}
 
@@ -28,8 +30,6 @@ export class AckTracker {
   ack(m: JsMsg): Promise<void> {
     const seq = m.info.streamSequence;
     this.acked.add(seq);
-    // bounded: the oldest sequences are the ones least likely to come back
-    if (this.acked.size > REMEMBERED) this.acked.delete(this.acked.values().next().value as number);
     if (this.nc.isClosed()) return Promise.reject(new Error(`connection closed before ${m.subject}#${seq} was acked`));
     try {
       m.ack();

@@ -1,3 +1,5 @@
+import { RecentSet } from '@nvcf/collections';
+
 /** Keys remembered by default: a fleet's instances, at a few dozen bytes each. */
 const DEFAULT_MAX = 65_536;
 
@@ -13,9 +15,11 @@ const DEFAULT_MAX = 65_536;
  * the process) is written whole again, which is harmless: the values are the same.
  */
 export class WrittenKeys {
-  private readonly keys = new Set<string>();
+  private readonly keys: RecentSet<string>;
 
-  constructor(private readonly max = DEFAULT_MAX) {}
+  constructor(max = DEFAULT_MAX) {
+    this.keys = new RecentSet(max);
+  }
 
   has(key: string): boolean {
     return this.keys.has(key);
@@ -33,8 +37,6 @@ export class WrittenKeys {
 
   /** Marks `key` as stored whole; call it once its write has succeeded. */
   add(key: string): void {
-    if (this.keys.has(key)) return;
     this.keys.add(key);
-    if (this.keys.size > this.max) this.keys.delete(this.keys.values().next().value as string);
   }
 }

@@ -1,0 +1,1 @@
+export { RecentMap, RecentSet } from './recent.js';
