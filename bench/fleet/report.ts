@@ -152,7 +152,7 @@ export function fleetSection(f: FleetRun): string {
     'status readers (nvcf, icms, nvca-status) applies per second when the events come faster than it takes them: after',
     'the rollout, with the agents stopped, two events per instance (UPDATING, ACTIVE, newer clocks) are published to the',
     'status stream at full speed and each reader is timed from the first publish to its last acknowledgement',
-    "(`fleet/burst.ts`; the control plane's `nvcf_bus_consumed_total`, scraped every 50 ms). During the rollout itself",
+    "(`fleet/burst.ts`; each reader's consumer ack floor, read from NATS every 20 ms). During the rollout itself",
     'the readers only see what the agents publish (rollout events/s in fleet.json). Raw: the same events, the same',
     'publisher, a stream of its own, written by three minimal readers as plain rows at LOCAL_QUORUM with the',
     'same max ack pending, nothing of the control plane in between (`fleet/raw.ts`); ratio: ours ÷ raw. Reader lag:',

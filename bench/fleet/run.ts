@@ -18,6 +18,7 @@ import { deleteDurables } from '@nvcf/test/durables';
 import { gql, percentile, startProcess, type Started } from '../lib.js';
 import { checkStores, streamNewest } from './check.js';
 import { burstEvents, publishBurst } from './burst.js';
+import { ackFloorsReached } from './acks.js';
 import { readerDurables, watchReaders, type ReaderWatch } from './metrics.js';
 import { READERS, type PerReader } from './readers.js';
 import { runRawCeiling } from './raw.js';
@@ -95,8 +96,6 @@ const AGENT_PROCESSES = 4;
 // the call's 15 s on a loaded 3-node ring
 const SPECS_PER_DEPLOY = 2;
 const POLL_MS = 500;
-// the burst lasts about a second: a finer sample than the rollout's keeps its timing honest
-const BURST_SAMPLE_MS = 50;
 
 const Subscription = parse(
   'subscription($s: ID!) { instanceStatusChanged(gpuSpecificationId: $s) { at state instance { id } } }',
@@ -391,16 +390,15 @@ async function run(size: FleetSize, env: FleetEnv, o: FleetOptions): Promise<Fle
       specIds,
     });
     const burst = burstEvents(newest.values());
-    const burstWatch = await watchReaders(metricsUrls, durables, BURST_SAMPLE_MS);
-    readers = burstWatch;
+    // nothing else publishes status events now: the burst's last sequence is known before it starts
+    const burstLast = (afterRollout[Streams.status.name] ?? 0) + burst.length * 2;
+    const burstDone = ackFloorsReached(env.NATS_URL, durables, burstLast, { timeoutMs: 600_000 });
     const burstFrom = await publishBurst(env.NATS_URL, burst);
-    const burstDone = await burstWatch.until(burst.length * 2, 600_000);
-    await burstWatch.stop();
+    const doneAt = await burstDone;
     const ingest = Object.fromEntries(
       READERS.map((r) => {
-        if (burstDone.doneAt[r] === null) console.error(`fleet: the ${r} reader did not apply the burst`);
-        const applied = burstDone.end.acked[r] - burstWatch.base.acked[r];
-        return [r, Math.round(applied / (Math.max(1, (burstDone.doneAt[r] ?? burstDone.end.at) - burstFrom) / 1000))];
+        if (doneAt[r] === null) console.error(`fleet: the ${r} reader did not apply the burst`);
+        return [r, Math.round((burst.length * 2) / (Math.max(1, (doneAt[r] ?? Date.now()) - burstFrom) / 1000))];
       }),
     ) as PerReader<number>;
     console.error(`fleet: readers' burst of ${burst.length * 2} events: ${JSON.stringify(ingest)} events/s`);
