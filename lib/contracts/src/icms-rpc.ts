@@ -40,6 +40,11 @@ export interface IcmsRpc {
     output: { updateActionId: string; targets: string[] };
   };
   accepted: { input: { gpuSpecificationId: string }; output: { accepted: boolean; liveInstances: number } };
+  /**
+   * `accepted` without counting the instances, which an update does not need: two single-row reads
+   * where `accepted` lists every instance of the spec.
+   */
+  updatable: { input: { gpuSpecificationId: string }; output: { accepted: boolean } };
   terminate: { input: { versionId: string; graceful: boolean }; output: { terminated: number } };
   /**
    * Places a task on an eligible cluster and sends it there to run, or refuses with

@@ -182,6 +182,14 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       };
     },
 
+    async updatable(tenant, { gpuSpecificationId }) {
+      const [owner, accepted] = await Promise.all([
+        store.specTenant(gpuSpecificationId),
+        store.isAccepted(gpuSpecificationId),
+      ]);
+      return { accepted: owner === tenant && accepted };
+    },
+
     async terminate(tenant, { versionId, graceful }) {
       // live ones, and FAILED ones too: on a real cluster their objects remain until the agent removes them
       const all = (await store.listInstancesByVersion(versionId)).filter((i) => i.ncaId === tenant);

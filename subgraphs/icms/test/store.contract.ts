@@ -169,6 +169,17 @@ export function icmsStoreContract(name: string, make: () => Promise<IcmsStore>) 
       expect((await store.getInstances([i.id]))[0]).toMatchObject({ clock: t + 11, revisionId: `rev${t + 11}` });
     });
 
+    it("names a specification's tenant from any of its instances, and none for a spec without any", async () => {
+      const spec = id('spec');
+      expect(await store.specTenant(spec)).toBeNull();
+      await store.putInstances([
+        instance({ gpuSpecificationId: spec, ncaId: 'tenant-a' }),
+        instance({ ncaId: 'tenant-b' }),
+      ]);
+      await store.putInstances([instance({ gpuSpecificationId: spec, ncaId: 'tenant-a' })]);
+      expect(await store.specTenant(spec)).toBe('tenant-a');
+    });
+
     it('remembers accepted specifications', async () => {
       const spec = id('spec');
       expect(await store.isAccepted(spec)).toBe(false);

@@ -77,7 +77,7 @@ async function sendUpdate(
   opts: { checkAccepted: boolean },
 ): Promise<Sent> {
   const tenant = spec.ncaId;
-  if (opts.checkAccepted && !(await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id })).accepted)
+  if (opts.checkAccepted && !(await nvcf.icms.updatable(tenant, { gpuSpecificationId: spec.id })).accepted)
     return { refused: `GPU specification ${spec.id} has no instance request accepted by ICMS` };
   return nvcf.icms.update(tenant, {
     ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },

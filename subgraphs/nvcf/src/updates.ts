@@ -98,7 +98,7 @@ async function submitRevision(
   const deployment = nvcf.store.getDeployments([spec.deploymentId]).then(([d]) => d);
   deployment.catch(() => {});
   // ICMS unavailable: the check is made at the hand-off instead, and the revision waits for it
-  const accepted = await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id }).then(
+  const accepted = await nvcf.icms.updatable(tenant, { gpuSpecificationId: spec.id }).then(
     (r) => r.accepted,
     (err: unknown) => {
       if (isOutage(err)) return undefined;

@@ -59,6 +59,7 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
       'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ?',
     getInstances: `SELECT ${instanceCols} FROM ${ks}.instances WHERE id IN ?`,
     bySpec: `SELECT ${instanceCols} FROM ${ks}.instances WHERE spec_id = ?`,
+    anyOfSpec: `SELECT ${instanceCols} FROM ${ks}.instances WHERE spec_id = ? LIMIT 1`,
     byVersion: `SELECT ${instanceCols} FROM ${ks}.instances WHERE version_id = ?`,
     byCluster: `SELECT ${instanceCols} FROM ${ks}.instances WHERE cluster_id = ?`,
     // the report's clock (microseconds) is the write timestamp: newest wins on every replica, no Paxos;
@@ -122,6 +123,10 @@ export function createCassandraIcmsStore(client: Client, opts: CassandraIcmsStor
     getInstances: (ids) => selectByKeys(client, Q.getInstances, ids, (r) => str(r, 'id'), readInstance),
     // SAI has no IN: one indexed query per spec, all in flight at once
     listInstancesBySpec: (specIds) => Promise.all(specIds.map((s) => instances(Q.bySpec, s))),
+    async specTenant(specId) {
+      const [row] = (await exec(Q.anyOfSpec, [specId])).rows;
+      return (row && readInstance(row)?.ncaId) ?? null;
+    },
     listInstancesByVersion: (versionId) => instances(Q.byVersion, versionId),
     listInstancesByCluster: (clusterId) => instances(Q.byCluster, clusterId),
     async recordState(id, state, revisionId, clock, at) {

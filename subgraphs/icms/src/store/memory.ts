@@ -50,6 +50,10 @@ export function createMemoryIcmsStore(): IcmsStore {
     async listInstancesBySpec(specIds) {
       return specIds.map((s) => by((i) => i.gpuSpecificationId === s));
     },
+    async specTenant(specId) {
+      for (const i of instances.values()) if (i.gpuSpecificationId === specId) return i.ncaId;
+      return null;
+    },
     async listInstancesByVersion(versionId) {
       return by((i) => i.versionId === versionId);
     },

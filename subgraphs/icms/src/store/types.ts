@@ -19,6 +19,8 @@ export interface IcmsStore extends AsyncDisposable {
   putInstances(instances: InstanceRecord[]): Promise<void>;
   getInstances(ids: readonly string[]): Promise<(InstanceRecord | null)[]>;
   listInstancesBySpec(specIds: readonly string[]): Promise<InstanceRecord[][]>;
+  /** the tenant of the spec's instances (one of them is read: they all share it); null when none is recorded */
+  specTenant(specId: string): Promise<string | null>;
   listInstancesByVersion(versionId: string): Promise<InstanceRecord[]>;
   listInstancesByCluster(clusterId: string): Promise<InstanceRecord[]>;
   /**
