@@ -216,8 +216,8 @@ async function dumpMetrics(urls: string[], label: string) {
 }
 
 /** Durables of the agents of earlier runs (each cluster's three): gone with their clusters. */
-const deleteFleetDurables = (natsUrl: string) =>
-  deleteDurables(natsUrl, 'fleet-', [Streams.create, Streams.update, Streams.terminate]);
+// every stream an agent reads (its task work too): left behind, they add up to the server's limit on consumers
+const deleteFleetDurables = (natsUrl: string) => deleteDurables(natsUrl, 'fleet-');
 
 export interface FleetOptions {
   /** updates in flight at once */
