@@ -158,7 +158,7 @@ export function fleetSection(f: FleetRun): string {
     'same max ack pending, nothing of the control plane in between (`fleet/raw.ts`); ratio: ours ÷ raw. Reader lag:',
     'the largest `nvcf_bus_consumer_lag_seconds` (publish to applied) each reader showed; readers apart: during the',
     'rollout, the longest time between the first and the last of the three readers having applied the same number of',
-    "its events (from the 250 ms scrapes, so to that interval): how long services disagree; LWT/event: the stores'",
+    "its events (from the rollout's metric scrapes, so to their interval): how long services disagree; LWT/event: the stores'",
     'lightweight transactions during the rollout ÷ its status events. Mismatches: instances whose newest event on the',
     'stream (read back after the row) a store does not hold, nvcf / icms / nvca-status. Raw numbers: `results/fleet.json`.',
     '',
