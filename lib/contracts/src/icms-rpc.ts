@@ -39,12 +39,16 @@ export interface IcmsRpc {
     input: { ref: Omit<InstanceRef, 'clusterId'>; revisionId: string; revisionCreatedAt: string; workload: Workload };
     output: { updateActionId: string; targets: string[] };
   };
-  accepted: { input: { gpuSpecificationId: string }; output: { accepted: boolean; liveInstances: number } };
   /**
-   * `accepted` without counting the instances, which an update does not need: two single-row reads
-   * where `accepted` lists every instance of the spec.
+   * Whether the spec has an instance request ICMS accepted, and how many of its instances are live.
+   * `liveInstances: false` skips the count, which an update's check does not need: two single-row
+   * reads instead of a list of every instance of the spec. An ICMS that does not know the flag counts
+   * anyway, so nvcf and ICMS may be upgraded in either order.
    */
-  updatable: { input: { gpuSpecificationId: string }; output: { accepted: boolean } };
+  accepted: {
+    input: { gpuSpecificationId: string; liveInstances?: boolean };
+    output: { accepted: boolean; liveInstances?: number };
+  };
   terminate: { input: { versionId: string; graceful: boolean }; output: { terminated: number } };
   /**
    * Places a task on an eligible cluster and sends it there to run, or refuses with

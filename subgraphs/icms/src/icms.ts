@@ -173,21 +173,21 @@ export function icmsHandlers(store: IcmsStore, bus: Bus): Handlers {
       return { updateActionId: action.id, targets: action.targets };
     },
 
-    async accepted(tenant, { gpuSpecificationId }) {
+    async accepted(tenant, { gpuSpecificationId, liveInstances: count = true }) {
+      if (!count) {
+        // one instance names the spec's tenant: they all share it
+        const [owner, accepted] = await Promise.all([
+          store.specTenant(gpuSpecificationId),
+          store.isAccepted(gpuSpecificationId),
+        ]);
+        return { accepted: owner === tenant && accepted };
+      }
       const [all] = await store.listInstancesBySpec([gpuSpecificationId]);
       const mine = all.filter((i) => i.ncaId === tenant);
       return {
         accepted: mine.length > 0 && (await store.isAccepted(gpuSpecificationId)),
         liveInstances: mine.filter(isLive).length,
       };
-    },
-
-    async updatable(tenant, { gpuSpecificationId }) {
-      const [owner, accepted] = await Promise.all([
-        store.specTenant(gpuSpecificationId),
-        store.isAccepted(gpuSpecificationId),
-      ]);
-      return { accepted: owner === tenant && accepted };
     },
 
     async terminate(tenant, { versionId, graceful }) {

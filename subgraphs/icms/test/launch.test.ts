@@ -66,3 +66,18 @@ describe('a repeated launch', () => {
     expect(await stored(store)).toHaveLength(4);
   });
 });
+
+describe('whether a spec has an instance request ICMS accepted', () => {
+  it('answers alike with and without the count of live instances, and never to another tenant', async () => {
+    const { icms } = await setup();
+    const ask = (tenant: string, liveInstances?: boolean) =>
+      icms.accepted(tenant, { gpuSpecificationId: 'spec', ...(liveInstances === undefined ? {} : { liveInstances }) });
+    expect(await ask('nca-a', false)).toEqual({ accepted: false });
+    expect(await ask('nca-a')).toEqual({ accepted: false, liveInstances: 0 });
+    await icms.launch('nca-a', { specs: [spec(3)] });
+    expect(await ask('nca-a', false)).toEqual({ accepted: true });
+    expect(await ask('nca-a')).toEqual({ accepted: true, liveInstances: 3 });
+    expect(await ask('nca-b', false)).toEqual({ accepted: false });
+    expect(await ask('nca-b')).toEqual({ accepted: false, liveInstances: 0 });
+  });
+});

@@ -66,6 +66,12 @@ export async function handOff(
   return next;
 }
 
+/** Whether ICMS accepted an instance request of the spec: what an update needs, without counting instances. */
+export async function acceptedByIcms(nvcf: Nvcf, spec: SpecRecord): Promise<boolean> {
+  const r = await nvcf.icms.accepted(spec.ncaId, { gpuSpecificationId: spec.id, liveInstances: false });
+  return r.accepted;
+}
+
 type Sent = { targets: string[]; updateActionId?: string } | { refused: string };
 
 async function sendUpdate(
@@ -77,7 +83,7 @@ async function sendUpdate(
   opts: { checkAccepted: boolean },
 ): Promise<Sent> {
   const tenant = spec.ncaId;
-  if (opts.checkAccepted && !(await nvcf.icms.updatable(tenant, { gpuSpecificationId: spec.id })).accepted)
+  if (opts.checkAccepted && !(await acceptedByIcms(nvcf, spec)))
     return { refused: `GPU specification ${spec.id} has no instance request accepted by ICMS` };
   return nvcf.icms.update(tenant, {
     ref: { ncaId: tenant, functionId: spec.functionId, versionId: spec.versionId, gpuSpecificationId: spec.id },

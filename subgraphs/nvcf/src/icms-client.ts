@@ -16,7 +16,6 @@ export function httpIcmsClient(baseUrl: () => string, secret: string): IcmsClien
     launch: (t, i) => call(t, 'launch', i),
     update: (t, i) => call(t, 'update', i),
     accepted: (t, i) => call(t, 'accepted', i),
-    updatable: (t, i) => call(t, 'updatable', i),
     terminate: (t, i) => call(t, 'terminate', i),
   };
 }

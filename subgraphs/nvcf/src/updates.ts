@@ -7,7 +7,7 @@ import type { Nvcf } from './nvcf.js';
 import { checkBounds } from './validate.js';
 import { checkSidecarContract } from './sidecar-contract.js';
 import { workloadFor } from './workload.js';
-import { handOff } from './handoff.js';
+import { acceptedByIcms, handOff } from './handoff.js';
 import { mergeManifests } from './operators/merge.js';
 import { requiredAttributes } from './deploy.js';
 import { checkServiceUnchanged } from './operators/service.js';
@@ -88,7 +88,6 @@ async function revisionBody(nvcf: Nvcf, version: VersionRecord, spec: SpecRecord
 /** Stores a new latest revision by compare-and-set and hands it to ICMS (rules 1-7). */
 async function submitRevision(
   nvcf: Nvcf,
-  tenant: string,
   spec: SpecRecord,
   version: VersionRecord,
   body: Pick<Revision, 'configuration' | 'manifestMergePatches'>,
@@ -98,13 +97,10 @@ async function submitRevision(
   const deployment = nvcf.store.getDeployments([spec.deploymentId]).then(([d]) => d);
   deployment.catch(() => {});
   // ICMS unavailable: the check is made at the hand-off instead, and the revision waits for it
-  const accepted = await nvcf.icms.updatable(tenant, { gpuSpecificationId: spec.id }).then(
-    (r) => r.accepted,
-    (err: unknown) => {
-      if (isOutage(err)) return undefined;
-      throw err;
-    },
-  );
+  const accepted = await acceptedByIcms(nvcf, spec).catch((err: unknown) => {
+    if (isOutage(err)) return undefined;
+    throw err;
+  });
   if (accepted === false) {
     throw fail(
       'UPDATE_NOT_ALLOWED',
@@ -167,7 +163,7 @@ export async function updateGpuSpecification(
       { field: 'input.expectedRevisionId' },
     );
   }
-  if (body) await submitRevision(nvcf, tenant, spec, version, body, pair);
+  if (body) await submitRevision(nvcf, spec, version, body, pair);
   if (min === spec.minInstances && max === spec.maxInstances) return spec; // a revision leaves the record as it was
   await scale(nvcf, tenant, spec, version, min, max);
   return (await nvcf.store.getSpecs([specId]))[0]!;
@@ -178,6 +174,8 @@ async function scale(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: Vers
   await nvcf.store.setSpecBounds(spec.id, min, max);
   if (version.status === 'INACTIVE' || version.status === 'DELETED') return;
   const { liveInstances } = await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id });
+  if (liveInstances === undefined)
+    throw fail('INTERNAL_SERVER_ERROR', `ICMS did not count the instances of ${spec.id}`);
   if (min <= liveInstances) return;
   const [pair] = await nvcf.store.getRevisions([spec.id]);
   const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
@@ -225,7 +223,6 @@ export async function rollbackGpuSpecification(nvcf: Nvcf, tenant: string, specI
     throw fail('UPDATE_NOT_ALLOWED', 'container functions have no revisions to roll back');
   await submitRevision(
     nvcf,
-    tenant,
     spec,
     version,
     { configuration: last.configuration ?? null, manifestMergePatches: last.manifestMergePatches ?? null },

@@ -43,12 +43,6 @@ function switchableIcms() {
         if (icms.mode === 'down') throw fail('UNAVAILABLE', 'internal call accepted failed: fetch failed; retry later');
         return { accepted: true, liveInstances: 1 };
       },
-      updatable: async () => {
-        calls.push('asked if updatable');
-        if (icms.mode === 'down')
-          throw fail('UNAVAILABLE', 'internal call updatable failed: fetch failed; retry later');
-        return { accepted: true };
-      },
       update: async (_t, input) => {
         calls.push(`update ${input.revisionId}`);
         if (icms.mode === 'refusing') throw fail('FORBIDDEN', 'update for another tenant');

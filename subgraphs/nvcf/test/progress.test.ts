@@ -373,7 +373,7 @@ describe('Revision.progress through the nvcf schema', () => {
   const refuse = async (): Promise<never> => {
     throw new Error('queries never call ICMS');
   };
-  const icms: IcmsClient = { launch: refuse, update: refuse, accepted: refuse, updatable: refuse, terminate: refuse };
+  const icms: IcmsClient = { launch: refuse, update: refuse, accepted: refuse, terminate: refuse };
 
   it('a 1000-instance spec: latest and last applied progress from one instance-states read and one revisions read', async () => {
     const memory = createMemoryNvcfStore();
