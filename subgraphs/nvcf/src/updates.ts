@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fail, isOutage } from '@nvcf/errors';
 import { createLogger } from '@nvcf/logging';
 import { checkHelmValues, jsonExtent } from '@nvcf/subgraph-kit';
-import type { JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
+import type { DeploymentRecord, JsonObject, Revision, RevisionPair, SpecRecord, VersionRecord } from './model.js';
 import type { Nvcf } from './nvcf.js';
 import { checkBounds } from './validate.js';
 import { checkSidecarContract } from './sidecar-contract.js';
@@ -24,8 +24,22 @@ async function load(nvcf: Nvcf, tenant: string, specId: string): Promise<{ spec:
   return { spec, version };
 }
 
+type Deployment = () => Promise<DeploymentRecord | null>;
+
+/** The spec's deployment, read once, when first asked for: an operator's check and the hand-off share it. */
+function deploymentOf(nvcf: Nvcf, spec: SpecRecord): Deployment {
+  let read: Promise<DeploymentRecord | null> | undefined;
+  return () => (read ??= nvcf.store.getDeployments([spec.deploymentId]).then(([d]) => d ?? null));
+}
+
 /** Validates the revision body for the workload type; returns what the new revision stores. */
-async function revisionBody(nvcf: Nvcf, version: VersionRecord, spec: SpecRecord, input: RevisionInput) {
+async function revisionBody(
+  nvcf: Nvcf,
+  version: VersionRecord,
+  spec: SpecRecord,
+  input: RevisionInput,
+  deployment: Deployment,
+) {
   if (version.workloadType === 'CONTAINER') {
     throw fail(
       'UPDATE_NOT_ALLOWED',
@@ -66,7 +80,7 @@ async function revisionBody(nvcf: Nvcf, version: VersionRecord, spec: SpecRecord
       `revision.manifestMergePatches is ${size} bytes; the limit is ${nvcf.limits.maxConfigurationBytes}`,
       { field: 'input.revision.manifestMergePatches' },
     );
-  const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
+  const d = await deployment();
   const base = mergeManifests(
     version.manifests ?? [],
     d?.manifestMergePatches ?? [],
@@ -92,9 +106,10 @@ async function submitRevision(
   version: VersionRecord,
   body: Pick<Revision, 'configuration' | 'manifestMergePatches'>,
   expected: RevisionPair,
+  deploymentRead: Deployment = deploymentOf(nvcf, spec),
 ): Promise<void> {
   // read beside the check below (one round trip less on a loaded store); a refusal leaves it unused
-  const deployment = nvcf.store.getDeployments([spec.deploymentId]).then(([d]) => d);
+  const deployment = deploymentRead();
   deployment.catch(() => {});
   // ICMS unavailable: the check is made at the hand-off instead, and the revision waits for it
   const accepted = await acceptedByIcms(nvcf, spec).catch((err: unknown) => {
@@ -153,7 +168,8 @@ export async function updateGpuSpecification(
   const min = input.minInstances ?? spec.minInstances;
   const max = input.maxInstances ?? spec.maxInstances;
   checkBounds('input', min, max);
-  const body = input.revision ? await revisionBody(nvcf, version, spec, input.revision) : null;
+  const deployment = deploymentOf(nvcf, spec);
+  const body = input.revision ? await revisionBody(nvcf, version, spec, input.revision, deployment) : null;
   const [pair] = await revisions;
   // checked against the same read the compare-and-set below expects: a revision stored in between fails that instead
   if (input.expectedRevisionId != null && pair?.latest?.id !== input.expectedRevisionId) {
@@ -163,14 +179,22 @@ export async function updateGpuSpecification(
       { field: 'input.expectedRevisionId' },
     );
   }
-  if (body) await submitRevision(nvcf, spec, version, body, pair);
+  if (body) await submitRevision(nvcf, spec, version, body, pair, deployment);
   if (min === spec.minInstances && max === spec.maxInstances) return spec; // a revision leaves the record as it was
-  await scale(nvcf, tenant, spec, version, min, max);
+  await scale(nvcf, tenant, spec, version, min, max, deployment);
   return (await nvcf.store.getSpecs([specId]))[0]!;
 }
 
 /** A higher minInstances launches the missing instances on the latest revision (rule 7). */
-async function scale(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: VersionRecord, min: number, max: number) {
+async function scale(
+  nvcf: Nvcf,
+  tenant: string,
+  spec: SpecRecord,
+  version: VersionRecord,
+  min: number,
+  max: number,
+  deployment: Deployment,
+) {
   await nvcf.store.setSpecBounds(spec.id, min, max);
   if (version.status === 'INACTIVE' || version.status === 'DELETED') return;
   const { liveInstances } = await nvcf.icms.accepted(tenant, { gpuSpecificationId: spec.id });
@@ -178,7 +202,7 @@ async function scale(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: Vers
     throw fail('INTERNAL_SERVER_ERROR', `ICMS did not count the instances of ${spec.id}`);
   if (min <= liveInstances) return;
   const [pair] = await nvcf.store.getRevisions([spec.id]);
-  const [d] = await nvcf.store.getDeployments([spec.deploymentId]);
+  const d = await deployment();
   const rev = pair.latest;
   await nvcf.icms.launch(tenant, {
     specs: [
@@ -195,7 +219,7 @@ async function scale(nvcf: Nvcf, tenant: string, spec: SpecRecord, version: Vers
         count: min - liveInstances,
         revisionId: rev?.id ?? 'none',
         revisionCreatedAt: rev?.createdAt ?? new Date(0).toISOString(),
-        workload: workloadFor(version, d ?? null, rev, nvcf.registry),
+        workload: workloadFor(version, d, rev, nvcf.registry),
       },
     ],
   });
