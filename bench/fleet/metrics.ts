@@ -85,15 +85,11 @@ export interface ReaderWatch {
 
 /**
  * Scrapes `/metrics` of every process of the control plane (`metricsUrls`, read as one page: each
- * reader's series live in one process, LWTs are summed over all) every `sampleMs` (250 ms) from now on. The lag gauge keeps the age of the last
+ * reader's series live in one process, LWTs are summed over all) every SAMPLE_MS from now on. The lag gauge keeps the age of the last
  * message a reader applied, so before a reader applies anything of the window it still shows the
  * deploy's lag: a reader's lag counts only from the sample where its acks have moved.
  */
-export async function watchReaders(
-  metricsUrls: string[],
-  durables: PerReader<string>,
-  sampleMs = SAMPLE_MS,
-): Promise<ReaderWatch> {
+export async function watchReaders(metricsUrls: string[], durables: PerReader<string>): Promise<ReaderWatch> {
   const scrape = async (): Promise<Page> =>
     parseProm((await Promise.all(metricsUrls.map(async (u) => (await fetch(`${u}/metrics`)).text()))).join('\n'));
   const snapshot = (at: number, s: Page): ReaderSnapshot => ({
@@ -130,7 +126,7 @@ export async function watchReaders(
   // one scrape at a time: a slow /metrics under load stretches the interval rather than piling up
   const loop = (async () => {
     while (!stopped) {
-      const next = Date.now() + sampleMs;
+      const next = Date.now() + SAMPLE_MS;
       await tick();
       await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
     }
