@@ -36,7 +36,7 @@ function fakeGateway(o: { storedBeforeTimeout: boolean; deployError?: object }) 
   return { client: () => client, calls };
 }
 
-describe('chaos setup on a ring just started', () => {
+describe('the chaos setup after a lost answer (a gateway stand-in: the retry logic only)', () => {
   it('reads a deployment whose answer was lost, and uses it rather than deploying again', async () => {
     const g = fakeGateway({ storedBeforeTimeout: true });
     const lines: string[] = [];
