@@ -1,14 +1,16 @@
-// npm run bench:fleet [-- --sizes 10x1000,50x10000] [--single] [--append] [--submit-concurrency 8]
+// npm run bench:fleet [-- --sizes 10x1000,50x10000] [--single] [--append] [--submit-concurrency 8] [--repeat 3]
 // [--control-plane processes|one]: the fleet simulation on the
 // clustered services (`npm run services:up -- cluster`; --single: on the single-node ones instead).
 // Writes bench/results/fleet.json and fleet.svg, merges a `fleet` key into results/latest.json and
 // renders the fleet section of bench/RESULTS.md. Every row carries the run that measured it: with --append
-// the rows come from several commands.
+// the rows come from several commands. --repeat N: every size N times, the sizes in turn; a row is the median
+// of its runs, with their range (bench/fleet/repeats.ts).
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { readEnvFile } from '@nvcf/config';
 // the module alone: @nvcf/test's index needs jest's globals
 import { buildDist } from '@nvcf/test/build';
-import { runFleet, FLEET_DEFAULTS, type FleetEnv, type FleetSize } from './fleet/run.js';
+import { runFleet, FLEET_DEFAULTS, type FleetEnv, type FleetResult, type FleetSize } from './fleet/run.js';
+import { combineRuns } from './fleet/repeats.js';
 import { fleetSvg, renderFleetSection, type FleetRow, type FleetRun } from './fleet/report.js';
 import { LATEST, mergeSections } from './provenance/latest.js';
 import { startRun } from './provenance/run.js';
@@ -23,6 +25,9 @@ const single = process.argv.includes('--single');
 const submitConcurrency = Number(arg('--submit-concurrency') ?? FLEET_DEFAULTS.submitConcurrency);
 if (!Number.isInteger(submitConcurrency) || submitConcurrency < 1)
   throw new Error(`--submit-concurrency wants a whole number ≥ 1 (got '${arg('--submit-concurrency')}')`);
+const repeat = Number(arg('--repeat') ?? 1);
+if (!Number.isInteger(repeat) || repeat < 1)
+  throw new Error(`--repeat wants a whole number ≥ 1 (got '${arg('--repeat')}')`);
 const controlPlane = arg('--control-plane') ?? FLEET_DEFAULTS.controlPlane;
 if (controlPlane !== 'processes' && controlPlane !== 'one')
   throw new Error(`--control-plane wants processes or one (got '${controlPlane}')`);
@@ -40,9 +45,14 @@ const services = single
   : '3-node NATS cluster (streams R3) and 3-node Cassandra ring (RF 3)';
 // the services run from dist/ as the image runs them: built (incrementally) first
 if (controlPlane === 'processes') console.error(`bench:fleet: npm run build took ${(await buildDist()) / 1000} s`);
-const measured = await runFleet(sizes, env, { submitConcurrency, controlPlane });
+// in turn rather than back to back, so a slow stretch of the machine does not fall on one size's runs only
+const measured: FleetResult[][] = sizes.map(() => []);
+for (let i = 0; i < repeat; i++) {
+  const rows = await runFleet(sizes, env, { submitConcurrency, controlPlane });
+  rows.forEach((r, j) => measured[j].push(r));
+}
 const thisRun = run.finish();
-const fresh: FleetRow[] = measured.map((r) => ({ ...r, services, run: thisRun }));
+const fresh: FleetRow[] = measured.map((runs) => ({ ...combineRuns(runs), services, run: thisRun }));
 // --append: keep the other sizes of the previous run (bench/results/fleet.json), replacing the ones run now
 const previous: FleetRow[] =
   process.argv.includes('--append') && existsSync('bench/results/fleet.json')

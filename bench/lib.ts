@@ -137,6 +137,14 @@ export const percentile = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
 
+/** The middle value; with an even count, the mean of the two middle ones. NaN for none. */
+export function median(xs: number[]): number {
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 export async function gql(url: string, query: string, variables: Record<string, unknown> = {}) {
   const r = await fetch(url, {
     method: 'POST',

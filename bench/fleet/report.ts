@@ -1,5 +1,6 @@
 // The fleet section of bench/RESULTS.md (between markers, so a rerun replaces only it) and its plot.
 import type { FleetResult } from './run.js';
+import type { Repeated, SpreadKey } from './repeats.js';
 import { READERS, type PerReader } from './readers.js';
 import { runLine } from '../provenance/render.js';
 import type { Run } from '../provenance/run.js';
@@ -9,7 +10,7 @@ const END = '<!-- fleet:end -->';
 const n = (x: number, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits }).replace(/,/g, ' ');
 
 /** A row of the fleet table and the run that measured it (with --append, rows come from several commands). */
-export type FleetRow = FleetResult & { run: Run };
+export type FleetRow = FleetResult & Repeated & { run: Run };
 
 export interface FleetRun {
   /** the command that last wrote the file */
@@ -99,6 +100,14 @@ const table = (head: string[], rows: (string | number)[][]) =>
 // rows of runs before these columns existed lack their fields
 const dash = '–';
 const opt = <T>(v: T | null | undefined, show: (x: T) => string) => (v === null || v === undefined ? dash : show(v));
+/** A figure, and its lowest–highest over the row's runs when it has several. */
+const ranged = (r: FleetRow, k: SpreadKey, show: (x: number) => string, bold = false) => {
+  const v = r[k];
+  if (v === null || v === undefined) return dash;
+  const s = r.spread?.[k];
+  const head = bold ? `**${show(v)}**` : show(v);
+  return s ? `${head} (${show(s[0])}–${show(s[1])})` : head;
+};
 const perReader = (v: PerReader<number | null> | undefined, unit = '') =>
   v ? READERS.map((k) => `${k} ${opt(v[k], (x) => n(x))}`).join(', ') + unit : dash;
 
@@ -110,23 +119,23 @@ export function fleetSection(f: FleetRun): string {
     n(r.instances),
     n(r.specs),
     `${n(r.deploy_s, 1)} s`,
-    `**${n(r.rollout_s, 1)} s**`,
+    ranged(r, 'rollout_s', (x) => `${n(x, 1)} s`, true),
     r.submit_concurrency === undefined
       ? 'one by one'
-      : `${n(r.submit_concurrency)} at once${opt(r.submit_s, (x) => `, ${n(x, 1)} s`)}`,
+      : `${n(r.submit_concurrency)} at once${r.submit_s === undefined ? '' : `, ${ranged(r, 'submit_s', (x) => `${n(x, 1)} s`)}`}`,
     n(r.msgs_per_s.UpdateNvcaInstanceStream ?? 0),
     n(r.msgs_per_s.NvcaStatusStream ?? 0),
     `${n(r.delivered)} / ${n(r.expected)}`,
-    `${n(r.p50_ms)} ms`,
-    `${n(r.p99_ms)} ms`,
+    ranged(r, 'p50_ms', (x) => `${n(x)} ms`),
+    ranged(r, 'p99_ms', (x) => `${n(x)} ms`),
     `${n(r.rss_per_agent_mb, 1)} MB`,
     `${n(r.control_plane_rss_mb)} MB`,
     `${n(r.rss_per_1k_instances_mb, 1)} MB`,
-    opt(r.status_events_per_s, (x) => `**${n(x)}**`),
-    opt(r.raw_status_events_per_s, (x) => n(x)),
-    opt(r.ratio_vs_raw, (x) => n(x, 2)),
+    ranged(r, 'status_events_per_s', (x) => n(x), true),
+    ranged(r, 'raw_status_events_per_s', (x) => n(x)),
+    ranged(r, 'ratio_vs_raw', (x) => n(x, 2)),
     perReader(r.reader_lag_max_ms, ' ms'),
-    opt(r.reader_window_max_ms, (x) => `${n(x)} ms`),
+    ranged(r, 'reader_window_max_ms', (x) => `${n(x)} ms`),
     opt(r.lwt_per_event, (x) => n(x, 2)),
     r.mismatches ? READERS.map((k) => n(r.mismatches[k])).join(' / ') : dash,
   ]);
@@ -134,7 +143,9 @@ export function fleetSection(f: FleetRun): string {
     START,
     '## Fleet',
     '',
-    `Rows (clusters × instances) on ${f.services}, each from its own run:`,
+    `Rows (clusters × instances) on ${f.services}, each from its own run (a row of several runs, \`--repeat\`,`,
+    'shows the median of each timed figure and, in brackets, its lowest–highest; its memory and per-reader figures',
+    "are those of the run with the median readers' rate, its deliveries and mismatches the sum over its runs):",
     '',
     ...rowRuns(f.results),
     '',

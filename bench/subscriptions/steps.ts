@@ -1,4 +1,4 @@
-import { percentile } from '../lib.js';
+import { median, percentile } from '../lib.js';
 // A sweep step from its repeats: the median and the spread (min, max) of each figure, and whether
 // the step was sustained.
 
@@ -60,14 +60,6 @@ export interface StepSummary {
   sustained: boolean;
   /** why not, when not */
   reason: string | null;
-}
-
-/** The middle value; with an even count, the mean of the two middle ones. NaN for none. */
-export function median(xs: number[]): number {
-  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** delivered must reach this share of what was offered */

@@ -1,4 +1,5 @@
-import { median, summarizeStep } from '../steps.js';
+import { median } from '../../lib.js';
+import { summarizeStep } from '../steps.js';
 import { repeat } from './fixtures.js';
 
 describe('a sweep step from its repeats', () => {

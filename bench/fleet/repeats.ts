@@ -1,0 +1,54 @@
+// One row out of several runs of the same fleet size: on a 2-core machine that hosts NATS, Cassandra, the
+// control plane and the agents at once, one run of a row is one draw from a wide spread.
+import { median } from '../lib.js';
+import type { FleetResult } from './run.js';
+
+/** The figures a row reports as the median of its runs, with their lowest and highest. */
+export const SPREAD_KEYS = [
+  'rollout_s',
+  'submit_s',
+  'p50_ms',
+  'p99_ms',
+  'status_events_per_s',
+  'raw_status_events_per_s',
+  'ratio_vs_raw',
+  'reader_window_max_ms',
+] as const;
+export type SpreadKey = (typeof SPREAD_KEYS)[number];
+
+export interface Repeated {
+  /** how many runs the row's figures come from; rows without it ran once */
+  repeats?: number;
+  /** the lowest and highest of each SPREAD_KEYS figure over the runs (its median is the row's own field) */
+  spread?: Partial<Record<SpreadKey, [number, number]>>;
+}
+
+/**
+ * The runs of one size as one row: each SPREAD_KEYS figure is the median over the runs (a ratio is each
+ * run's own, then their median: ours and raw of one run share its machine's state), with its range; the
+ * per-reader and memory figures are those of the run with the median readers' rate; deliveries and
+ * mismatches add up over every run, so one lost event in any run shows.
+ */
+export function combineRuns(runs: FleetResult[]): FleetResult & Repeated {
+  if (runs.length === 0) throw new Error('combineRuns: no runs');
+  if (runs.length === 1) return runs[0];
+  const byRate = [...runs].sort((a, b) => a.status_events_per_s - b.status_events_per_s);
+  const row: FleetResult & Repeated = { ...byRate[Math.floor((byRate.length - 1) / 2)] };
+  const spread: Partial<Record<SpreadKey, [number, number]>> = {};
+  for (const k of SPREAD_KEYS) {
+    const xs = runs.map((r) => r[k]).filter((x): x is number => typeof x === 'number');
+    if (xs.length === 0) continue;
+    row[k] = k === 'ratio_vs_raw' ? Math.round(median(xs) * 100) / 100 : median(xs);
+    spread[k] = [Math.min(...xs), Math.max(...xs)];
+  }
+  row.delivered = runs.reduce((a, r) => a + r.delivered, 0);
+  row.expected = runs.reduce((a, r) => a + r.expected, 0);
+  row.mismatches = {
+    nvcf: runs.reduce((a, r) => a + r.mismatches.nvcf, 0),
+    icms: runs.reduce((a, r) => a + r.mismatches.icms, 0),
+    'nvca-status': runs.reduce((a, r) => a + r.mismatches['nvca-status'], 0),
+  };
+  row.repeats = runs.length;
+  row.spread = spread;
+  return row;
+}
