@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { startSystem, demoClusters } from '@nvcf/local';
 import { realBackends } from '@nvcf/local/real';
 import { setLogLevel } from '@nvcf/logging';
+// the module alone: @nvcf/test's index needs jest's globals
+import { deleteDurables } from '@nvcf/test/durables';
 import { gql } from '../lib.js';
 
 export interface RolloutResult {
@@ -45,6 +47,10 @@ async function run(n: number, env: ServicesEnv): Promise<RolloutResult> {
     clusters,
     sim: { startDelayMs: 10, updateDelayMs: 10 },
     revisionDeadlineMs: 600_000,
+    // durables of this run only, reading from now: the shared defaults would first work through every status
+    // event earlier runs and tests left on the stream, and the deploy would time that
+    deploymentSuffix: suffix,
+    statusConsumerStart: 'new',
   });
   try {
     const v = (
@@ -76,6 +82,8 @@ async function run(n: number, env: ServicesEnv): Promise<RolloutResult> {
     return { instances: n, clusters: 10, deploy_s: deployS, rollout_s: (Date.now() - t1) / 1000 };
   } finally {
     await system.dispose();
+    // the readers' and the agents' durables all carry the suffix
+    await deleteDurables(env.NATS_URL, suffix.slice(1));
   }
 }
 
