@@ -1,5 +1,7 @@
-// npm run bench [-- --quick | --render]: queries, subscriptions and rollout side by side with the peers, in one
-// run on this machine; writes its sections of bench/results/latest.json (each with its run) and bench/RESULTS.md.
+// npm run bench [-- --quick | --render | --only SECTION,…]: queries, subscriptions and rollout side by side with the
+// peers, in one run on this machine; writes its sections of bench/results/latest.json (each with its run) and
+// bench/RESULTS.md. --only: those sections alone (queries, subscriptions, sweep, rollout), as the full run has them;
+// the others keep their runs.
 // Starts NATS and Cassandra itself (npm run services:up) after the query part, which needs neither.
 import { writeFileSync } from 'node:fs';
 import { servicesUp } from '@nvcf/test/services';
@@ -25,6 +27,12 @@ if (process.argv.includes('--render')) {
 }
 
 const quick = process.argv.includes('--quick');
+const PHASES: SectionName[] = ['queries', 'subscriptions', 'sweep', 'rollout'];
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt > 0 ? (process.argv[onlyAt + 1] ?? '').split(',') : PHASES;
+const unknown = only.filter((o) => !PHASES.includes(o as SectionName));
+if (unknown.length || !only.length)
+  throw new Error(`--only takes ${PHASES.join(', ')}, comma-separated (got '${process.argv[onlyAt + 1] ?? ''}')`);
 const plan = quick
   ? {
       queries: { seconds: 10, warmupSeconds: 3, connections: 50, rounds: 1 },
@@ -62,6 +70,7 @@ const out: Latest = {};
 const failures: string[] = [];
 // each section's run starts with its phase: its own start, duration and load average
 async function phase(name: SectionName, body: () => Promise<Record<string, unknown>>) {
+  if (!only.includes(name)) return;
   const run = startRun();
   try {
     const result = await body();
@@ -79,7 +88,9 @@ await phase('queries', async () => ({
   // native peers that could not be built here, with why (the run goes on without them)
   skipped: skippedPeers,
 }));
-const env = (await servicesUp({ nats: true, cassandra: true })) as unknown as ServicesEnv;
+const env = (only.some((o) => o !== 'queries')
+  ? await servicesUp({ nats: true, cassandra: true })
+  : {}) as unknown as ServicesEnv;
 await phase('subscriptions', async () => {
   const runs: SubscriptionRun[] = [];
   for (const s of plan.subscriptions as {
