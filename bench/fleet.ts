@@ -14,21 +14,17 @@ import { combineRuns } from './fleet/repeats.js';
 import { fleetSvg, renderFleetSection, type FleetRow, type FleetRun } from './fleet/report.js';
 import { LATEST, mergeSections } from './provenance/latest.js';
 import { startRun } from './provenance/run.js';
+import { arg, positiveInt } from './cli/args.js';
 
-const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
-const sizes: FleetSize[] = (arg('--sizes') ?? '10x1000,50x10000').split(',').map((s) => {
+const sizes: FleetSize[] = (arg('sizes') ?? '10x1000,50x10000').split(',').map((s) => {
   const [clusters, instances] = s.split('x').map(Number);
   if (!clusters || !instances) throw new Error(`--sizes wants CLUSTERSxINSTANCES,… (got '${s}')`);
   return { clusters, instances };
 });
 const single = process.argv.includes('--single');
-const submitConcurrency = Number(arg('--submit-concurrency') ?? FLEET_DEFAULTS.submitConcurrency);
-if (!Number.isInteger(submitConcurrency) || submitConcurrency < 1)
-  throw new Error(`--submit-concurrency wants a whole number ≥ 1 (got '${arg('--submit-concurrency')}')`);
-const repeat = Number(arg('--repeat') ?? 1);
-if (!Number.isInteger(repeat) || repeat < 1)
-  throw new Error(`--repeat wants a whole number ≥ 1 (got '${arg('--repeat')}')`);
-const controlPlane = arg('--control-plane') ?? FLEET_DEFAULTS.controlPlane;
+const submitConcurrency = positiveInt('submit-concurrency', FLEET_DEFAULTS.submitConcurrency);
+const repeat = positiveInt('repeat', 1);
+const controlPlane = arg('control-plane') ?? FLEET_DEFAULTS.controlPlane;
 if (controlPlane !== 'processes' && controlPlane !== 'one')
   throw new Error(`--control-plane wants processes or one (got '${controlPlane}')`);
 // the single-node set's own record: .services/env names whichever set `up` ran last

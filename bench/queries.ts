@@ -5,6 +5,7 @@ import { queriesSummary } from './results.js';
 import { mergeSections } from './provenance/latest.js';
 import { startRun } from './provenance/run.js';
 import { gateways } from './queries/gateways.js';
+import { arg, listOf, positiveInt } from './cli/args.js';
 
 if (process.argv.includes('--help')) {
   console.log(
@@ -19,24 +20,15 @@ if (process.argv.includes('--help')) {
   process.exit(0);
 }
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const opts = {
-  seconds: Number(arg('seconds') ?? 20),
+  seconds: positiveInt('seconds', 20),
+  // 0: no warm-up
   warmupSeconds: Number(arg('warmup') ?? 5),
-  connections: Number(arg('connections') ?? 50),
-  rounds: Number(arg('rounds') ?? 1),
+  connections: positiveInt('connections', 50),
+  rounds: positiveInt('rounds', 1),
 };
 const keys = gateways.map((g) => g.key);
-const only = arg('only')
-  ?.split(',')
-  .map((k) => {
-    const key = keys.find((g) => g === k.trim());
-    if (!key) throw new Error(`--only takes ${keys.join(', ')} (got '${k}')`);
-    return key;
-  });
+const only = listOf('only', keys, keys);
 const run = startRun();
 const results = await runQueries({ ...opts, only });
 console.table(results.map(({ label: _, ...r }) => r));

@@ -4,11 +4,11 @@ import { runRollout, type ServicesEnv } from './rollout/run.js';
 import { rolloutSummary } from './results.js';
 import { mergeSections } from './provenance/latest.js';
 import { startRun } from './provenance/run.js';
+import { arg } from './cli/args.js';
 
-const at = process.argv.indexOf('--instances');
-const sizes = (at > 0 ? (process.argv[at + 1] ?? '') : '100,1000').split(',').map(Number);
+const sizes = (arg('instances') ?? '100,1000').split(',').map(Number);
 if (!sizes.every((n) => Number.isInteger(n) && n > 0))
-  throw new Error(`--instances wants whole numbers, comma-separated (got '${process.argv[at + 1]}')`);
+  throw new Error(`--instances wants whole numbers, comma-separated (got '${arg('instances')}')`);
 const env = readServicesEnv() as unknown as ServicesEnv;
 const run = startRun();
 const results = await runRollout(sizes, env);

@@ -15,6 +15,7 @@ import { queriesSummary, subscriptionsSummary, rolloutSummary, type Subscription
 import { LATEST, mergeSections, readLatest, type Latest, type SectionName } from './provenance/latest.js';
 import { startRun } from './provenance/run.js';
 import { renderResults } from './report.js';
+import { listOf } from './cli/args.js';
 
 // --render: only rewrite RESULTS.md from latest.json (after editing ANALYSIS.md); every section keeps its run
 if (process.argv.includes('--render')) {
@@ -28,11 +29,7 @@ if (process.argv.includes('--render')) {
 
 const quick = process.argv.includes('--quick');
 const PHASES: SectionName[] = ['queries', 'subscriptions', 'sweep', 'rollout'];
-const onlyAt = process.argv.indexOf('--only');
-const only = onlyAt > 0 ? (process.argv[onlyAt + 1] ?? '').split(',') : PHASES;
-const unknown = only.filter((o) => !PHASES.includes(o as SectionName));
-if (unknown.length || !only.length)
-  throw new Error(`--only takes ${PHASES.join(', ')}, comma-separated (got '${process.argv[onlyAt + 1] ?? ''}')`);
+const only = listOf('only', PHASES, PHASES);
 const plan = quick
   ? {
       queries: { seconds: 10, warmupSeconds: 3, connections: 50, rounds: 1 },
