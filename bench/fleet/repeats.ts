@@ -2,6 +2,7 @@
 // control plane and the agents at once, one run of a row is one draw from a wide spread.
 import { median } from '../lib.js';
 import type { FleetResult } from './run.js';
+import { READERS, type PerReader } from './readers.js';
 
 /** The figures a row reports as the median of its runs, with their lowest and highest. */
 export const SPREAD_KEYS = [
@@ -43,11 +44,9 @@ export function combineRuns(runs: FleetResult[]): FleetResult & Repeated {
   }
   row.delivered = runs.reduce((a, r) => a + r.delivered, 0);
   row.expected = runs.reduce((a, r) => a + r.expected, 0);
-  row.mismatches = {
-    nvcf: runs.reduce((a, r) => a + r.mismatches.nvcf, 0),
-    icms: runs.reduce((a, r) => a + r.mismatches.icms, 0),
-    'nvca-status': runs.reduce((a, r) => a + r.mismatches['nvca-status'], 0),
-  };
+  row.mismatches = Object.fromEntries(
+    READERS.map((k) => [k, runs.reduce((a, r) => a + r.mismatches[k], 0)]),
+  ) as PerReader<number>;
   row.repeats = runs.length;
   row.spread = spread;
   return row;
