@@ -85,10 +85,12 @@ await phase('queries', async () => ({
   // native peers that could not be built here, with why (the run goes on without them)
   skipped: skippedPeers,
 }));
-const env = (only.some((o) => o !== 'queries')
-  ? await servicesUp({ nats: true, cassandra: true })
-  : {}) as unknown as ServicesEnv;
+// NATS and Cassandra, started by the first section that needs them (the queries need neither)
+let servicesStarted: Promise<ServicesEnv> | undefined;
+const services = () =>
+  (servicesStarted ??= servicesUp({ nats: true, cassandra: true }).then((e) => e as unknown as ServicesEnv));
 await phase('subscriptions', async () => {
+  const env = await services();
   const runs: SubscriptionRun[] = [];
   for (const s of plan.subscriptions as {
     subs: number;
@@ -103,6 +105,7 @@ await phase('subscriptions', async () => {
 });
 // the sweep is a section of its own: the fixed-rate runs above stand without it
 await phase('sweep', async () => {
+  const env = await services();
   const P99_BOUND_MS = 100;
   const cosmo = ensureCosmoRouter();
   const cosmoSkipped =
@@ -125,7 +128,7 @@ await phase('sweep', async () => {
   writeFileSync('bench/results/subscriptions-sweep.svg', sweepSvg(plotSeries(section), P99_BOUND_MS));
   return section;
 });
-await phase('rollout', async () => rolloutSummary(await runRollout(plan.rollout, env)));
+await phase('rollout', async () => rolloutSummary(await runRollout(plan.rollout, await services())));
 
 // the fleet and the hardening run are measured on their own (npm run bench:fleet, bench:hardening): their sections stay
 writeFileSync('bench/RESULTS.md', renderResults(mergeSections(out)));
