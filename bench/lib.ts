@@ -1,13 +1,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '@nvcf/local/topology';
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as any).port;
-      s.close(() => resolve(p));
-    });
-  });
+export { freePort };
 
 /** Resident memory of a process and its descendants (tsx and CLIs run node as a child). */
 export function treeRssMb(root: number): number {

@@ -1,5 +1,5 @@
 import { DEV_TOKENS } from '@nvcf/auth';
-import { freePort, spawnService } from '@nvcf/local/topology';
+import { freePort, startService, type ServiceProcess } from '@nvcf/local/topology';
 
 export interface GatewayProcessOptions {
   /** subgraph name -> GraphQL URL (System.subgraphs) */
@@ -13,6 +13,8 @@ export interface GatewayProcessOptions {
   env?: Record<string, string>;
   /** node flags before the entrypoint */
   nodeArgs?: string[];
+  /** its HTTP port (a free one by default) */
+  port?: number;
 }
 
 export interface GatewayProcess extends AsyncDisposable {
@@ -33,30 +35,45 @@ export interface GatewayProcess extends AsyncDisposable {
  */
 export async function startGatewayProcess(o: GatewayProcessOptions): Promise<GatewayProcess> {
   const base = (name: string) => o.subgraphs[name].replace(/\/graphql$/, '');
-  const p = spawnService({
-    name: 'gateway',
-    kind: 'gateway',
-    mode: 'source',
-    nodeArgs: o.nodeArgs,
-    port: await freePort(),
-    metricsPort: await freePort(),
-    env: {
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-      NATS_URL: o.natsUrl,
-      NVCF_URL: base('nvcf'),
-      ICMS_URL: base('icms'),
-      NVCA_STATUS_URL: base('nvca-status'),
-      NVCT_URL: base('nvct'),
-      // cursors must verify on every replica: the system signs them with its one secret too
-      NVCF_INTERNAL_SECRET: o.secret,
-      NVCF_CURSOR_SECRET: o.secret,
-      AUTH_MODE: 'dev',
-      AUTH_TOKENS: Object.entries(o.tokens ?? DEV_TOKENS)
-        .map(([t, tenant]) => `${t}=${tenant}`)
-        .join(','),
-      ...o.env,
-    },
-  });
+  let last: ServiceProcess | undefined;
+  let p: ServiceProcess;
+  try {
+    p = await startService(
+      {
+        name: 'gateway',
+        kind: 'gateway',
+        mode: 'source',
+        nodeArgs: o.nodeArgs,
+        port: o.port ? async () => o.port! : freePort,
+        metricsPort: freePort,
+        env: {
+          LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+          NATS_URL: o.natsUrl,
+          NVCF_URL: base('nvcf'),
+          ICMS_URL: base('icms'),
+          NVCA_STATUS_URL: base('nvca-status'),
+          NVCT_URL: base('nvct'),
+          // cursors must verify on every replica: the system signs them with its one secret too
+          NVCF_INTERNAL_SECRET: o.secret,
+          NVCF_CURSOR_SECRET: o.secret,
+          AUTH_MODE: 'dev',
+          AUTH_TOKENS: Object.entries(o.tokens ?? DEV_TOKENS)
+            .map(([t, tenant]) => `${t}=${tenant}`)
+            .join(','),
+          ...o.env,
+        },
+      },
+      {
+        timeoutMs: o.startTimeoutMs ?? 60_000,
+        spawned: (s) => (last = s),
+        // a port the caller chose is not picked again
+        attempts: o.port ? 1 : 3,
+      },
+    );
+  } catch (err) {
+    await last?.stop('SIGKILL');
+    throw err;
+  }
   const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
     const { code, signal: s } = await p.stop(signal);
     return { code, signal: s };
@@ -64,12 +81,6 @@ export async function startGatewayProcess(o: GatewayProcessOptions): Promise<Gat
   const dispose = async () => {
     await p.stop('SIGTERM');
   };
-  try {
-    await p.ready(o.startTimeoutMs ?? 60_000);
-  } catch (err) {
-    await p.stop('SIGKILL');
-    throw err;
-  }
   return {
     pid: p.pid,
     url: p.url,

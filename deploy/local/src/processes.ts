@@ -47,17 +47,29 @@ export interface ServiceProcess {
   signal(signal: NodeJS.Signals): void;
 }
 
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  s.listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
+/** A service could not bind its port: another socket took it between `freePort` and the child's listen. */
+export class PortInUseError extends Error {
+  override name = 'PortInUseError';
 }
 
-/** Starts one service as its own OS process on `port`, with exactly the environment given (plus PATH). */
-export function spawnService(o: {
+// the kernel may hand a just-closed port to the next bind(0): one process never hands it out twice
+const handedOut = new Set<number>();
+
+/** A loopback port that was free a moment ago and that this process has not handed out before. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const s = createServer();
+    s.listen(0, '127.0.0.1');
+    await once(s, 'listening');
+    const port = (s.address() as { port: number }).port;
+    await new Promise((r) => s.close(r));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+export interface SpawnOptions {
   name: string;
   kind: ServiceKind;
   port: number;
@@ -68,7 +80,34 @@ export function spawnService(o: {
   echo?: boolean;
   /** node flags before the entrypoint (`--cpu-prof`: Node 20 refuses it in NODE_OPTIONS) */
   nodeArgs?: string[];
-}): ServiceProcess {
+}
+
+/**
+ * Spawns a service and waits until it is ready, on ports picked when it is spawned; a port taken by
+ * another socket before the child bound it means a new pick and a new process (up to `attempts`).
+ * `spawned` sees every process, ready or not (to track it, or to stop it when this rejects).
+ */
+export async function startService(
+  o: Omit<SpawnOptions, 'port' | 'metricsPort'> & {
+    port: () => Promise<number>;
+    metricsPort?: () => Promise<number>;
+  },
+  opts: { timeoutMs?: number; spawned?: (p: ServiceProcess) => void; attempts?: number } = {},
+): Promise<ServiceProcess> {
+  const p = spawnService({ ...o, port: await o.port(), metricsPort: await o.metricsPort?.() });
+  opts.spawned?.(p);
+  try {
+    await p.ready(opts.timeoutMs);
+    return p;
+  } catch (err) {
+    const attempts = opts.attempts ?? 3;
+    if (!(err instanceof PortInUseError) || attempts <= 1) throw err;
+    return startService(o, { ...opts, attempts: attempts - 1 });
+  }
+}
+
+/** Starts one service as its own OS process on `port`, with exactly the environment given (plus PATH). */
+export function spawnService(o: SpawnOptions): ServiceProcess {
   const child: ChildProcess = spawn(
     process.execPath,
     [...(o.nodeArgs ?? []), ...serviceCommand(o.kind, o.mode, o.root)],
@@ -112,7 +151,10 @@ export function spawnService(o: {
     async ready(timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
-        if (done) throw new Error(`${o.name} exited before it was ready:\n${out.slice(-4000)}`);
+        if (done) {
+          const message = `${o.name} exited before it was ready:\n${out.slice(-4000)}`;
+          throw /\bEADDRINUSE\b/.test(out) ? new PortInUseError(message) : new Error(message);
+        }
         try {
           if ((await fetch(`${url}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200) return;
         } catch {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DisposalStack } from '@nvcf/lifecycle';
 import { startBalancer, type Balancer } from './balancer.js';
-import { spawnService, freePort, type RunMode, type ServiceKind, type ServiceProcess } from './processes.js';
+import { startService, freePort, type RunMode, type ServiceKind, type ServiceProcess } from './processes.js';
 import type { ClusterRecord } from '@nvcf/subgraph-icms';
 import { demoClusters } from './seed.js';
 import { statusConsumers, taskReportConsumer } from './system.js';
@@ -72,22 +72,24 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
     writeFileSync(clustersFile, JSON.stringify(clusters, null, 2));
     const live = new Map<string, ServiceProcess>();
     const envOf = new Map<string, { kind: ServiceKind; env: Record<string, string>; port: () => Promise<number> }>();
-    const start = async (name: string) => {
+    /** `spawned` sees every process spawned for `name`, ready or not */
+    const launch = (name: string, port: () => Promise<number>, spawned?: (p: ServiceProcess) => void) => {
       const spec = envOf.get(name)!;
-      const p = spawnService({
-        name,
-        kind: spec.kind,
-        port: await spec.port(),
-        metricsPort: spec.kind === 'gateway' ? await freePort() : undefined,
-        env: { ...o.env, ...spec.env },
-        mode: o.mode,
-        echo: o.echo,
-        nodeArgs: o.nodeArgs,
-      });
-      live.set(name, p);
-      await p.ready();
-      return p;
+      return startService(
+        {
+          name,
+          kind: spec.kind,
+          port,
+          metricsPort: spec.kind === 'gateway' ? freePort : undefined,
+          env: { ...o.env, ...spec.env },
+          mode: o.mode,
+          echo: o.echo,
+          nodeArgs: o.nodeArgs,
+        },
+        { spawned },
+      );
     };
+    const start = (name: string) => launch(name, envOf.get(name)!.port, (p) => live.set(name, p));
     stack.defer(async () => {
       await Promise.all([...live.values()].map((p) => p.stop('SIGTERM')));
     });
@@ -154,18 +156,8 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
         const next = await start(name);
         return { old, next, exit };
       }
-      // a gateway keeps its port (clients and the test's balancer know it); others get a new one
-      const port = spec.kind === 'gateway' ? await freePort() : await spec.port();
-      const next = spawnService({
-        name,
-        kind: spec.kind,
-        port,
-        metricsPort: spec.kind === 'gateway' ? await freePort() : undefined,
-        env: { ...o.env, ...spec.env },
-        mode: o.mode,
-        echo: o.echo,
-      });
-      await next.ready();
+      // the new process runs beside the old one, so it needs a port of its own (a gateway's fixed one is taken)
+      const next = await launch(name, spec.kind === 'gateway' ? freePort : spec.port);
       live.set(name, next);
       // as Kubernetes does: the old endpoint leaves the Service, requests already sent to it
       // finish (the preStop pause), then it gets SIGTERM and drains whatever is left
