@@ -9,6 +9,7 @@ import { hardening, type HardeningSection } from './hardening/report.js';
 import type { Latest } from './provenance/latest.js';
 import { runLine } from './provenance/render.js';
 import { renderSweep } from './subscriptions/sweep-report.js';
+import type { SpreadKey as SubscriptionSpreadKey } from './subscriptions/repeats.js';
 
 const n = (x: number | null | undefined, digits = 0) =>
   x == null || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits }).replace(/,/g, ' ');
@@ -83,22 +84,39 @@ const label = {
   ceiling: 'unbatched WebSocket fan-out from NATS (not an upper bound)',
 } as const;
 
+/** A fixed-rate figure, and its lowest–highest when the result comes from several runs. */
+function spreadOf(r: SubscriptionRun['results'][number], k: SubscriptionSpreadKey, show: (x: number) => string) {
+  const range = r.spread?.[k];
+  return range ? `${show(r[k])} (${show(range[0])}–${show(range[1])})` : show(r[k]);
+}
+const repeatsLine = (results: SubscriptionRun['results']) => {
+  const most = Math.max(...results.map((r) => r.repeats ?? 1));
+  return most > 1
+    ? [
+        `Each path ${most} times, the paths taking turns run by run; a figure is the median, its lowest–highest in brackets; losses add up over the runs.`,
+        '',
+      ]
+    : [];
+};
+
 function subscriptions(s: any): string {
   if (!s || s.error) return `Failed: ${s?.error ?? 'not run'}`;
   const runs = (s.runs as SubscriptionRun[]).map((run) =>
     [
       `### ${n(run.subs)} subscribers, ${run.rate} events/s for ${run.seconds} s (${n(run.subs * run.rate)} deliveries/s asked for)${run.remote ? ', selecting `cluster { id name }`: one supergraph fetch per event' : ''}`,
       '',
+      ...repeatsLine(run.results),
       table(
         ['path', 'ready', 'delivered/s', 'lost', 'p50', 'p99', 'RSS', 'RSS per 1k subs'],
         run.results.map((r) => [
           label[r.path],
           `${n(r.ready)}/${n(r.subscribers)}`,
-          `**${n(r.events_per_s)}**`,
-          `${n(r.lost)} / ${n(r.events * r.ready)}`,
-          `${n(r.p50_ms)} ms`,
-          `${n(r.p99_ms)} ms`,
-          `${n(r.rss_mb)} MB`,
+          spreadOf(r, 'events_per_s', (x) => `**${n(x)}**`),
+          // over every run: each counted subscription's deliveries and losses
+          `${n(r.lost)} / ${n(r.delivered + r.lost)}`,
+          spreadOf(r, 'p50_ms', (x) => `${n(x)} ms`),
+          spreadOf(r, 'p99_ms', (x) => `${n(x)} ms`),
+          spreadOf(r, 'rss_mb', (x) => `${n(x)} MB`),
           `${n(r.rss_per_1k_subs_mb, 1)} MB`,
         ]),
       ),

@@ -2,6 +2,7 @@
 // stores them, each with its run).
 import type { QueryResult } from './queries/run.js';
 import type { Result as SubscriptionResult } from './subscriptions/run.js';
+import type { Repeated } from './subscriptions/repeats.js';
 import type { RolloutResult } from './rollout/run.js';
 
 const ratio = (a: number | undefined, b: number | undefined) => (a && b ? Math.round((a / b) * 100) / 100 : null);
@@ -34,7 +35,8 @@ export interface SubscriptionRun {
   rate: number;
   seconds: number;
   remote?: boolean;
-  results: SubscriptionResult[];
+  /** each path's runs as one (repeated runs: medians and spread) */
+  results: (SubscriptionResult & Repeated)[];
 }
 
 /** The headline is the 1k-subscriber run at the highest rate; every run is kept in `runs`. */

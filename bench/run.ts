@@ -34,6 +34,7 @@ const plan = quick
   ? {
       queries: { seconds: 10, warmupSeconds: 3, connections: 50, rounds: 1 },
       subscriptions: [{ subs: 1000, rate: 20, seconds: 10 }],
+      subscriptionRepeats: 1,
       // a short sweep: the curve's shape and where it bends, not the full issue's steps
       sweep: { series: [{ subs: 1000, rates: [20, 50, 80] }] as SweepSeries[], seconds: 5, repeats: 3 },
       mix: [{ subs: 1000, rates: [10, 20, 40] }] as SweepSeries[],
@@ -47,6 +48,8 @@ const plan = quick
         { subs: 10_000, rate: 2, seconds: 15 },
         { subs: 1000, rate: 5, seconds: 15, remote: true, paths: ['gateway'] as Path[] },
       ],
+      // every path of a configuration three times, interleaved: ours, peer, ceiling, ours, …
+      subscriptionRepeats: 3,
       // 20k to 140k deliveries/s asked for, each step 15 s, until p99 passes 100 ms or anything is lost
       sweep: {
         series: [
@@ -99,7 +102,13 @@ await phase('subscriptions', async () => {
     remote?: boolean;
     paths?: Path[];
   }[]) {
-    runs.push({ ...s, results: await runSubscriptions({ ...s, paths: s.paths ?? allPaths, natsUrl: env.NATS_URL }) });
+    const results = await runSubscriptions({
+      ...s,
+      paths: s.paths ?? allPaths,
+      repeats: plan.subscriptionRepeats,
+      natsUrl: env.NATS_URL,
+    });
+    runs.push({ ...s, results });
   }
   return subscriptionsSummary(runs);
 });

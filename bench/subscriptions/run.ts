@@ -12,6 +12,7 @@ import { DeliveryTally } from './tally.js';
 import { sessionFigures, summarizeStep, type Repeat, type StepSummary } from './steps.js';
 import { openMixSession } from './mix/session.js';
 import { activeAgain } from './events.js';
+import { combineResults, type Repeated } from './repeats.js';
 
 export type { Path } from './targets.js';
 export { allPaths, sweepPaths } from './targets.js';
@@ -45,6 +46,8 @@ export interface SubscriptionsOptions {
   paths: Path[];
   /** select an Instance field another subgraph owns (cluster name), fetched through the supergraph per event */
   remote?: boolean;
+  /** runs per path, interleaved across the paths (default 1) */
+  repeats?: number;
   /** default: NATS_URL from .services/env (written by npm run services:up) */
   natsUrl?: string;
   /** the realistic mix's stores; default: CASSANDRA_* from .services/env */
@@ -67,19 +70,29 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // step never counts in a later one, and each subscriber's deliveries are checked event by event
 const TIMED = /^(\d+):(\d+):(\d+)$/;
 
-export async function runSubscriptions(opts: SubscriptionsOptions): Promise<Result[]> {
+/**
+ * Each path in turn, each run on a fresh process and fresh subscriptions; with `repeats`, the paths
+ * take turns run by run (ours, peer, ceiling, ours, …), so a slow minute of a shared machine falls on
+ * all of them, and each path's runs become one result (their medians, spread and summed losses).
+ */
+export async function runSubscriptions(opts: SubscriptionsOptions): Promise<(Result & Repeated)[]> {
   const natsUrl = natsUrlOf(opts.natsUrl);
-  const results: Result[] = [];
-  for (const path of opts.paths) {
-    const s = await openSession(path, opts.subs, natsUrl, opts.remote, opts.cassandra);
-    try {
-      // a single run waits up to 30 s for stragglers, as before: its `lost` is final
-      results.push(await s.step(opts.rate, opts.seconds, 30_000));
-    } finally {
-      await s.close();
+  const runs = new Map<Path, Result[]>(opts.paths.map((p) => [p, []]));
+  for (let r = 0; r < Math.max(1, opts.repeats ?? 1); r++)
+    for (const path of opts.paths) {
+      const s = await openSession(path, opts.subs, natsUrl, opts.remote, opts.cassandra);
+      try {
+        // a run waits up to 30 s for stragglers: its `lost` is final
+        const x = await s.step(opts.rate, opts.seconds, 30_000);
+        runs.get(path)!.push(x);
+        console.error(
+          `[bench] ${path} ${opts.subs} subs × ${opts.rate}/s, run ${r + 1}: ${x.events_per_s}/s delivered, p99 ${x.p99_ms} ms, lost ${x.lost}`,
+        );
+      } finally {
+        await s.close();
+      }
     }
-  }
-  return results;
+  return opts.paths.map((p) => combineResults(runs.get(p)!));
 }
 
 const natsUrlOf = (given?: string) => {
