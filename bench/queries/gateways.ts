@@ -2,7 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCosmoRouter, ensureHiveRouter, HIVE_ROUTER, type Built } from '../peers/native/build.js';
-import { composeCosmoConfig, cosmoRouterConfig, writeCosmoExecutionConfig } from '../peers/native/cosmo.js';
+import {
+  COSMO_OFFLINE,
+  composeCosmoConfig,
+  cosmoRouterConfig,
+  writeCosmoExecutionConfig,
+} from '../peers/native/cosmo.js';
 import { benchSdl, benchSubgraphs } from './subgraphs/schemas.js';
 
 const tsx = 'node_modules/.bin/tsx';
@@ -97,7 +102,7 @@ export const gateways: GatewaySpec[] = [
       writeCosmoExecutionConfig(cosmoConfig, base, executionConfig);
       const config = join(dir, 'config.yaml');
       writeFileSync(config, cosmoRouterConfig({ port, executionConfig }));
-      return { cmd: builtBin('cosmo_router'), args: ['-config', config], cwd: dir };
+      return { cmd: builtBin('cosmo_router'), args: ['-config', config], cwd: dir, env: COSMO_OFFLINE };
     },
   },
   {

@@ -19,6 +19,12 @@ export interface CosmoSubgraph {
   sdl: string;
 }
 
+/**
+ * wgc and the router report usage to their vendor unless told not to (the router's usage tracker
+ * posts to an analytics host every few seconds); nothing here may leave the machine.
+ */
+export const COSMO_OFFLINE = { COSMO_TELEMETRY_DISABLED: 'true', DO_NOT_TRACK: '1' };
+
 /** The cached execution config for these subgraphs (composed with wgc the first time), or why not. */
 export function composeCosmoConfig(subgraphs: CosmoSubgraph[]): { path: string } | { skipped: string } {
   const wgcVersion = (
@@ -47,8 +53,7 @@ export function composeCosmoConfig(subgraphs: CosmoSubgraph[]): { path: string }
   const r = spawnSync(WGC, ['router', 'compose', '--suppress-warnings', '-i', 'graph.yaml', '-o', 'composing.json'], {
     cwd: dir,
     encoding: 'utf8',
-    // wgc reports usage to its vendor unless told not to; nothing here may leave the machine
-    env: { ...process.env, COSMO_TELEMETRY_DISABLED: 'true', DO_NOT_TRACK: '1' },
+    env: { ...process.env, ...COSMO_OFFLINE },
   });
   if (r.status !== 0 || !existsSync(join(dir, 'composing.json')))
     return { skipped: `wgc router compose failed: ${(r.stderr || r.stdout || '').trim().slice(-400)}` };
