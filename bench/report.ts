@@ -79,6 +79,7 @@ const label = {
   service: 'ours: gateway service alone (its own process, as the chart deploys it)',
   forward: 'Hive Gateway forwarding to nvca-status (graphql-ws)',
   fair_ceiling: "fair ceiling: NATS events over WebSockets with ours' batching, no GraphQL",
+  cosmo_edfs: 'Cosmo router, EDFS over NATS',
   mix: 'ours: realistic mix (two gateway replicas, real subgraphs, fifty tenants)',
   // runs recorded before the fair ceiling: one ws.send per subscription, which batches less than ours
   ceiling: 'unbatched WebSocket fan-out from NATS (not an upper bound)',

@@ -9,7 +9,7 @@ import { runQueries, skippedPeers } from './queries/run.js';
 import { runSubscriptions, runSweep, allPaths, sweepPaths, type Path, type SweepSeries } from './subscriptions/run.js';
 import { sweepSvg } from './subscriptions/plot.js';
 import { plotSeries, sweepSection } from './subscriptions/sweep-results.js';
-import { ensureCosmoRouter } from './peers/native/build.js';
+import { withCosmoEdfs } from './subscriptions/cosmo-edfs.js';
 import { runRollout, type ServicesEnv } from './rollout/run.js';
 import { queriesSummary, subscriptionsSummary, rolloutSummary, type SubscriptionRun } from './results.js';
 import { LATEST, mergeSections, readLatest, type Latest, type SectionName } from './provenance/latest.js';
@@ -116,9 +116,8 @@ await phase('subscriptions', async () => {
 await phase('sweep', async () => {
   const env = await services();
   const P99_BOUND_MS = 100;
-  const cosmo = ensureCosmoRouter();
-  const cosmoSkipped =
-    'skipped' in cosmo ? cosmo.skipped : 'the Cosmo router built, but this benchmark does not configure its EDFS yet';
+  // the Cosmo router's EDFS over the same subjects, when its binary is here (COSMO_ROUTER_BIN or a build)
+  const { paths, skipped: cosmoSkipped } = withCosmoEdfs(sweepPaths);
   const cassandra = {
     contactPoints: env.CASSANDRA_CONTACT_POINTS.split(','),
     localDataCenter: env.CASSANDRA_LOCAL_DC || 'datacenter1',
@@ -126,7 +125,7 @@ await phase('sweep', async () => {
   const sweep = (paths: Path[], series: SweepSeries[]) =>
     runSweep({ ...plan.sweep, series, paths, p99BoundMs: P99_BOUND_MS, natsUrl: env.NATS_URL, cassandra });
   // the mix runs alone (its subgraphs store every event of the stream), before the best case and the ceiling
-  const curves = [...(await sweep(['mix'], plan.mix)), ...(await sweep(sweepPaths, plan.sweep.series))];
+  const curves = [...(await sweep(['mix'], plan.mix)), ...(await sweep(paths, plan.sweep.series))];
   const section = sweepSection(curves, {
     seconds: plan.sweep.seconds,
     p99BoundMs: P99_BOUND_MS,

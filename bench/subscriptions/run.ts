@@ -286,7 +286,7 @@ async function openSession(
       clients[Math.floor(i / SUBS_PER_SOCKET)].subscribe<{
         instanceStatusChanged?: { message?: unknown };
       }>(
-        { query: query(remote), variables: { f: target.functionId } },
+        { query: target.query?.(target.functionId) ?? query(remote), variables: { f: target.functionId } },
         {
           next: (m) => {
             const e = m.data?.instanceStatusChanged;

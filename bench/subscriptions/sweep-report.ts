@@ -78,7 +78,10 @@ export function renderSweep(stored: Stored | undefined): string {
   if (!('best_case' in stored) && !('fair_ceiling' in stored))
     return `${ran}\n\nNot run since the fair ceiling replaced the unbatched fan-out; the sweep of this run compared ours with the unbatched fan-out, which batches less than ours and so is no upper bound (its curves stay in \`results/latest.json\`).`;
   const w = stored;
-  const all = [w.best_case, w.mix, w.fair_ceiling, w.npm_start, w.forward].filter((s): s is SweepSeriesResult => !!s);
+  const cosmo = 'curves' in w.cosmo_edfs ? w.cosmo_edfs : undefined;
+  const all = [w.best_case, w.mix, w.fair_ceiling, cosmo, w.npm_start, w.forward].filter(
+    (s): s is SweepSeriesResult => !!s,
+  );
   return [
     ran,
     '',
@@ -100,6 +103,8 @@ export function renderSweep(stored: Stored | undefined): string {
         : '') +
       (w.npm_start ? `; inside npm start ${n(w.npm_start.max_sustained_events_per_s)}/s` : '') +
       '.',
-    `Cosmo EDFS over NATS: ${w.cosmo_edfs.max_sustained_events_per_s != null ? `${n(w.cosmo_edfs.max_sustained_events_per_s)}/s` : `not run — ${w.cosmo_edfs.skipped ?? 'no reason recorded'}`}.`,
+    cosmo
+      ? `Cosmo router, EDFS over NATS: **${n(cosmo.max_sustained_events_per_s)}**/s${w.ratio_best_case_vs_cosmo_edfs != null ? ` (ours, best case ÷ Cosmo ${w.ratio_best_case_vs_cosmo_edfs.toFixed(2)})` : ''}; its subscriptions select only what the NATS message carries (no subgraph fetch), and it neither authenticates, scopes by tenant (the subject is fixed in its schema) nor signs cursors.`
+      : `Cosmo EDFS over NATS: not run — ${w.cosmo_edfs.skipped ?? 'no reason recorded'}.`,
   ].join('\n');
 }

@@ -33,16 +33,22 @@ export type SweepSection = {
   ratio_mix_vs_fair_ceiling?: number | null;
   npm_start?: SweepSeriesResult;
   forward?: SweepSeriesResult;
-  cosmo_edfs: { max_sustained_events_per_s: number | null; skipped: string | null };
+  /** the Cosmo router's EDFS over the same subjects (./cosmo-edfs.ts): its series, or why it did not run */
+  cosmo_edfs: (SweepSeriesResult & { skipped: null }) | { max_sustained_events_per_s: null; skipped: string | null };
+  ratio_best_case_vs_cosmo_edfs?: number | null;
 };
 
 /** latest.json's key and the series' name for each path */
-const SERIES: Record<Path, { key: 'best_case' | 'mix' | 'fair_ceiling' | 'npm_start' | 'forward'; label: string }> = {
+const SERIES: Record<
+  Path,
+  { key: 'best_case' | 'mix' | 'fair_ceiling' | 'npm_start' | 'forward' | 'cosmo_edfs'; label: string }
+> = {
   service: { key: 'best_case', label: 'ours, best case (gateway service, identical subscriptions)' },
   mix: { key: 'mix', label: 'ours, realistic mix' },
   fair_ceiling: { key: 'fair_ceiling', label: "fair ceiling (ours' batching, no GraphQL)" },
   gateway: { key: 'npm_start', label: 'ours inside npm start' },
   forward: { key: 'forward', label: 'Hive Gateway forwarding' },
+  cosmo_edfs: { key: 'cosmo_edfs', label: 'Cosmo router, EDFS over NATS' },
 };
 
 export function sweepSection(
@@ -63,10 +69,13 @@ export function sweepSection(
     ceiling = of('fair_ceiling'),
     npmStart = of('gateway'),
     forward = of('forward'),
-    mix = of('mix');
+    mix = of('mix'),
+    cosmo = of('cosmo_edfs');
   const ours = best?.max_sustained_events_per_s,
     top = ceiling?.max_sustained_events_per_s;
-  const ratio = (x: number | null | undefined) => (x && top ? Math.round((x / top) * 100) / 100 : null);
+  const ratioOf = (x: number | null | undefined, y: number | null | undefined) =>
+    x && y ? Math.round((x / y) * 100) / 100 : null;
+  const ratio = (x: number | null | undefined) => ratioOf(x, top);
   return {
     seconds_per_step: o.seconds,
     p99_bound_ms: o.p99BoundMs,
@@ -80,7 +89,10 @@ export function sweepSection(
     ...(mix ? { ratio_mix_vs_fair_ceiling: ratio(mix.max_sustained_events_per_s) } : {}),
     ...(npmStart ? { npm_start: npmStart } : {}),
     ...(forward ? { forward } : {}),
-    cosmo_edfs: { max_sustained_events_per_s: null, skipped: o.cosmoSkipped },
+    cosmo_edfs: cosmo
+      ? { ...cosmo, skipped: null }
+      : { max_sustained_events_per_s: null, skipped: o.cosmoSkipped ?? 'not among the paths of this sweep' },
+    ...(cosmo ? { ratio_best_case_vs_cosmo_edfs: ratioOf(ours, cosmo.max_sustained_events_per_s) } : {}),
   };
 }
 

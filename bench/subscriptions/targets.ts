@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { deleteDurables } from '@nvcf/test/durables';
 // the module alone, as above
 import { startGatewayProcess } from '@nvcf/test/gateway-process';
+import { startCosmoEdfs } from './cosmo-edfs.js';
 import { profileArgs, startControlPlane, startProcess, gql, treeRssMb } from '../lib.js';
 
 /**
@@ -14,9 +15,10 @@ import { profileArgs, startControlPlane, startProcess, gql, treeRssMb } from '..
  * elsewhere in production); `forward`: Hive Gateway forwarding to nvca-status beside the same
  * control plane (bench/subscriptions/forward/); `fair_ceiling`: the same NATS subjects fanned out
  * over WebSockets with the gateway's batching and nothing else (bench/ceiling/); `mix`: the
- * realistic mix through the deployed topology (bench/subscriptions/mix/), a session of its own.
+ * realistic mix through the deployed topology (bench/subscriptions/mix/), a session of its own;
+ * `cosmo_edfs`: the Cosmo router subscribing to the same subjects through its EDFS (./cosmo-edfs.ts).
  */
-export type Path = 'gateway' | 'service' | 'forward' | 'fair_ceiling' | 'mix';
+export type Path = 'gateway' | 'service' | 'forward' | 'fair_ceiling' | 'cosmo_edfs' | 'mix';
 export const allPaths: Path[] = ['gateway', 'service', 'forward', 'fair_ceiling'];
 /**
  * The saturation sweep: ours as deployed against the fair ceiling, interleaved. Forwarding through
@@ -28,6 +30,8 @@ export const sweepPaths: Path[] = ['service', 'fair_ceiling'];
 export interface Target {
   /** graphql-transport-ws endpoint */
   wsUrl: string;
+  /** the subscription the load sends for the target's function, when the path's schema is not ours */
+  query?: (functionId: string) => string;
   functionId: string;
   versionId: string;
   instanceIds: string[];
@@ -40,6 +44,7 @@ const INSTANCES = 10;
 export async function startTarget(path: Exclude<Path, 'mix'>, natsUrl: string): Promise<Target> {
   if (path === 'fair_ceiling') return startCeiling(natsUrl);
   if (path === 'service') return startGatewayService(natsUrl);
+  if (path === 'cosmo_edfs') return { ...(await startCosmoEdfs(natsUrl)), ...syntheticIds('bench-cosmo') };
   return startControlPlaneTarget(path, natsUrl);
 }
 

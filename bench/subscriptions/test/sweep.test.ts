@@ -124,3 +124,37 @@ describe('sessions of a sweep', () => {
     expect(sessionGroups(['mix', 'service', 'fair_ceiling'])).toEqual([['mix'], ['service', 'fair_ceiling']]);
   });
 });
+
+describe('the Cosmo router EDFS in the sweep', () => {
+  const withCosmo: SweepCurve[] = [
+    ...curves,
+    {
+      path: 'cosmo_edfs',
+      subs: 1000,
+      steps: [step(20, [repeat({ offered_per_s: 20_000, lost: 3000 })])],
+      stopped: '1000 × 20/s: 3000 lost',
+    },
+  ];
+
+  it('is a series of its own with its reason to stop, interleaved with ours and the ceiling', () => {
+    const s = sweepSection(withCosmo, { ...opts, cosmoSkipped: null });
+    expect(s.cosmo_edfs.skipped).toBeNull();
+    expect('curves' in s.cosmo_edfs && s.cosmo_edfs.curves[0].stopped).toBe('1000 × 20/s: 3000 lost');
+    // nothing sustained: no ratio to divide by
+    expect(s.cosmo_edfs.max_sustained_events_per_s).toBeNull();
+    expect(s.ratio_best_case_vs_cosmo_edfs).toBeNull();
+    expect(plotSeries(s).map((x) => x.name)).toContain('Cosmo router, EDFS over NATS');
+    expect(sessionGroups(['service', 'fair_ceiling', 'cosmo_edfs'])).toEqual([
+      ['service', 'fair_ceiling', 'cosmo_edfs'],
+    ]);
+    const md = renderSweep({ run: startRun().finish(), ...s });
+    expect(md).toContain('**Cosmo router, EDFS over NATS**, 1 000 subscribers (stopped: 1000 × 20/s: 3000 lost)');
+    expect(md).toContain('neither authenticates');
+  });
+
+  it('says why when it did not run', () => {
+    const s = sweepSection(curves, opts);
+    expect(s.cosmo_edfs).toEqual({ max_sustained_events_per_s: null, skipped: 'no binary' });
+    expect(renderSweep({ run: startRun().finish(), ...s })).toContain('Cosmo EDFS over NATS: not run — no binary.');
+  });
+});
