@@ -86,9 +86,15 @@ const label = {
 } as const;
 
 /** A fixed-rate figure, and its lowest–highest when the result comes from several runs. */
-function spreadOf(r: SubscriptionRun['results'][number], k: SubscriptionSpreadKey, show: (x: number) => string) {
+function spreadOf(
+  r: SubscriptionRun['results'][number],
+  k: SubscriptionSpreadKey,
+  show: (x: number) => string,
+  bold = false,
+) {
   const range = r.spread?.[k];
-  return range ? `${show(r[k])} (${show(range[0])}–${show(range[1])})` : show(r[k]);
+  const head = bold ? `**${show(r[k])}**` : show(r[k]);
+  return range ? `${head} (${show(range[0])}–${show(range[1])})` : head;
 }
 const repeatsLine = (results: SubscriptionRun['results']) => {
   const most = Math.max(...results.map((r) => r.repeats ?? 1));
@@ -112,7 +118,7 @@ function subscriptions(s: any): string {
         run.results.map((r) => [
           label[r.path],
           `${n(r.ready)}/${n(r.subscribers)}`,
-          spreadOf(r, 'events_per_s', (x) => `**${n(x)}**`),
+          spreadOf(r, 'events_per_s', (x) => n(x), true),
           // over every run: each counted subscription's deliveries and losses
           `${n(r.lost)} / ${n(r.delivered + r.lost)}`,
           spreadOf(r, 'p50_ms', (x) => `${n(x)} ms`),

@@ -104,7 +104,7 @@ export function renderSweep(stored: Stored | undefined): string {
       (w.npm_start ? `; inside npm start ${n(w.npm_start.max_sustained_events_per_s)}/s` : '') +
       '.',
     cosmo
-      ? `Cosmo router, EDFS over NATS: **${n(cosmo.max_sustained_events_per_s)}**/s${w.ratio_best_case_vs_cosmo_edfs != null ? ` (ours, best case ÷ Cosmo ${w.ratio_best_case_vs_cosmo_edfs.toFixed(2)})` : ''}; its subscriptions select only what the NATS message carries (no subgraph fetch), and it neither authenticates, scopes by tenant (the subject is fixed in its schema) nor signs cursors.`
+      ? `Cosmo router, EDFS over NATS: ${cosmo.max_sustained_events_per_s != null ? `**${n(cosmo.max_sustained_events_per_s)}**/s` : 'no step sustained'}${w.ratio_best_case_vs_cosmo_edfs != null ? ` (ours, best case ÷ Cosmo ${w.ratio_best_case_vs_cosmo_edfs.toFixed(2)})` : ''}; its subscriptions select only what the NATS message carries (no subgraph fetch), and it neither authenticates, scopes by tenant (the subject is fixed in its schema) nor signs cursors. Without a stream configuration EDFS reads core NATS, where a message that arrives while the router is still handing out the previous one is dropped (counted as lost).`
       : `Cosmo EDFS over NATS: not run — ${w.cosmo_edfs.skipped ?? 'no reason recorded'}.`,
   ].join('\n');
 }
