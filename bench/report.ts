@@ -10,6 +10,7 @@ import type { Latest } from './provenance/latest.js';
 import { runLine } from './provenance/render.js';
 import { renderSweep } from './subscriptions/sweep-report.js';
 import type { SpreadKey as SubscriptionSpreadKey } from './subscriptions/repeats.js';
+import { withRange } from './repeats.js';
 
 const n = (x: number | null | undefined, digits = 0) =>
   x == null || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits }).replace(/,/g, ' ');
@@ -86,16 +87,12 @@ const label = {
 } as const;
 
 /** A fixed-rate figure, and its lowest–highest when the result comes from several runs. */
-function spreadOf(
+const spreadOf = (
   r: SubscriptionRun['results'][number],
   k: SubscriptionSpreadKey,
   show: (x: number) => string,
   bold = false,
-) {
-  const range = r.spread?.[k];
-  const head = bold ? `**${show(r[k])}**` : show(r[k]);
-  return range ? `${head} (${show(range[0])}–${show(range[1])})` : head;
-}
+) => withRange(r[k], r.spread?.[k], show, bold);
 const repeatsLine = (results: SubscriptionRun['results']) => {
   const most = Math.max(...results.map((r) => r.repeats ?? 1));
   return most > 1

@@ -1,6 +1,6 @@
 // One row out of several runs of the same fleet size: on a 2-core machine that hosts NATS, Cassandra, the
 // control plane and the agents at once, one run of a row is one draw from a wide spread.
-import { median } from '../lib.js';
+import { medianAndSpread, type Spread } from '../repeats.js';
 import type { FleetResult } from './run.js';
 import { READERS, type PerReader } from './readers.js';
 
@@ -21,7 +21,7 @@ export interface Repeated {
   /** how many runs the row's figures come from; rows without it ran once */
   repeats?: number;
   /** the lowest and highest of each SPREAD_KEYS figure over the runs (its median is the row's own field) */
-  spread?: Partial<Record<SpreadKey, [number, number]>>;
+  spread?: Spread<SpreadKey>;
 }
 
 /**
@@ -35,12 +35,10 @@ export function combineRuns(runs: FleetResult[]): FleetResult & Repeated {
   if (runs.length === 1) return runs[0];
   const byRate = [...runs].sort((a, b) => a.status_events_per_s - b.status_events_per_s);
   const row: FleetResult & Repeated = { ...byRate[Math.floor((byRate.length - 1) / 2)] };
-  const spread: Partial<Record<SpreadKey, [number, number]>> = {};
+  const { medians, spread } = medianAndSpread(runs, SPREAD_KEYS);
   for (const k of SPREAD_KEYS) {
-    const xs = runs.map((r) => r[k]).filter((x): x is number => typeof x === 'number');
-    if (xs.length === 0) continue;
-    row[k] = k === 'ratio_vs_raw' ? Math.round(median(xs) * 100) / 100 : median(xs);
-    spread[k] = [Math.min(...xs), Math.max(...xs)];
+    const m = medians[k];
+    if (m !== undefined) row[k] = k === 'ratio_vs_raw' ? Math.round(m * 100) / 100 : m;
   }
   row.delivered = runs.reduce((a, r) => a + r.delivered, 0);
   row.expected = runs.reduce((a, r) => a + r.expected, 0);

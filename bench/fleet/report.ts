@@ -1,6 +1,7 @@
 // The fleet section of bench/RESULTS.md (between markers, so a rerun replaces only it) and its plot.
 import type { FleetResult } from './run.js';
 import type { Repeated, SpreadKey } from './repeats.js';
+import { withRange } from '../repeats.js';
 import { READERS, type PerReader } from './readers.js';
 import { runLine } from '../provenance/render.js';
 import type { Run } from '../provenance/run.js';
@@ -104,9 +105,7 @@ const opt = <T>(v: T | null | undefined, show: (x: T) => string) => (v === null 
 const ranged = (r: FleetRow, k: SpreadKey, show: (x: number) => string, bold = false) => {
   const v = r[k];
   if (v === null || v === undefined) return dash;
-  const s = r.spread?.[k];
-  const head = bold ? `**${show(v)}**` : show(v);
-  return s ? `${head} (${show(s[0])}–${show(s[1])})` : head;
+  return withRange(v, r.spread?.[k], show, bold);
 };
 const perReader = (v: PerReader<number | null> | undefined, unit = '') =>
   v ? READERS.map((k) => `${k} ${opt(v[k], (x) => n(x))}`).join(', ') + unit : dash;

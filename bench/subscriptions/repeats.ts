@@ -1,6 +1,6 @@
 // One path's fixed-rate result out of several runs of the same configuration: one run of a path on a
 // shared 2-core machine is one draw from a wide spread (the peer's collapse most of all).
-import { median } from '../lib.js';
+import { medianAndSpread, type Spread } from '../repeats.js';
 import type { Result } from './run.js';
 
 /** The figures a result reports as the median of its runs, with their lowest and highest. */
@@ -11,7 +11,7 @@ export interface Repeated {
   /** how many runs the figures come from; results without it ran once */
   repeats?: number;
   /** the lowest and highest of each SPREAD_KEYS figure over the runs (its median is the result's own field) */
-  spread?: Partial<Record<SpreadKey, [number, number]>>;
+  spread?: Spread<SpreadKey>;
 }
 
 const COUNTS = ['events', 'delivered', 'lost', 'duplicates', 'incomplete', 'resumes', 'replayed'] as const;
@@ -26,12 +26,8 @@ export function combineResults(runs: Result[]): Result & Repeated {
   if (runs.some((r) => r.path !== runs[0].path)) throw new Error('combineResults: runs of different paths');
   if (runs.length === 1) return runs[0];
   const out: Result & Repeated = { ...runs[0] };
-  const spread: Partial<Record<SpreadKey, [number, number]>> = {};
-  for (const k of SPREAD_KEYS) {
-    const xs = runs.map((r) => r[k]);
-    out[k] = median(xs);
-    spread[k] = [Math.min(...xs), Math.max(...xs)];
-  }
+  const { medians, spread } = medianAndSpread(runs, SPREAD_KEYS);
+  Object.assign(out, medians);
   for (const k of COUNTS) {
     const xs = runs.map((r) => r[k]).filter((x): x is number => typeof x === 'number');
     if (xs.length) out[k] = xs.reduce((a, x) => a + x, 0);
