@@ -16,6 +16,7 @@ import {
   cosmoRouterConfig,
   writeCosmoExecutionConfig,
 } from '../peers/native/cosmo.js';
+import { waitUntil, GiveUp } from '@nvcf/testing';
 import { freePort, spawnProcess } from '../lib.js';
 import type { Path } from './targets.js';
 
@@ -105,17 +106,14 @@ export async function startCosmoEdfs(natsUrl: string) {
   );
   const p = spawnProcess(peer.bin, ['-config', config], { cwd: dir, env: COSMO_OFFLINE });
   try {
-    for (let i = 0; ; i++) {
-      if (p.child.exitCode !== null)
-        throw new Error(`the Cosmo router exited (${p.child.exitCode}) before it was ready`);
-      const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 300) throw new Error('the Cosmo router was not ready within 30 s');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(
+      async () => {
+        if (p.child.exitCode !== null)
+          throw new GiveUp(`the Cosmo router exited (${p.child.exitCode}) before it was ready`);
+        return (await fetch(`http://127.0.0.1:${port}/health/ready`)).ok;
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: 'the Cosmo router ready' },
+    );
   } catch (err) {
     await p.stop();
     throw err;
