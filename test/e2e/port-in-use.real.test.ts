@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { once } from 'node:events';
 import { freePort, startService, PortInUseError, type ServiceProcess } from '@nvcf/local/topology';
-import { describeReal, realEnv, startGatewayProcess } from '@nvcf/test';
+import { describeReal, gatewayProcessEnv, realEnv, startGatewayProcess } from '@nvcf/test';
 
 describe('freePort', () => {
   it('never hands out the same port twice in one process', async () => {
@@ -21,6 +21,7 @@ async function squat(port: number): Promise<Server> {
 describeReal('NATS JetStream', () => {
   // never asked: the gateway binds its port before it fetches a subgraph's schema
   const nowhere = 'http://127.0.0.1:9/graphql';
+  const subgraphs = { nvcf: nowhere, icms: nowhere, 'nvca-status': nowhere, nvct: nowhere };
   const secret = 'port-in-use-0123456789';
 
   it('a service whose port was taken after it was picked fails with PortInUseError', async () => {
@@ -29,7 +30,7 @@ describeReal('NATS JetStream', () => {
     try {
       await expect(
         startGatewayProcess({
-          subgraphs: { nvcf: nowhere, icms: nowhere, 'nvca-status': nowhere, nvct: nowhere },
+          subgraphs,
           natsUrl: realEnv().natsUrl,
           secret,
           port,
@@ -53,18 +54,7 @@ describeReal('NATS JetStream', () => {
           mode: 'source',
           port: async () => (picks++ === 0 ? taken : freePort()),
           metricsPort: freePort,
-          env: {
-            LOG_LEVEL: 'warn',
-            NATS_URL: realEnv().natsUrl,
-            NVCF_URL: nowhere,
-            ICMS_URL: nowhere,
-            NVCA_STATUS_URL: nowhere,
-            NVCT_URL: nowhere,
-            NVCF_INTERNAL_SECRET: secret,
-            NVCF_CURSOR_SECRET: secret,
-            AUTH_MODE: 'dev',
-            AUTH_TOKENS: 'token=tenant',
-          },
+          env: gatewayProcessEnv({ subgraphs, natsUrl: realEnv().natsUrl, secret }),
         },
         { spawned: (s) => spawned.push(s) },
       );

@@ -29,12 +29,32 @@ export interface GatewayProcess extends AsyncDisposable {
   signal(signal: NodeJS.Signals): void;
 }
 
+/** The gateway service's configuration as these tests start it: the system's subgraphs, secret and tokens. */
+export function gatewayProcessEnv(o: GatewayProcessOptions): Record<string, string> {
+  const base = (name: string) => o.subgraphs[name].replace(/\/graphql$/, '');
+  return {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    NATS_URL: o.natsUrl,
+    NVCF_URL: base('nvcf'),
+    ICMS_URL: base('icms'),
+    NVCA_STATUS_URL: base('nvca-status'),
+    NVCT_URL: base('nvct'),
+    // cursors must verify on every replica: the system signs them with its one secret too
+    NVCF_INTERNAL_SECRET: o.secret,
+    NVCF_CURSOR_SECRET: o.secret,
+    AUTH_MODE: 'dev',
+    AUTH_TOKENS: Object.entries(o.tokens ?? DEV_TOKENS)
+      .map(([t, tenant]) => `${t}=${tenant}`)
+      .join(','),
+    ...o.env,
+  };
+}
+
 /**
  * A gateway replica in its own OS process — the gateway service's own entrypoint, as production
  * starts it (from its sources) — next to a test system's subgraphs; ready when it returns.
  */
 export async function startGatewayProcess(o: GatewayProcessOptions): Promise<GatewayProcess> {
-  const base = (name: string) => o.subgraphs[name].replace(/\/graphql$/, '');
   let last: ServiceProcess | undefined;
   let p: ServiceProcess;
   try {
@@ -46,22 +66,7 @@ export async function startGatewayProcess(o: GatewayProcessOptions): Promise<Gat
         nodeArgs: o.nodeArgs,
         port: o.port ? async () => o.port! : freePort,
         metricsPort: freePort,
-        env: {
-          LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-          NATS_URL: o.natsUrl,
-          NVCF_URL: base('nvcf'),
-          ICMS_URL: base('icms'),
-          NVCA_STATUS_URL: base('nvca-status'),
-          NVCT_URL: base('nvct'),
-          // cursors must verify on every replica: the system signs them with its one secret too
-          NVCF_INTERNAL_SECRET: o.secret,
-          NVCF_CURSOR_SECRET: o.secret,
-          AUTH_MODE: 'dev',
-          AUTH_TOKENS: Object.entries(o.tokens ?? DEV_TOKENS)
-            .map(([t, tenant]) => `${t}=${tenant}`)
-            .join(','),
-          ...o.env,
-        },
+        env: gatewayProcessEnv(o),
       },
       {
         timeoutMs: o.startTimeoutMs ?? 60_000,

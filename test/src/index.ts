@@ -17,7 +17,7 @@ export type { RawWs } from './probe.js';
 export { statusLog } from './status-log.js';
 export { startTcpProxy } from './tcp-proxy.js';
 export type { TcpProxy } from './tcp-proxy.js';
-export { startGatewayProcess } from './gateway-process.js';
+export { startGatewayProcess, gatewayProcessEnv } from './gateway-process.js';
 export type { GatewayProcess, GatewayProcessOptions } from './gateway-process.js';
 export { buildDist, BuildFailed } from './build.js';
 export { runOpsCommand } from './ops-command.js';
