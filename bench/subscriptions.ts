@@ -1,6 +1,6 @@
 // Subscriptions side by side: the gateway's own fan-out, Hive Gateway forwarding to nvca-status,
 // and the fair ceiling (bench/ceiling/). Needs npm run services:up.
-// tsx --conditions=source bench/subscriptions.ts [--subs 1000] [--rate 20] [--seconds 15] [--paths gateway,forward,fair_ceiling] [--remote] [--repeat 3] [--out bench/results/latest.json]
+// tsx --conditions=source bench/subscriptions.ts [--subs 1000] [--rate 20] [--seconds 15] [--paths gateway,forward,fair_ceiling] [--remote] [--repeats 3] [--out bench/results/latest.json]
 // tsx --conditions=source bench/subscriptions.ts --sweep [--series 1000:20,40,60,80,100,120,140/10000:2,4,6,8,10] [--seconds 15] [--repeats 3] [--paths service,fair_ceiling] [--p99 100] [--out FILE]
 // --sweep --mix adds the realistic mix (bench/subscriptions/mix/; series default 1000:10,20,40,60,80, or --series),
 // run alone before the others: CASSANDRA_CONTACT_POINTS and CASSANDRA_LOCAL_DC of the environment, else .services/env's.
@@ -119,7 +119,7 @@ if (SWEEP) {
     seconds: SECONDS,
     paths: PATHS,
     remote: REMOTE,
-    repeats: positiveInt('repeat', 1),
+    repeats: positiveInt('repeats', 1),
     natsUrl: NATS_URL,
   });
   console.table(results);
