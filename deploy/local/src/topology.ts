@@ -157,7 +157,7 @@ export async function startTopology(o: TopologyOptions): Promise<Topology> {
         return { old, next, exit };
       }
       // the new process runs beside the old one, so it needs a port of its own (a gateway's fixed one is taken)
-      const next = await launch(name, spec.kind === 'gateway' ? freePort : spec.port);
+      const next = await launch(name, freePort);
       live.set(name, next);
       // as Kubernetes does: the old endpoint leaves the Service, requests already sent to it
       // finish (the preStop pause), then it gets SIGTERM and drains whatever is left
