@@ -131,6 +131,8 @@ export function spawnService(o: SpawnOptions): ServiceProcess {
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  // 'exit' may come before the pipes are drained: the reason a child died is in what is still unread
+  const drained = Promise.all([once(child.stdout!, 'close'), once(child.stderr!, 'close')]);
   const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
     child.once('exit', (code, sig) => resolve([code, sig])),
   );
@@ -152,6 +154,7 @@ export function spawnService(o: SpawnOptions): ServiceProcess {
       const until = Date.now() + timeoutMs;
       for (;;) {
         if (done) {
+          await Promise.race([drained, new Promise((r) => setTimeout(r, 2000).unref())]);
           const message = `${o.name} exited before it was ready:\n${out.slice(-4000)}`;
           throw /\bEADDRINUSE\b/.test(out) ? new PortInUseError(message) : new Error(message);
         }
