@@ -8,6 +8,7 @@ import { servicesUp } from '@nvcf/test/services';
 import { runQueries, skippedPeers } from './queries/run.js';
 import { runSubscriptions, runSweep, allPaths, sweepPaths, type Path, type SweepSeries } from './subscriptions/run.js';
 import { sweepSvg } from './subscriptions/plot.js';
+import { MIX_SERIES, QUICK_MIX_SERIES, QUICK_SWEEP_SERIES, SWEEP_SERIES, parseSeries } from './subscriptions/series.js';
 import { plotSeries, sweepSection } from './subscriptions/sweep-results.js';
 import { withCosmoEdfs } from './subscriptions/cosmo-edfs.js';
 import { runRollout, type ServicesEnv } from './rollout/run.js';
@@ -36,8 +37,8 @@ const plan = quick
       subscriptions: [{ subs: 1000, rate: 20, seconds: 10 }],
       subscriptionRepeats: 1,
       // a short sweep: the curve's shape and where it bends, not the full issue's steps
-      sweep: { series: [{ subs: 1000, rates: [20, 50, 80] }] as SweepSeries[], seconds: 5, repeats: 3 },
-      mix: [{ subs: 1000, rates: [10, 20, 40] }] as SweepSeries[],
+      sweep: { series: parseSeries(QUICK_SWEEP_SERIES), seconds: 5, repeats: 3 },
+      mix: parseSeries(QUICK_MIX_SERIES),
       rollout: [100, 1000],
     }
   : {
@@ -50,18 +51,15 @@ const plan = quick
       ],
       // every path of a configuration three times, interleaved: ours, peer, ceiling, ours, …
       subscriptionRepeats: 3,
-      // 20k to 140k deliveries/s asked for, each step 15 s, until p99 passes 100 ms or anything is lost
+      // from 20k deliveries/s asked for, each step 15 s, until p99 passes 100 ms or anything is lost
       sweep: {
-        series: [
-          { subs: 1000, rates: [20, 40, 60, 80, 100, 120, 140] },
-          { subs: 10_000, rates: [2, 4, 6, 8, 10] },
-        ] as SweepSeries[],
+        series: parseSeries(SWEEP_SERIES),
         seconds: 15,
         // each step three times, interleaved: ours, ceiling, ours, …
         repeats: 3,
       },
       // the realistic mix (bench/subscriptions/mix/): each subscriber receives its tenant's events only
-      mix: [{ subs: 1000, rates: [10, 20, 40, 60, 80] }] as SweepSeries[],
+      mix: parseSeries(MIX_SERIES),
       rollout: [100, 1000],
     };
 

@@ -1,12 +1,12 @@
 // Subscriptions side by side: the gateway's own fan-out, Hive Gateway forwarding to nvca-status,
 // and the fair ceiling (bench/ceiling/). Needs npm run services:up.
 // tsx --conditions=source bench/subscriptions.ts [--subs 1000] [--rate 20] [--seconds 15] [--paths gateway,forward,fair_ceiling] [--remote] [--repeats 3] [--out bench/results/latest.json]
-// tsx --conditions=source bench/subscriptions.ts --sweep [--series 1000:20,40,60,80,100,120,140/10000:2,4,6,8,10] [--seconds 15] [--repeats 3] [--paths service,fair_ceiling] [--p99 100] [--out FILE]
+// tsx --conditions=source bench/subscriptions.ts --sweep [--series 1000:20,40,…/10000:2,4,… (bench/subscriptions/series.ts)] [--seconds 15] [--repeats 3] [--paths service,fair_ceiling] [--p99 100] [--out FILE]
 // --sweep --mix adds the realistic mix (bench/subscriptions/mix/; series default 1000:10,20,40,60,80, or --series),
 // run alone before the others: CASSANDRA_CONTACT_POINTS and CASSANDRA_LOCAL_DC of the environment, else .services/env's.
 // With --out other than latest.json, the sweep's SVG goes beside FILE (FILE without .json, then -sweep.svg).
 import { writeFileSync } from 'node:fs';
-import { runSubscriptions, runSweep, allPaths, sweepPaths, type Path, type SweepSeries } from './subscriptions/run.js';
+import { runSubscriptions, runSweep, allPaths, sweepPaths, type Path } from './subscriptions/run.js';
 import { LATEST, mergeSections } from './provenance/latest.js';
 import { startRun } from './provenance/run.js';
 import { subscriptionsSummary } from './results.js';
@@ -14,6 +14,7 @@ import { sweepSvg } from './subscriptions/plot.js';
 import { mergeSweep, plotSeries, sweepSection } from './subscriptions/sweep-results.js';
 import { withCosmoEdfs } from './subscriptions/cosmo-edfs.js';
 import { arg, positiveInt } from './cli/args.js';
+import { MIX_SERIES, SWEEP_SERIES, parseSeries } from './subscriptions/series.js';
 
 const SWEEP = process.argv.includes('--sweep');
 const MIX = process.argv.includes('--mix');
@@ -37,24 +38,6 @@ const CASSANDRA = process.env.CASSANDRA_CONTACT_POINTS
     }
   : undefined;
 
-/** The issue's steps, and past them while a path keeps up: 1k subscribers × 20…140 events/s, 10k × 2…10. */
-export const DEFAULT_SERIES = '1000:20,40,60,80,100,120,140/10000:2,4,6,8,10';
-/** The realistic mix's steps: deliveries/s per subscriber, its fifty tenants each publishing that rate. */
-export const MIX_DEFAULT_SERIES = '1000:10,20,40,60,80';
-const parseSeries = (text: string): SweepSeries[] =>
-  text.split('/').map((part) => {
-    const [subs, rates] = part.split(':');
-    const s = { subs: Number(subs), rates: (rates ?? '').split(',').map(Number) };
-    if (
-      !Number.isInteger(s.subs) ||
-      s.subs <= 0 ||
-      !s.rates.length ||
-      s.rates.some((r) => !Number.isInteger(r) || r <= 0)
-    )
-      throw new Error(`--series takes subs:rate,rate/subs:rate,… (got '${part}')`);
-    return s;
-  });
-
 if (SWEEP) {
   const p99BoundMs = positiveInt('p99', 100);
   // the Cosmo router's EDFS over the same subjects joins the default paths when its binary is here
@@ -75,11 +58,11 @@ if (SWEEP) {
     });
   // the mix has its own default steps: each of its subscribers receives only its tenant's events
   const curves = [
-    ...(PATHS.includes('mix') ? await sweep(['mix'], MIX_DEFAULT_SERIES) : []),
+    ...(PATHS.includes('mix') ? await sweep(['mix'], MIX_SERIES) : []),
     ...(sweepWith.some((p) => p !== 'mix')
       ? await sweep(
           sweepWith.filter((p) => p !== 'mix'),
-          DEFAULT_SERIES,
+          SWEEP_SERIES,
         )
       : []),
   ];

@@ -101,6 +101,9 @@ export function renderSweep(stored: Stored | undefined): string {
       (w.ratio_best_case_vs_fair_ceiling != null
         ? ` (ours ÷ fair ceiling ${w.ratio_best_case_vs_fair_ceiling.toFixed(2)}${w.ratio_best_case_vs_fair_ceiling > 1 ? ': above 1, so the ceiling is wrong' : ''})`
         : '') +
+      (w.fair_ceiling_reached === false
+        ? '; the fair ceiling sustained the highest step offered, so its maximum lies above this sweep and each ratio to it is only an upper bound'
+        : '') +
       (w.npm_start ? `; inside npm start ${n(w.npm_start.max_sustained_events_per_s)}/s` : '') +
       '.',
     cosmo

@@ -28,6 +28,12 @@ export type SweepSection = {
    */
   mix?: SweepSeriesResult;
   fair_ceiling: SweepSeriesResult | null;
+  /**
+   * whether the fair ceiling's highest sustained step was followed by one it did not sustain: when
+   * it sustained the last step offered, its maximum lies above the sweep and every ratio to it is
+   * only an upper bound
+   */
+  fair_ceiling_reached: boolean;
   /** ours ÷ the fair ceiling, each at its highest sustained rate; above 1, the ceiling is not one */
   ratio_best_case_vs_fair_ceiling: number | null;
   ratio_mix_vs_fair_ceiling?: number | null;
@@ -85,6 +91,7 @@ export function sweepSection(
     best_case: best,
     ...(mix ? { mix } : {}),
     fair_ceiling: ceiling,
+    fair_ceiling_reached: reached(curves, 'fair_ceiling'),
     ratio_best_case_vs_fair_ceiling: ratio(ours),
     ...(mix ? { ratio_mix_vs_fair_ceiling: ratio(mix.max_sustained_events_per_s) } : {}),
     ...(npmStart ? { npm_start: npmStart } : {}),
@@ -94,6 +101,15 @@ export function sweepSection(
       : { max_sustained_events_per_s: null, skipped: o.cosmoSkipped ?? 'not among the paths of this sweep' },
     ...(cosmo ? { ratio_best_case_vs_cosmo_edfs: ratioOf(ours, cosmo.max_sustained_events_per_s) } : {}),
   };
+}
+
+/** Whether the series holding a path's highest sustained step stopped at a later step it did not sustain. */
+export function reached(curves: SweepCurve[], path: Path): boolean {
+  const top = maxSustained(curves, path);
+  if (top === null) return curves.some((c) => c.path === path && c.stopped);
+  return curves.some(
+    (c) => c.path === path && !!c.stopped && c.steps.some((s) => s.sustained && s.offered_per_s === top),
+  );
 }
 
 const isSeries = (v: unknown): v is SweepSeriesResult =>

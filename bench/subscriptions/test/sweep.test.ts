@@ -77,6 +77,38 @@ describe('the sweep section of latest.json', () => {
   });
 });
 
+describe('whether the sweep found the fair ceiling', () => {
+  const ceiling = (stopped?: string): SweepCurve => ({
+    path: 'fair_ceiling',
+    subs: 1000,
+    steps: [
+      step(20, [repeat({ offered_per_s: 20_000 })]),
+      step(40, [repeat({ offered_per_s: 40_000, ...(stopped ? { p99_ms: 300 } : {}) })]),
+    ],
+    ...(stopped ? { stopped } : {}),
+  });
+
+  it('is reached only when a step past its highest sustained one was not sustained', () => {
+    const open = sweepSection([curves[0], ceiling()], opts);
+    expect(open.fair_ceiling_reached).toBe(false);
+    expect(renderSweep({ run: startRun().finish(), ...open })).toContain('each ratio to it is only an upper bound');
+    const found = sweepSection([curves[0], ceiling('1000 × 40/s: p99 300 ms')], opts);
+    expect(found.fair_ceiling_reached).toBe(true);
+    expect(found.fair_ceiling?.max_sustained_events_per_s).toBe(20_000);
+    expect(renderSweep({ run: startRun().finish(), ...found })).not.toContain('upper bound');
+  });
+
+  it('is not reached by a series that stopped below the highest sustained step of another', () => {
+    const tenK: SweepCurve = {
+      path: 'fair_ceiling',
+      subs: 10_000,
+      steps: [step(2, [repeat({ offered_per_s: 10_000, p99_ms: 300 })])],
+      stopped: '10000 × 2/s: p99 300 ms',
+    };
+    expect(sweepSection([curves[0], ceiling(), tenK], opts).fair_ceiling_reached).toBe(false);
+  });
+});
+
 describe('the realistic mix in the sweep', () => {
   const mixCurve: SweepCurve = {
     path: 'mix',
