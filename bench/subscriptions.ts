@@ -2,7 +2,7 @@
 // and the fair ceiling (bench/ceiling/). Needs npm run services:up.
 // tsx --conditions=source bench/subscriptions.ts [--subs 1000] [--rate 20] [--seconds 15] [--paths gateway,forward,fair_ceiling] [--remote] [--repeats 3] [--out bench/results/latest.json]
 // tsx --conditions=source bench/subscriptions.ts --sweep [--series 1000:20,40,…/10000:2,4,… (bench/subscriptions/series.ts)] [--seconds 15] [--repeats 3] [--paths service,fair_ceiling] [--p99 100] [--out FILE]
-// --sweep --mix adds the realistic mix (bench/subscriptions/mix/; series default 1000:10,20,40,60,80, or --series),
+// --sweep --mix adds the realistic mix (bench/subscriptions/mix/; its own steps, MIX_SERIES in bench/subscriptions/series.ts, or --series),
 // run alone before the others: CASSANDRA_CONTACT_POINTS and CASSANDRA_LOCAL_DC of the environment, else .services/env's.
 // With --out other than latest.json, the sweep's SVG goes beside FILE (FILE without .json, then -sweep.svg).
 import { writeFileSync } from 'node:fs';

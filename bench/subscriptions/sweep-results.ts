@@ -91,7 +91,7 @@ export function sweepSection(
     best_case: best,
     ...(mix ? { mix } : {}),
     fair_ceiling: ceiling,
-    fair_ceiling_reached: reached(curves, 'fair_ceiling'),
+    fair_ceiling_reached: reached(ceiling),
     ratio_best_case_vs_fair_ceiling: ratio(ours),
     ...(mix ? { ratio_mix_vs_fair_ceiling: ratio(mix.max_sustained_events_per_s) } : {}),
     ...(npmStart ? { npm_start: npmStart } : {}),
@@ -103,12 +103,17 @@ export function sweepSection(
   };
 }
 
-/** Whether the series holding a path's highest sustained step stopped at a later step it did not sustain. */
-export function reached(curves: SweepCurve[], path: Path): boolean {
-  const top = maxSustained(curves, path);
-  if (top === null) return curves.some((c) => c.path === path && c.stopped);
-  return curves.some(
-    (c) => c.path === path && !!c.stopped && c.steps.some((s) => s.sustained && s.offered_per_s === top),
+/**
+ * Whether a series' highest sustained step was followed by one it did not sustain (a series stops
+ * at its first such step). Nothing sustained counts as reached once a step was run and failed.
+ */
+function reached(series: SweepSeriesResult | null): boolean {
+  if (!series) return false;
+  const top = series.max_sustained_events_per_s;
+  return series.curves.some(
+    (c) =>
+      c.steps.some((s) => !s.sustained) &&
+      (top === null || c.steps.some((s) => s.sustained && s.offered_per_s === top)),
   );
 }
 

@@ -107,6 +107,11 @@ describe('whether the sweep found the fair ceiling', () => {
     };
     expect(sweepSection([curves[0], ceiling(), tenK], opts).fair_ceiling_reached).toBe(false);
   });
+
+  it('is not reached by a ceiling that could not start', () => {
+    const none: SweepCurve = { path: 'fair_ceiling', subs: 1000, steps: [], stopped: 'could not start: EADDRINUSE' };
+    expect(sweepSection([curves[0], none], opts).fair_ceiling_reached).toBe(false);
+  });
 });
 
 describe('the realistic mix in the sweep', () => {
